@@ -1,0 +1,8 @@
+// capture/ — what a command reports besides step results: screenshots, console, debug logs,
+// metrics. Uses cdp/ only.
+export { captureScreenshot } from './screenshot.js';
+export type { ScreenshotOptions, ScreenshotResult, ImageFormat, RuntimeCall } from './screenshot.js';
+export { ConsoleCollector } from './console.js';
+export type { ConsoleReport } from './console.js';
+export { writeDebugLog, debugLogName } from './debug-log.js';
+export { appendMetrics } from './metrics.js';

@@ -1,0 +1,86 @@
+// Reaching a browser: a stored or given WebSocket endpoint first (no HTTP round trip), then
+// HTTP discovery, then — for a local port only — auto-launch. And attaching to one tab.
+
+import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
+import { Connection } from './connection.js';
+import { getVersion, isLoopbackHost, probe, rehostWsUrl } from './discovery.js';
+import { defaultHeadless, ensureLocalChrome } from './launcher.js';
+import type { CdpSession } from './protocol.js';
+import { readRegistry, updateRegistry } from './tab-registry.js';
+
+export interface BrowserAddress {
+  host: string;
+  port: number;
+  /** A browser WebSocket URL (ws://…/devtools/browser/…); when set, host/port are not used. */
+  wsEndpoint?: string;
+}
+
+export interface ConnectOptions {
+  autoLaunch: boolean;
+  headless?: boolean;
+  timeoutMs: number;
+}
+
+export interface BrowserConnection {
+  conn: Connection;
+  launched: boolean;
+}
+
+export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
+  if (a.wsEndpoint) {
+    const url = new URL(a.wsEndpoint);
+    return { host: url.hostname, port: Number(url.port || (url.protocol === 'wss:' ? 443 : 80)), wsEndpoint: a.wsEndpoint };
+  }
+  return { host: a.host ?? DEFAULT_HOST, port: a.port ?? DEFAULT_PORT };
+}
+
+const browserKey = (a: BrowserAddress): string => `${a.host}:${a.port}`;
+
+async function discoverWsUrl(addr: BrowserAddress, options: ConnectOptions): Promise<{ url: string; launched: boolean }> {
+  const version = await probe(addr.host, addr.port);
+  if (version) return { url: rehostWsUrl(version.webSocketDebuggerUrl, addr.host, addr.port), launched: false };
+  if (!options.autoLaunch || !isLoopbackHost(addr.host)) {
+    // Ask again without swallowing the reason, so the error names it.
+    await getVersion(addr.host, addr.port);
+  }
+  const result = await ensureLocalChrome(addr.port, options.headless ?? defaultHeadless());
+  return { url: rehostWsUrl(result.version.webSocketDebuggerUrl, addr.host, addr.port), launched: result.launched };
+}
+
+export async function connectBrowser(addr: BrowserAddress, options: ConnectOptions): Promise<BrowserConnection> {
+  if (addr.wsEndpoint) {
+    return { conn: await Connection.open(addr.wsEndpoint, options.timeoutMs), launched: false };
+  }
+  const key = browserKey(addr);
+  const cached = readRegistry().browsers[key];
+  if (cached) {
+    try {
+      return { conn: await Connection.open(cached, options.timeoutMs), launched: false };
+    } catch {
+      // Chrome restarted (new browser id) or is gone: rediscover below.
+    }
+  }
+  const { url, launched } = await discoverWsUrl(addr, options);
+  const conn = await Connection.open(url, options.timeoutMs);
+  await updateRegistry((data) => { data.browsers[key] = url; });
+  return { conn, launched };
+}
+
+/** Attaches a flat-mode session to a page target. */
+export async function attachToTarget(conn: Connection, targetId: string): Promise<CdpSession> {
+  try {
+    const { sessionId } = await conn.browser().send('Target.attachToTarget', { targetId, flatten: true });
+    return conn.session(sessionId);
+  } catch (err) {
+    if (err instanceof ConnectionError) throw err;
+    throw new ConnectionError(`Cannot attach to tab ${targetId}: ${(err as Error).message}`);
+  }
+}
+
+/** Page targets of the browser, the way agents see tabs. */
+export async function listPageTargets(conn: Connection): Promise<{ targetId: string; url: string; title: string }[]> {
+  const { targetInfos } = await conn.browser().send('Target.getTargets');
+  return targetInfos
+    .filter((t) => t.type === 'page')
+    .map((t) => ({ targetId: t.targetId, url: t.url, title: t.title }));
+}

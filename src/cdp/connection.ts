@@ -1,0 +1,185 @@
+// One WebSocket to Chrome's browser endpoint, multiplexing flat-mode target sessions:
+// id-correlated commands with their own timers, event dispatch per session, clean close.
+// Incoming frames are `unknown` until narrowed here; nothing past this file sees raw JSON.
+
+import WebSocket from 'ws';
+import { ConnectionError, ExecutionError, DEFAULT_COMMAND_TIMEOUT_MS } from '../common/index.js';
+import type {
+  CdpSession, CommandName, CommandResult, EventName, EventPayload, SendOptions,
+} from './protocol.js';
+import { isTargetClosed } from './protocol-errors.js';
+
+interface Pending {
+  method: string;
+  error: Error; // made at send time, so its stack points at the caller
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface Incoming {
+  id?: number;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: { message?: string; data?: string; code?: number };
+  sessionId?: string;
+}
+
+type Listener = (params: unknown) => void;
+
+/** A CDP error reply; classified by cdp/protocol-errors.ts. */
+export class ProtocolError extends ExecutionError {}
+
+export class Connection {
+  readonly #ws: WebSocket;
+  readonly #pending = new Map<number, Pending>();
+  readonly #listeners = new Map<string, Set<Listener>>(); // key: `${sessionId ?? ''} ${method}`
+  readonly #closeHandlers = new Set<(reason: string) => void>();
+  #nextId = 1;
+  #closedReason: string | undefined;
+  readonly url: string;
+
+  private constructor(ws: WebSocket, url: string) {
+    this.#ws = ws;
+    this.url = url;
+    ws.on('message', (data) => this.#onMessage(data));
+    ws.on('close', (code, reason) => this.#onClose(`WebSocket closed (code ${code}${reason.length ? `, ${reason}` : ''})`));
+    ws.on('error', (err) => this.#onClose(`WebSocket error: ${err.message}`));
+  }
+
+  static open(url: string, timeoutMs: number): Promise<Connection> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, handshakeTimeout: timeoutMs });
+      const fail = (err: Error): void => {
+        ws.removeAllListeners();
+        ws.on('error', () => { /* late errors of an abandoned socket have nobody to tell */ });
+        ws.terminate();
+        reject(new ConnectionError(`Cannot connect to ${url}: ${err.message}`));
+      };
+      ws.once('open', () => {
+        ws.removeListener('error', fail);
+        resolve(new Connection(ws, url));
+      });
+      ws.once('error', fail);
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closedReason !== undefined;
+  }
+
+  /** The browser-level session (no sessionId). */
+  browser(): CdpSession {
+    return this.session(undefined);
+  }
+
+  session(sessionId: string | undefined): CdpSession {
+    const send = <M extends CommandName>(method: M, params: unknown, options: SendOptions): Promise<CommandResult<M>> =>
+      this.#send(method, params, sessionId, options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) as Promise<CommandResult<M>>;
+    const on = <E extends EventName>(event: E, handler: (payload: EventPayload<E>) => void): (() => void) =>
+      this.#on(sessionId, event, handler as Listener);
+    return {
+      id: sessionId,
+      send: (method, ...params) => send(method, params[0], {}),
+      sendWith: (method, params, options) => send(method, params, options),
+      on,
+      waitFor: (event, predicate) => {
+        let off: () => void = () => {};
+        const promise = new Promise<EventPayload<typeof event>>((resolve) => {
+          off = on(event, (payload) => {
+            if (predicate && !predicate(payload)) return;
+            off();
+            resolve(payload);
+          });
+        });
+        return { promise, cancel: () => off() };
+      },
+    };
+  }
+
+  onClose(handler: (reason: string) => void): () => void {
+    this.#closeHandlers.add(handler);
+    return () => this.#closeHandlers.delete(handler);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.#onClose('closed by cdp-skill');
+    this.#ws.close();
+  }
+
+  #send(method: string, params: unknown, sessionId: string | undefined, timeoutMs: number): Promise<unknown> {
+    const error = new ProtocolError(`${method} failed`);
+    if (this.#closedReason) {
+      return Promise.reject(new ConnectionError(`Cannot send ${method}: ${this.#closedReason}`));
+    }
+    const id = this.#nextId++;
+    const message = JSON.stringify({ id, method, params: params ?? {}, ...(sessionId ? { sessionId } : {}) });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new ConnectionError(`Chrome did not answer ${method} within ${timeoutMs}ms`));
+      }, timeoutMs);
+      this.#pending.set(id, { method, error, resolve, reject, timer });
+      this.#ws.send(message, (err) => {
+        if (!err) return;
+        clearTimeout(timer);
+        this.#pending.delete(id);
+        reject(new ConnectionError(`Cannot send ${method}: ${err.message}`));
+      });
+    });
+  }
+
+  #on(sessionId: string | undefined, method: string, handler: Listener): () => void {
+    const key = `${sessionId ?? ''} ${method}`;
+    let set = this.#listeners.get(key);
+    if (!set) this.#listeners.set(key, (set = new Set()));
+    set.add(handler);
+    return () => { set.delete(handler); };
+  }
+
+  #onMessage(data: WebSocket.RawData): void {
+    let msg: Incoming;
+    try {
+      const parsed: unknown = JSON.parse(data.toString());
+      if (typeof parsed !== 'object' || parsed === null) return;
+      msg = parsed as Incoming;
+    } catch {
+      return; // not JSON: nothing Chrome sends; ignore rather than crash on a proxy's noise
+    }
+    if (typeof msg.id === 'number') {
+      const pending = this.#pending.get(msg.id);
+      if (!pending) return;
+      this.#pending.delete(msg.id);
+      clearTimeout(pending.timer);
+      if (msg.error) {
+        const detail = [msg.error.message, msg.error.data].filter(Boolean).join(': ');
+        pending.error.message = `${pending.method}: ${detail || 'unknown protocol error'}`;
+        if (isTargetClosed(pending.error)) {
+          pending.reject(new ConnectionError(`The tab is gone (${pending.error.message})`, {}, { cause: pending.error }));
+        } else {
+          pending.reject(pending.error);
+        }
+      } else {
+        pending.resolve(msg.result ?? {});
+      }
+      return;
+    }
+    if (typeof msg.method === 'string') {
+      const set = this.#listeners.get(`${msg.sessionId ?? ''} ${msg.method}`);
+      if (set) for (const handler of [...set]) handler(msg.params ?? {});
+    }
+  }
+
+  #onClose(reason: string): void {
+    if (this.#closedReason) return;
+    this.#closedReason = reason;
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      this.#pending.delete(id);
+      pending.reject(new ConnectionError(`Lost connection to Chrome during ${pending.method}: ${reason}`));
+    }
+    for (const handler of this.#closeHandlers) handler(reason);
+  }
+}

@@ -1,0 +1,15 @@
+// cdp/ — talking to Chrome: discovery, launch, the WebSocket connection and its sessions, and
+// the tab registry. Knows nothing above it.
+export type { CdpSession, Protocol, EventPayload, CommandName } from './protocol.js';
+export { Connection, ProtocolError } from './connection.js';
+export { isContextDestroyed, isStaleNode, isTargetClosed, isTerminated } from './protocol-errors.js';
+export { probe, getVersion, isLoopbackHost } from './discovery.js';
+export { findChrome, chromeInstallHint } from './chrome-finder.js';
+export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
+export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress } from './browser.js';
+export type { BrowserAddress, BrowserConnection } from './browser.js';
+export {
+  readRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
+} from './tab-registry.js';
+export type { TabEntry, RegistryData, ViewportMetrics } from './tab-registry.js';
+export { withLock } from './lock.js';

@@ -1,0 +1,112 @@
+// Auto-launch of a local Chrome with remote debugging (SPEC §4), built for containers and CI:
+// --no-sandbox as root, headless without a display, a private profile per port, detached and
+// unref'd, polled every 100 ms for up to 10 s, failing at once with Chrome's own stderr if it exits.
+
+import { spawn } from 'node:child_process';
+import { openSync, closeSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ConnectionError, ensureStateDir, LAUNCH_POLL_INTERVAL_MS, LAUNCH_TIMEOUT_MS,
+} from '../common/index.js';
+import { chromeInstallHint, findChrome } from './chrome-finder.js';
+import { probe, type BrowserVersion } from './discovery.js';
+import { withLock } from './lock.js';
+
+export interface LaunchResult {
+  version: BrowserVersion;
+  launched: boolean;
+}
+
+/** Headless unless a display is available; CDP_SKILL_HEADLESS=0/1 overrides. */
+export function defaultHeadless(): boolean {
+  const env = process.env.CDP_SKILL_HEADLESS;
+  if (env === '1' || env === 'true') return true;
+  if (env === '0' || env === 'false') return false;
+  if (process.platform === 'linux') return !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+  return false;
+}
+
+export function chromeArgs(port: number, profileDir: string, headless: boolean): string[] {
+  const args = [
+    `--remote-debugging-port=${port}`,
+    '--remote-debugging-address=127.0.0.1',
+    `--user-data-dir=${profileDir}`,
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-default-apps',
+    '--disable-extensions',
+    '--disable-features=Translate,MediaRouter,OptimizationHints',
+    // Tabs an agent left behind must keep rendering: no throttling of hidden or occluded pages.
+    '--disable-background-timer-throttling',
+    '--disable-backgrounding-occluded-windows',
+    '--disable-renderer-backgrounding',
+    '--password-store=basic',
+    '--use-mock-keychain',
+  ];
+  if (headless) args.push('--headless=new', '--disable-gpu', '--hide-scrollbars', '--mute-audio');
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  if (process.platform === 'linux') args.push('--disable-dev-shm-usage');
+  args.push('about:blank');
+  return args;
+}
+
+function stderrTail(logPath: string): string {
+  try {
+    const lines = readFileSync(logPath, 'utf8').split('\n').filter((l) => l.trim());
+    return lines.slice(-8).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+async function spawnAndWait(port: number, headless: boolean): Promise<BrowserVersion> {
+  const exe = findChrome();
+  if (!exe) throw new ConnectionError(`Chrome is not running on port ${port} and no Chrome executable was found. ${chromeInstallHint()}`);
+  const profileDir = ensureStateDir(`chrome-profile-${port}${headless ? '-headless' : ''}`);
+  const logPath = join(profileDir, 'chrome-stderr.log');
+  const logFd = openSync(logPath, 'w', 0o600);
+  const child = spawn(exe, chromeArgs(port, profileDir, headless), {
+    detached: true,
+    stdio: ['ignore', 'ignore', logFd],
+  });
+  closeSync(logFd);
+  child.unref();
+
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => { exited = signal ? `signal ${signal}` : `code ${code}`; });
+  child.once('error', (err) => { exited = err.message; });
+
+  const endsAt = Date.now() + LAUNCH_TIMEOUT_MS;
+  while (Date.now() < endsAt) {
+    const version = await probe('127.0.0.1', port, 500);
+    if (version) return version;
+    if (exited !== undefined) {
+      const tail = stderrTail(logPath);
+      throw new ConnectionError(`Chrome (${exe}) exited with ${exited} before opening port ${port}.${tail ? ` Its stderr:\n${tail}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, LAUNCH_POLL_INTERVAL_MS));
+  }
+  if (child.pid) {
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+  const tail = stderrTail(logPath);
+  throw new ConnectionError(`Chrome (${exe}) did not open port ${port} within ${LAUNCH_TIMEOUT_MS}ms.${tail ? ` Its stderr:\n${tail}` : ''}`);
+}
+
+/**
+ * Makes sure a Chrome answers on 127.0.0.1:port, launching one if nothing does. Concurrent
+ * callers serialise on a per-port lock, so eight agents starting at once launch one Chrome.
+ */
+export async function ensureLocalChrome(port: number, headless = defaultHeadless()): Promise<LaunchResult> {
+  const running = await probe('127.0.0.1', port);
+  if (running) return { version: running, launched: false };
+  const lockPath = join(ensureStateDir(), `launch-${port}.lock`);
+  return withLock(lockPath, LAUNCH_TIMEOUT_MS + 5_000, `Launching Chrome on port ${port}`, async () => {
+    const meanwhile = await probe('127.0.0.1', port);
+    if (meanwhile) return { version: meanwhile, launched: false };
+    return { version: await spawnAndWait(port, headless), launched: true };
+  });
+}

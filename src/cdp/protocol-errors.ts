@@ -1,0 +1,37 @@
+// Chrome's error strings, matched in one place. Everything else asks these predicates.
+
+function text(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+const CONTEXT_DESTROYED = [
+  'Cannot find context with specified id',
+  'Execution context was destroyed',
+  'Inspected target navigated or closed',
+  'Cannot find default execution context',
+];
+const STALE_NODE = [
+  'Could not find object with given id',
+  'Node with given id does not belong to the document',
+  'No node with given id found',
+  'Could not find node with given id',
+  'Node is detached from document',
+];
+const TARGET_CLOSED = [
+  'No target with given id found',
+  'No session with given id',
+  'Target closed',
+  'Session with given id not found',
+  'target was closed',
+];
+
+const matchesAny = (err: unknown, needles: string[]): boolean => {
+  const msg = text(err);
+  return needles.some((n) => msg.includes(n));
+};
+
+export const isContextDestroyed = (err: unknown): boolean => matchesAny(err, CONTEXT_DESTROYED);
+export const isStaleNode = (err: unknown): boolean => matchesAny(err, STALE_NODE);
+export const isTargetClosed = (err: unknown): boolean => matchesAny(err, TARGET_CLOSED);
+/** Runtime.terminateExecution ended the script. */
+export const isTerminated = (err: unknown): boolean => text(err).includes('Execution was terminated');

@@ -1,0 +1,140 @@
+// The tab registry: alias → how to reach the tab, plus per-tab state a CDP session forgets
+// (viewport emulation, ref counters). One JSON file in the private state dir, written atomically
+// (temp file + rename) under a lock, so several agents can open tabs at once.
+
+import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { stateDir, REGISTRY_LOCK_TIMEOUT_MS } from '../common/index.js';
+import { withLock } from './lock.js';
+
+export interface ViewportMetrics {
+  width: number;
+  height: number;
+  deviceScaleFactor: number;
+  mobile: boolean;
+  hasTouch: boolean;
+  isLandscape?: boolean;
+}
+
+export interface TabEntry {
+  targetId: string;
+  host: string;
+  port: number;
+  /** Browser WebSocket endpoint given by the agent (remote browser farms); host/port are then informational. */
+  wsEndpoint?: string;
+  viewport?: ViewportMetrics;
+  /** Snapshot and element counters, continued across documents so refs are never recycled. */
+  counters?: { snapshot: number; element: number };
+}
+
+export interface RegistryData {
+  nextId: number;
+  tabs: Record<string, TabEntry>;
+  /** Cached browser WebSocket URLs by `host:port`, so a call needs no HTTP discovery. */
+  browsers: Record<string, string>;
+}
+
+export const registryPath = (): string => join(stateDir(), 'tabs.json');
+
+function empty(): RegistryData {
+  return { nextId: 1, tabs: {}, browsers: {} };
+}
+
+function isEntry(v: unknown): v is TabEntry {
+  const e = v as TabEntry;
+  return typeof e === 'object' && e !== null && typeof e.targetId === 'string'
+    && typeof e.host === 'string' && typeof e.port === 'number';
+}
+
+/** Reads the registry; a torn or foreign file is moved aside (never a crash) and a new one begun. */
+export function readRegistry(): RegistryData {
+  const path = registryPath();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return empty(); // no registry yet
+  }
+  try {
+    const raw = JSON.parse(text) as Partial<RegistryData>;
+    const data = empty();
+    if (Number.isInteger(raw.nextId) && (raw.nextId as number) > 0) data.nextId = raw.nextId as number;
+    for (const [alias, entry] of Object.entries(raw.tabs ?? {})) {
+      if (isEntry(entry)) data.tabs[alias] = entry;
+      else if (typeof entry === 'string') data.tabs[alias] = { targetId: entry, host: '127.0.0.1', port: 9222 };
+    }
+    for (const [key, url] of Object.entries(raw.browsers ?? {})) if (typeof url === 'string') data.browsers[key] = url;
+    for (const alias of Object.keys(data.tabs)) {
+      const n = Number(alias.slice(1));
+      if (alias.startsWith('t') && n >= data.nextId) data.nextId = n + 1;
+    }
+    return data;
+  } catch {
+    try {
+      renameSync(path, `${path}.corrupt-${Date.now()}`);
+    } catch { /* another process moved it first */ }
+    return empty();
+  }
+}
+
+function writeRegistry(data: RegistryData): void {
+  const path = registryPath();
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+/** Read-modify-write under the registry lock. */
+export function updateRegistry<T>(change: (data: RegistryData) => T): Promise<T> {
+  return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', () => {
+    const data = readRegistry();
+    const result = change(data);
+    writeRegistry(data);
+    return result;
+  });
+}
+
+export function findAlias(data: RegistryData, targetId: string): string | undefined {
+  return Object.keys(data.tabs).find((alias) => data.tabs[alias]!.targetId === targetId);
+}
+
+/** Registers a target (or returns its existing alias). Aliases are never reused. */
+export function registerTab(entry: TabEntry): Promise<string> {
+  return updateRegistry((data) => {
+    const existing = findAlias(data, entry.targetId);
+    if (existing) return existing;
+    const alias = `t${data.nextId++}`;
+    data.tabs[alias] = entry;
+    return alias;
+  });
+}
+
+export function forgetTab(alias: string): Promise<void> {
+  return updateRegistry((data) => { delete data.tabs[alias]; });
+}
+
+export function patchTab(alias: string, patch: Partial<TabEntry>): Promise<void> {
+  return updateRegistry((data) => {
+    const entry = data.tabs[alias];
+    if (!entry) return;
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) delete (entry as unknown as Record<string, unknown>)[key];
+      else (entry as unknown as Record<string, unknown>)[key] = value;
+    }
+  });
+}
+
+/** Drops entries of one browser whose targets no longer exist. */
+export function pruneTabs(host: string, port: number, liveTargetIds: Set<string>, wsEndpoint?: string): Promise<string[]> {
+  return updateRegistry((data) => {
+    const dropped: string[] = [];
+    for (const [alias, e] of Object.entries(data.tabs)) {
+      const sameBrowser = wsEndpoint ? e.wsEndpoint === wsEndpoint : !e.wsEndpoint && e.host === host && e.port === port;
+      if (sameBrowser && !liveTargetIds.has(e.targetId)) {
+        delete data.tabs[alias];
+        dropped.push(alias);
+      }
+    }
+    return dropped;
+  });
+}

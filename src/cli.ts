@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// cdp-skill: one JSON command in (argument, or stdin), one JSON answer out, exit 0 or 1.
+// Flags and subcommands go through commander, loaded only when there is no JSON to run.
+
+import { readFileSync } from 'node:fs';
+import { classify, parseJson, runCommand, validateCommand, assemble } from './runner/index.js';
+import { appendMetrics, writeDebugLog } from './capture/index.js';
+
+const STDIN_GUARD_MS = 100;
+const STDIN_MAX_MS = 10_000;
+
+function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let started = false;
+    const finish = (): void => {
+      clearTimeout(guard);
+      clearTimeout(cap);
+      process.stdin.pause();
+      process.stdin.removeAllListeners();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    // SPEC §18.6: no data within 100 ms means nothing is piped; never wait on an idle stdin.
+    const guard = setTimeout(() => { if (!started) finish(); }, STDIN_GUARD_MS);
+    const cap = setTimeout(finish, STDIN_MAX_MS);
+    process.stdin.on('data', (c: Buffer) => { started = true; chunks.push(c); });
+    process.stdin.on('end', finish);
+    process.stdin.on('error', finish);
+  });
+}
+
+let emitted = false;
+
+/** Writes the one answer of this process and exits once it is flushed. */
+function emit(output: unknown, exitCode: number): void {
+  if (emitted) return;
+  emitted = true;
+  const text = `${JSON.stringify(output)}\n`;
+  process.stdout.on('error', () => process.exit(exitCode)); // EPIPE: the reader left; end quietly
+  process.stdout.write(text, () => process.exit(exitCode));
+}
+
+async function runJson(text: string, debug: boolean): Promise<void> {
+  const startedMs = Date.now();
+  let request: unknown = text;
+  let output: Record<string, unknown>;
+  let ok = false;
+  let tab: string | undefined;
+  let actions: string[] = [];
+  try {
+    request = parseJson(text);
+    const command = await validateCommand(request);
+    actions = command.steps.map((s) => s.action);
+    const result = await runCommand(command);
+    ({ output, ok, tab } = result);
+  } catch (err) {
+    const c = classify(err);
+    output = assemble({ status: 'error', error: { type: c.type, message: c.message } });
+  }
+  const body = JSON.stringify(output);
+  appendMetrics({
+    ts: new Date().toISOString(),
+    input_bytes: Buffer.byteLength(text),
+    output_bytes: Buffer.byteLength(body) + 1,
+    steps: actions.length,
+    time_ms: Date.now() - startedMs,
+  });
+  if (debug) writeDebugLog(tab, actions, ok ? 'ok' : 'error', request, output);
+  emit(output, ok ? 0 : 1);
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function runCli(args: string[]): Promise<void> {
+  const { Command } = await import('commander');
+  const { helpText } = await import('./help.js');
+  const program = new Command('cdp-skill')
+    .version(version(), '-V, --version')
+    .usage("'<json>'  (or JSON on stdin)")
+    .description('Drive Chrome over the DevTools Protocol with one JSON command; answers in JSON.')
+    .option('--debug', 'write the request and response to ./log/')
+    .addHelpText('after', helpText())
+    .argument('[json]', 'the command, e.g. \'{"steps":[{"openTab":"https://example.com"}]}\'')
+    .action(async (json: string | undefined, opts: { debug?: boolean }) => runJson(json ?? await readStdin(), Boolean(opts.debug)));
+  program.exitOverride((err) => {
+    if (err.exitCode === 0) process.exit(0);
+    emit({ status: 'error', error: { type: 'PARSE', message: `${err.message.replace(/^error: /, '')}. Usage: cdp-skill '<json>'` } }, 1);
+    throw new Error('exiting'); // commander requires a throw here; emit() ends the process
+  });
+  await program.parseAsync(args, { from: 'user' });
+}
+
+async function main(): Promise<void> {
+  const raw = process.argv.slice(2);
+  const debug = raw.includes('--debug');
+  const args = raw.filter((a) => a !== '--debug');
+  if (args.length === 0) return runJson(await readStdin(), debug);
+  if (args.length === 1 && !args[0]!.startsWith('-') && args[0] !== 'help') return runJson(args[0]!, debug);
+  return runCli(raw);
+}
+
+function crash(err: unknown): void {
+  const c = classify(err);
+  emit({ status: 'error', error: { type: c.type, message: `Internal error: ${c.message}` } }, 1);
+}
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+main().catch(crash);

@@ -1,0 +1,5 @@
+// common/ — errors, deadlines and limits. Imports nothing from the rest of src/.
+export * from './errors.js';
+export { Deadline } from './deadline.js';
+export * from './limits.js';
+export { stateDir, ensureStateDir } from './state-dir.js';

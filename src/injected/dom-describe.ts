@@ -1,0 +1,39 @@
+// Describing elements for agents: a short CSS selector, visibility. Runs in the page.
+
+export function cssEscapeIdent(s: string): string {
+  return typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(s) : s.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
+}
+
+/** A short selector that matches `el` uniquely in its root: #id, [name], or a tag:nth-of-type path. */
+export function selectorFor(el: Element): string {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const unique = (sel: string): boolean => {
+    try { return root.querySelectorAll(sel).length === 1; } catch { return false; }
+  };
+  if (el.id && unique(`#${cssEscapeIdent(el.id)}`)) return `#${cssEscapeIdent(el.id)}`;
+  const tag = el.tagName.toLowerCase();
+  const name = el.getAttribute('name');
+  if (name && unique(`${tag}[name="${name.replace(/"/g, '\\"')}"]`)) return `${tag}[name="${name.replace(/"/g, '\\"')}"]`;
+  const parts: string[] = [];
+  let node: Element | null = el;
+  while (node && parts.length < 6) {
+    const t = node.tagName.toLowerCase();
+    if (node.id && unique(`#${cssEscapeIdent(node.id)}`)) { parts.unshift(`#${cssEscapeIdent(node.id)}`); break; }
+    const parent: Element | null = node.parentElement;
+    if (!parent) { parts.unshift(t); break; }
+    const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
+    parts.unshift(same.length > 1 ? `${t}:nth-of-type(${same.indexOf(node) + 1})` : t);
+    if (unique(parts.join(' > '))) break;
+    node = parent;
+  }
+  return parts.join(' > ');
+}
+
+/** Rendered, not hidden by CSS, and with a non-empty box. */
+export function isVisible(el: Element): boolean {
+  if (!el.isConnected) return false;
+  const check = (el as Element & { checkVisibility?: (o: object) => boolean }).checkVisibility;
+  if (check && !check.call(el, { visibilityProperty: true, checkVisibilityCSS: true })) return false;
+  const rect = el.getBoundingClientRect();
+  return rect.width > 0 && rect.height > 0;
+}

@@ -1,0 +1,72 @@
+// The page context reported after every command (SPEC §14.4). Runs in the page.
+import type { PageRuntime } from './runtime.js';
+declare const rt: PageRuntime;
+
+export interface ActiveElementInfo {
+  tag: string;
+  selector: string;
+  box: { x: number; y: number; width: number; height: number };
+  editable: boolean;
+  type?: string;
+  value?: string;
+  placeholder?: string;
+}
+
+export interface PageContext {
+  url: string;
+  title: string;
+  scroll: { y: number; percent: number };
+  viewport: { width: number; height: number };
+  activeElement?: ActiveElementInfo;
+  modal?: { title: string };
+}
+
+export function describeActiveElement(): ActiveElementInfo | undefined {
+  let el: Element | null = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return undefined;
+  const r = el.getBoundingClientRect();
+  const info: ActiveElementInfo = {
+    tag: el.tagName.toLowerCase(),
+    selector: rt.selectorFor(el),
+    box: { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) },
+    editable: (el as HTMLElement).isContentEditable || el.matches('input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=image]):not([type=range]):not([type=color]), textarea, select'),
+  };
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    if (el instanceof HTMLInputElement) info.type = el.type;
+    // Never echo a secret back into the agent's transcript.
+    info.value = el instanceof HTMLInputElement && el.type === 'password' && el.value ? '••••' : el.value.slice(0, 200);
+    if (el.placeholder) info.placeholder = el.placeholder;
+  }
+  return info;
+}
+
+export function detectModal(): { title: string } | undefined {
+  const candidates = document.querySelectorAll('dialog[open], [role="dialog"][aria-modal="true"], [role="alertdialog"]');
+  for (const el of Array.from(candidates)) {
+    if (!rt.isVisible(el)) continue;
+    const labelledBy = el.getAttribute('aria-labelledby');
+    const byId = labelledBy ? document.getElementById(labelledBy)?.textContent?.trim() : undefined;
+    const heading = el.querySelector('h1, h2, h3, h4, h5, h6, [role="heading"]')?.textContent?.trim();
+    const title = el.getAttribute('aria-label')?.trim() || byId || heading || 'Dialog';
+    return { title: title.replace(/\s+/g, ' ').slice(0, 100) };
+  }
+  return undefined;
+}
+
+export function pageContext(): PageContext {
+  const scroller = document.scrollingElement ?? document.documentElement;
+  const y = Math.round(window.scrollY);
+  const maxY = Math.max(0, (scroller?.scrollHeight ?? 0) - window.innerHeight);
+  const ctx: PageContext = {
+    url: location.href,
+    title: document.title,
+    scroll: { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+  };
+  const active = describeActiveElement();
+  if (active) ctx.activeElement = active;
+  const modal = detectModal();
+  if (modal) ctx.modal = modal;
+  return ctx;
+}

@@ -1,0 +1,37 @@
+// Assembles the page runtime: every exported function of the page files below, joined by their
+// source into one IIFE that is installed once per document under a versioned global. This file
+// runs in Node (it only reads function sources); the functions it gathers run in the page.
+
+import * as domDescribe from './dom-describe.js';
+import * as elementBox from './element-box.js';
+import * as pageContext from './page-context.js';
+import * as serialize from './serialize.js';
+import * as waitCondition from './wait-condition.js';
+
+const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition };
+
+export type PageRuntime =
+  & typeof domDescribe & typeof elementBox & typeof pageContext & typeof serialize & typeof waitCondition;
+
+/** Bump when the runtime changes shape, so a page holding an older one installs the new one. */
+export const RUNTIME_GLOBAL = '__cdpSkill_v1';
+
+export function runtimeSource(): string {
+  const fns: string[] = [];
+  const names: string[] = [];
+  for (const mod of Object.values(MODULES)) {
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value !== 'function') continue;
+      fns.push(String(value));
+      names.push(name);
+    }
+  }
+  const body = `'use strict';\n${fns.join('\n')}\nconst rt = { ${names.join(', ')} };\nreturn rt;`;
+  return `(() => {\n${body}\n})()`;
+}
+
+/** An expression that installs the runtime if this document lacks it, and evaluates to it. */
+export function installExpression(): string {
+  return `(globalThis.${RUNTIME_GLOBAL} || Object.defineProperty(globalThis, '${RUNTIME_GLOBAL}', `
+    + `{ value: ${runtimeSource()}, configurable: true, enumerable: false }).${RUNTIME_GLOBAL})`;
+}

@@ -1,0 +1,11 @@
+// page/ — one tab's state and navigation: lifecycle, network, viewport, evaluation. Uses cdp/
+// and injected/ (types, and the runtime source loaded lazily), not dom/.
+export { Page } from './tab.js';
+export type { DialogRecord } from './tab.js';
+export type { WaitUntil } from './lifecycle.js';
+export { navigate, reload, goHistory } from './navigation.js';
+export type { NavigationResult } from './navigation.js';
+export { applyViewport, resetViewport } from './viewport.js';
+export { resolvePreset, presetNames } from './device-presets.js';
+export { evaluateInPage, evaluateWithRuntime, terminate, serializeRemoteObject } from './evaluate.js';
+export type { FailedRequest } from './network-idle.js';

@@ -1,0 +1,98 @@
+// Document lifecycle of one tab's main frame: which loader is current, which lifecycle events
+// each loader reached, and same-document navigations. Waits are event-driven and take a Deadline.
+
+import type { Deadline } from '../common/index.js';
+import type { CdpSession } from '../cdp/index.js';
+
+export type WaitUntil = 'commit' | 'domcontentloaded' | 'load' | 'networkidle';
+
+const EVENT_FOR: Record<Exclude<WaitUntil, 'commit'>, string> = {
+  domcontentloaded: 'DOMContentLoaded',
+  load: 'load',
+  networkidle: 'networkIdle',
+};
+
+export class LifecycleTracker {
+  readonly #reached = new Map<string, Set<string>>(); // loaderId → lifecycle event names
+  readonly #waiters = new Set<() => void>();
+  #mainFrameId: string;
+  #loaderId: string | undefined;
+  /** Bumped on every main-frame commit (new document) and same-document navigation. */
+  documentCount = 0;
+  sameDocumentCount = 0;
+  url: string;
+
+  constructor(session: CdpSession, mainFrameId: string, url: string, loaderId?: string) {
+    this.#mainFrameId = mainFrameId;
+    this.#loaderId = loaderId;
+    this.url = url;
+    session.on('Page.lifecycleEvent', (e) => {
+      if (e.frameId !== this.#mainFrameId) return;
+      if (e.name === 'init') this.#reached.set(e.loaderId, new Set());
+      let set = this.#reached.get(e.loaderId);
+      if (!set) this.#reached.set(e.loaderId, (set = new Set()));
+      set.add(e.name);
+      this.#notify();
+    });
+    session.on('Page.frameNavigated', (e) => {
+      if (e.frame.parentId) return;
+      this.#mainFrameId = e.frame.id;
+      this.#loaderId = e.frame.loaderId;
+      this.url = e.frame.url + (e.frame.urlFragment ?? '');
+      this.documentCount++;
+      if (e.type === 'BackForwardCacheRestore') {
+        // A restored page fires no lifecycle events again: it is already fully loaded.
+        this.#reached.set(e.frame.loaderId, new Set(['DOMContentLoaded', 'load', 'networkIdle']));
+      }
+      this.#notify();
+    });
+    session.on('Page.navigatedWithinDocument', (e) => {
+      if (e.frameId !== this.#mainFrameId) return;
+      this.url = e.url;
+      this.sameDocumentCount++;
+      this.#notify();
+    });
+  }
+
+  get mainFrameId(): string { return this.#mainFrameId; }
+  get loaderId(): string | undefined { return this.#loaderId; }
+
+  #notify(): void {
+    for (const w of [...this.#waiters]) w();
+  }
+
+  /** Resolves once `check` holds, re-checked on every lifecycle change. */
+  #until(check: () => boolean, deadline: Deadline, what: string): Promise<void> {
+    if (check()) return Promise.resolve();
+    let waiter: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      waiter = () => { if (check()) resolve(); };
+      this.#waiters.add(waiter);
+    });
+    return deadline.race(done, what).finally(() => this.#waiters.delete(waiter));
+  }
+
+  reached(loaderId: string, waitUntil: WaitUntil): boolean {
+    if (waitUntil === 'commit') return this.#loaderId === loaderId;
+    return this.#reached.get(loaderId)?.has(EVENT_FOR[waitUntil]) ?? false;
+  }
+
+  /**
+   * Waits until the current document reaches `waitUntil`. Follows the page when a committed
+   * document is replaced by another (a JavaScript redirect): agents want where it ended up.
+   */
+  waitForCurrent(waitUntil: WaitUntil, deadline: Deadline, what: string): Promise<void> {
+    return this.#until(() => this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil), deadline, what);
+  }
+
+  /** Waits for a new document (count above `after`) or a same-document navigation. */
+  waitForNavigation(after: { documents: number; sameDocument: number }, deadline: Deadline, what: string): Promise<void> {
+    return this.#until(
+      () => this.documentCount > after.documents || this.sameDocumentCount > after.sameDocument, deadline, what,
+    );
+  }
+
+  snapshotCounts(): { documents: number; sameDocument: number } {
+    return { documents: this.documentCount, sameDocument: this.sameDocumentCount };
+  }
+}

@@ -1,0 +1,72 @@
+// goto, back, forward, reload: start the navigation, then wait for the chosen lifecycle point
+// of the document it produced, within the step deadline.
+
+import { NavigationAbortedError, NavigationError, type Deadline } from '../common/index.js';
+import type { Page } from './tab.js';
+import type { WaitUntil } from './lifecycle.js';
+
+export interface NavigationResult {
+  url: string;
+  status?: number;
+  noHistory?: boolean;
+}
+
+const stripHash = (url: string): string => url.split('#')[0]!;
+
+async function currentUrl(page: Page): Promise<string> {
+  const { result } = await page.session.send('Runtime.evaluate', { expression: 'location.href', returnByValue: true });
+  return typeof result.value === 'string' ? result.value : page.lifecycle.url;
+}
+
+export async function navigate(page: Page, url: string, waitUntil: WaitUntil, deadline: Deadline): Promise<NavigationResult> {
+  const from = page.lifecycle.url;
+  if (url.includes('#') && stripHash(url) === stripHash(from) && url !== from) {
+    // DECISIONS: a hash-only change scrolls in place; Page.navigate would reload the document.
+    const hash = url.slice(url.indexOf('#'));
+    await page.guard(page.session.send('Runtime.evaluate', { expression: `location.hash = ${JSON.stringify(hash)}` }));
+    return { url: await currentUrl(page) };
+  }
+  let status: number | undefined;
+  let loaderId: string | undefined;
+  const offResponse = page.session.on('Network.responseReceived', (e) => {
+    if (e.type === 'Document' && (loaderId === undefined || e.loaderId === loaderId) && e.frameId === page.lifecycle.mainFrameId) {
+      status = e.response.status;
+    }
+  });
+  try {
+    const result = await page.guard(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
+    if (result.errorText) {
+      if (result.errorText.includes('ERR_ABORTED')) {
+        throw new NavigationAbortedError(`Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`);
+      }
+      throw new NavigationError(`Navigation to ${url} failed: ${result.errorText}`);
+    }
+    loaderId = result.loaderId;
+    if (loaderId === undefined) return { url: await currentUrl(page) }; // same-document navigation
+    await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${url}`));
+    return { url: page.lifecycle.url, ...(status !== undefined ? { status } : {}) };
+  } finally {
+    offResponse();
+  }
+}
+
+export async function reload(page: Page, waitUntil: WaitUntil, ignoreCache: boolean, deadline: Deadline): Promise<NavigationResult> {
+  const before = page.lifecycle.snapshotCounts();
+  await page.guard(page.session.send('Page.reload', { ignoreCache }));
+  await page.guard(page.lifecycle.waitForNavigation(before, deadline, 'the reloaded document to commit'));
+  await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event after reload`));
+  return { url: page.lifecycle.url };
+}
+
+export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil, deadline: Deadline): Promise<NavigationResult> {
+  const { currentIndex, entries } = await page.guard(page.session.send('Page.getNavigationHistory'));
+  const target = entries[currentIndex + delta];
+  if (!target) return { url: await currentUrl(page), noHistory: true };
+  const before = page.lifecycle.snapshotCounts();
+  await page.guard(page.session.send('Page.navigateToHistoryEntry', { entryId: target.id }));
+  await page.guard(page.lifecycle.waitForNavigation(before, deadline, `history navigation to ${target.url}`));
+  if (page.lifecycle.documentCount > before.documents) {
+    await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`));
+  }
+  return { url: await currentUrl(page) };
+}

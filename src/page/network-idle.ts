@@ -1,0 +1,78 @@
+// In-flight request tracking for one tab: network idle (strict, for waitUntil/wait) and the
+// failed requests and HTTP errors of the command.
+
+import type { Deadline } from '../common/index.js';
+import type { CdpSession } from '../cdp/index.js';
+
+export interface FailedRequest {
+  url: string;
+  method: string;
+  status?: number;
+  error?: string;
+  type?: string;
+}
+
+const MAX_TRACKED = 10_000;
+const MAX_FAILED = 50;
+
+export class NetworkTracker {
+  readonly #inflight = new Map<string, { url: string; method: string }>();
+  readonly #waiters = new Set<() => void>();
+  readonly failed: FailedRequest[] = [];
+  #lastActivity = Date.now();
+
+  constructor(session: CdpSession) {
+    session.on('Network.requestWillBeSent', (e) => {
+      if (this.#inflight.size >= MAX_TRACKED) this.#inflight.delete(this.#inflight.keys().next().value as string);
+      this.#inflight.set(e.requestId, { url: e.request.url.slice(0, 300), method: e.request.method });
+      this.#touch();
+    });
+    const finish = (id: string): void => {
+      if (this.#inflight.delete(id)) this.#touch();
+    };
+    session.on('Network.loadingFinished', (e) => finish(e.requestId));
+    session.on('Network.loadingFailed', (e) => {
+      const req = this.#inflight.get(e.requestId);
+      finish(e.requestId);
+      if (!e.canceled && req && this.failed.length < MAX_FAILED) {
+        this.failed.push({ url: req.url, method: req.method, error: e.errorText, type: e.type });
+      }
+    });
+    session.on('Network.responseReceived', (e) => {
+      if (e.response.status >= 400 && this.failed.length < MAX_FAILED) {
+        const req = this.#inflight.get(e.requestId);
+        this.failed.push({ url: e.response.url.slice(0, 300), method: req?.method ?? 'GET', status: e.response.status, type: e.type });
+      }
+    });
+  }
+
+  get pending(): number {
+    return this.#inflight.size;
+  }
+
+  #touch(): void {
+    this.#lastActivity = Date.now();
+    for (const w of [...this.#waiters]) w();
+  }
+
+  /** Resolves after `idleMs` with no request in flight; rejects with a TimeoutError at the deadline. */
+  waitForIdle(idleMs: number, deadline: Deadline, what = 'network idle'): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let waiter: () => void = () => {};
+    const idle = new Promise<void>((resolve) => {
+      const arm = (): void => {
+        clearTimeout(timer);
+        if (this.#inflight.size > 0) return;
+        const quietFor = Date.now() - this.#lastActivity;
+        timer = setTimeout(() => { if (this.#inflight.size === 0) resolve(); else arm(); }, Math.max(0, idleMs - quietFor));
+      };
+      waiter = arm;
+      this.#waiters.add(waiter);
+      arm();
+    });
+    return deadline.race(idle, what).finally(() => {
+      clearTimeout(timer);
+      this.#waiters.delete(waiter);
+    });
+  }
+}

@@ -1,0 +1,82 @@
+// One attached tab for the length of a command: domains enabled, main-frame lifecycle and
+// network tracked, dialogs handled and recorded, and a guard that turns a crash, a closed tab
+// or a lost connection into an error for whatever is waiting — never a hang.
+
+import { ConnectionError, PageCrashedError } from '../common/index.js';
+import type { CdpSession, Connection, ViewportMetrics } from '../cdp/index.js';
+import { LifecycleTracker } from './lifecycle.js';
+import { NetworkTracker } from './network-idle.js';
+import { applyViewport } from './viewport.js';
+
+export interface DialogRecord {
+  type: string;
+  message: string;
+  action: 'accepted' | 'dismissed';
+}
+
+export class Page {
+  readonly session: CdpSession;
+  readonly targetId: string;
+  readonly lifecycle: LifecycleTracker;
+  readonly network: NetworkTracker;
+  readonly dialogs: DialogRecord[] = [];
+  readonly #fatal: Promise<never>;
+  #fatalError: Error | undefined;
+
+  private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }) {
+    this.session = session;
+    this.targetId = targetId;
+    this.lifecycle = new LifecycleTracker(session, frame.id, frame.url, frame.loaderId);
+    this.network = new NetworkTracker(session);
+    let fail: (err: Error) => void = () => {};
+    this.#fatal = new Promise<never>((_, reject) => { fail = reject; });
+    this.#fatal.catch(() => { /* observed through guard(); an unobserved fatal is not an error by itself */ });
+    const die = (err: Error): void => {
+      if (this.#fatalError) return;
+      this.#fatalError = err;
+      fail(err);
+    };
+    session.on('Inspector.targetCrashed', () => die(new PageCrashedError('The tab crashed (renderer process gone). Reload it with {"reload": true} or open a new tab.')));
+    conn.browser().on('Target.targetDestroyed', (e) => {
+      if (e.targetId === targetId) die(new ConnectionError('The tab was closed while the command ran.'));
+    });
+    conn.browser().on('Target.detachedFromTarget', (e) => {
+      if (e.sessionId === session.id) die(new ConnectionError('The tab was detached (closed or taken over) while the command ran.'));
+    });
+    session.on('Inspector.detached', (e) => die(new ConnectionError(`The tab was detached: ${e.reason}.`)));
+    conn.onClose((reason) => die(new ConnectionError(`Lost connection to Chrome: ${reason}`)));
+    session.on('Page.javascriptDialogOpening', (e) => {
+      // A dialog blocks the page's JavaScript (and so every evaluation) until answered. Answer it
+      // at once, the way most agents would (alerts and beforeunload accepted, confirm/prompt
+      // dismissed), and report it so nothing happens silently.
+      const accept = e.type === 'alert' || e.type === 'beforeunload';
+      this.dialogs.push({ type: e.type, message: e.message.slice(0, 300), action: accept ? 'accepted' : 'dismissed' });
+      session.send('Page.handleJavaScriptDialog', { accept }).catch(() => { /* already closed by the page */ });
+    });
+  }
+
+  /** Enables what a command needs, all at once, and re-applies per-tab emulation. */
+  static async open(conn: Connection, session: CdpSession, targetId: string, viewport?: ViewportMetrics): Promise<Page> {
+    const [, , , tree] = await Promise.all([
+      session.send('Page.enable'),
+      session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
+      session.send('Runtime.enable'),
+      session.send('Page.getFrameTree'),
+      session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+      session.send('Inspector.enable'),
+      viewport ? applyViewport(session, viewport) : undefined,
+    ]);
+    const f = tree.frameTree.frame;
+    return new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId });
+  }
+
+  get fatalError(): Error | undefined {
+    return this.#fatalError;
+  }
+
+  /** Races `promise` against the tab dying. */
+  guard<T>(promise: Promise<T>): Promise<T> {
+    promise.catch(() => { /* if the tab died first, this rejection is the expected echo of it */ });
+    return Promise.race([promise, this.#fatal]);
+  }
+}

@@ -1,0 +1,119 @@
+// The runner's side of CommandState: browser connections of this command (one per browser),
+// the tab it works on, and attaching to tabs by alias, by target, or by opening a new one.
+
+import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
+import {
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, normaliseAddress, readRegistry, registerTab,
+  type BrowserAddress, type Connection, type TabEntry,
+} from '../cdp/index.js';
+import { Page } from '../page/index.js';
+import type { AttachedTab, CommandState } from '../steps/index.js';
+
+/** A new tab's window: a common laptop viewport, the same on every machine. */
+const DEFAULT_WINDOW = { width: 1280, height: 800 };
+const addressKey = (a: BrowserAddress): string => a.wsEndpoint ?? `${a.host}:${a.port}`;
+
+export class CommandSession implements CommandState {
+  readonly #connections = new Map<string, Promise<Connection>>();
+  readonly #timeoutMs: number;
+  readonly #onAttach: (tab: AttachedTab) => void;
+  tab: AttachedTab | undefined;
+  closedOwnTab = false;
+  launched = false;
+
+  constructor(timeoutMs: number, onAttach: (tab: AttachedTab) => void) {
+    this.#timeoutMs = timeoutMs;
+    this.#onAttach = onAttach;
+  }
+
+  requireTab(): AttachedTab {
+    if (!this.tab) throw new ConnectionError('This step needs a tab: pass "tab": "t1", or start the command with openTab.');
+    return this.tab;
+  }
+
+  #connect(address: BrowserAddress, autoLaunch: boolean, headless?: boolean): Promise<Connection> {
+    const key = addressKey(address);
+    let conn = this.#connections.get(key);
+    if (!conn) {
+      conn = connectBrowser(address, { autoLaunch, headless, timeoutMs: this.#timeoutMs }).then((r) => {
+        if (r.launched) this.launched = true;
+        return r.conn;
+      });
+      conn.catch(() => this.#connections.delete(key));
+      this.#connections.set(key, conn);
+    }
+    return conn;
+  }
+
+  browser(address?: BrowserAddress): Promise<Connection> {
+    if (!address && this.tab) return Promise.resolve(this.tab.conn);
+    return this.#connect(address ?? { host: DEFAULT_HOST, port: DEFAULT_PORT }, false);
+  }
+
+  async #attach(conn: Connection, alias: string, entry: TabEntry): Promise<AttachedTab> {
+    const session = await attachToTarget(conn, entry.targetId);
+    const page = await Page.open(conn, session, entry.targetId, entry.viewport);
+    const tab = { alias, entry, conn, page };
+    this.tab = tab;
+    this.#onAttach(tab);
+    return tab;
+  }
+
+  async openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab> {
+    const conn = await this.#connect(address, !address.wsEndpoint && isLoopbackHost(address.host), headless);
+    // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
+    // and a screenshot of such a tab would stall.
+    const { targetId } = await conn.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true, ...DEFAULT_WINDOW });
+    const entry: TabEntry = { targetId, host: address.host, port: address.port, ...(address.wsEndpoint ? { wsEndpoint: address.wsEndpoint } : {}) };
+    const alias = await registerTab(entry);
+    return this.#attach(conn, alias, entry);
+  }
+
+  async connectTab(address: BrowserAddress, targetId: string): Promise<AttachedTab> {
+    const conn = await this.#connect(address, false);
+    const registry = readRegistry();
+    const known = Object.entries(registry.tabs).find(([, e]) => e.targetId === targetId);
+    const entry: TabEntry = known?.[1] ?? { targetId, host: address.host, port: address.port, ...(address.wsEndpoint ? { wsEndpoint: address.wsEndpoint } : {}) };
+    const alias = known?.[0] ?? await registerTab(entry);
+    return this.#attach(conn, alias, entry);
+  }
+
+  /** Attaches the command's `tab` (an alias, or a raw target id on the default browser). */
+  async attachExisting(tab: string): Promise<AttachedTab> {
+    const registry = readRegistry();
+    let alias = tab;
+    let entry = registry.tabs[tab];
+    if (!entry) {
+      const byTarget = Object.entries(registry.tabs).find(([, e]) => e.targetId === tab);
+      if (byTarget) [alias, entry] = byTarget;
+    }
+    if (!entry) {
+      if (!/^[0-9A-F]{32}$/i.test(tab)) {
+        const known = Object.keys(registry.tabs);
+        throw new ConnectionError(`Unknown tab "${tab}".${known.length ? ` Known tabs: ${known.join(', ')}.` : ''} Open one with {"openTab": "https://…"} or find it with listTabs.`);
+      }
+      return this.connectTab(normaliseAddress({}), tab.toUpperCase());
+    }
+    const address = normaliseAddress(entry);
+    let conn: Connection;
+    try {
+      conn = await this.#connect(address, false);
+    } catch (err) {
+      throw new ConnectionError(`Tab ${alias} is unreachable: ${(err as Error).message}. If Chrome was restarted, its tabs are gone: open a new one with openTab.`);
+    }
+    try {
+      return await this.#attach(conn, alias, entry);
+    } catch (err) {
+      if (err instanceof ConnectionError && /No target with given id|tab is gone/i.test(err.message)) {
+        await forgetTab(alias);
+        throw new ConnectionError(`Tab ${alias} no longer exists (closed outside cdp-skill, or Chrome restarted). Open a new one with openTab.`);
+      }
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    const conns = await Promise.allSettled(this.#connections.values());
+    for (const c of conns) if (c.status === 'fulfilled') c.value.close();
+  }
+}

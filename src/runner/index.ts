@@ -1,0 +1,6 @@
+// runner/ — from input text to the answer: validation, the step loop, capture, output.
+export { parseJson, validateCommand } from './validate.js';
+export type { Command } from './validate.js';
+export { runCommand } from './run-command.js';
+export { classify } from './failure.js';
+export { assemble, stripEmpty } from './output.js';

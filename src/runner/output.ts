@@ -1,0 +1,37 @@
+// Output assembly: the documented field order (small fields first, large YAML last), and empty
+// fields stripped so every byte an agent reads carries information.
+
+export const OUTPUT_ORDER = [
+  'status', 'tab', 'navigated', 'context', 'screenshot', 'fullSnapshot', 'changes', 'console', 'dialogs',
+  'network', 'steps', 'errors', 'error', 'actionRequired', 'siteProfile', 'truncated', 'viewportSnapshot',
+] as const;
+
+type Field = (typeof OUTPUT_ORDER)[number];
+
+/** Drops undefined, null, false flags, empty strings, arrays and objects — recursively. */
+export function stripEmpty(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(stripEmpty).filter((v) => v !== undefined);
+    return items.length ? items : undefined;
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const s = stripEmpty(v);
+      if (s !== undefined) out[k] = s;
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  if (value === null || value === undefined || value === '') return undefined;
+  return value;
+}
+
+/** Orders the top-level fields and strips empties, except inside step outputs, which are data. */
+export function assemble(fields: Partial<Record<Field, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of OUTPUT_ORDER) {
+    const v = key === 'steps' ? fields.steps : stripEmpty(fields[key]);
+    if (v !== undefined && v !== false) out[key] = v;
+  }
+  return out;
+}

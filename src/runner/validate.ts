@@ -1,0 +1,126 @@
+// Whole-command validation before anything connects (DECISIONS): the top level, every step's
+// shape, and every step's parameters. One bad step fails the command with its 1-based index.
+
+import { clampTimeout, DEFAULT_STEP_TIMEOUT_MS, ParseError, ValidationError } from '../common/index.js';
+import { getStep, ParamError, stepNames, type StepDefinition } from '../steps/index.js';
+import { describe, isObj } from '../steps/params.js';
+
+export interface ValidatedStep {
+  index: number;
+  action: string;
+  def: StepDefinition;
+  params: unknown;
+  raw: unknown;
+  optional: boolean;
+  timeoutMs: number;
+}
+
+export interface Command {
+  tab?: string;
+  timeoutMs: number;
+  stopOnError: boolean;
+  steps: ValidatedStep[];
+}
+
+const TOP_LEVEL_KEYS = ['tab', 'timeout', 'steps', 'stopOnError'];
+const STEP_MODIFIERS = ['optional', 'timeout'];
+const MIGRATION = 'The "config" object is no longer supported. Move connection settings into the first step: '
+  + '{"steps":[{"openTab":{"url":"…","host":"…","port":9333,"headless":true}}]}; later commands pass only "tab": "t1". '
+  + 'Put "timeout" at the top level.';
+
+export function parseJson(text: string): unknown {
+  if (!text.trim()) throw new ParseError('No input. Pass one JSON argument: cdp-skill \'{"steps":[{"openTab":"https://example.com"}]}\'');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const hint = /^\s*[{[]/.test(text) ? '' : ' (the input must be a JSON object; did the shell strip its quotes?)';
+    throw new ParseError(`Invalid JSON: ${(err as Error).message}${hint}`);
+  }
+}
+
+function readTimeout(v: unknown, where: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ValidationError(`${where}"timeout" must be a positive number of milliseconds, got ${describe(v)}`);
+  return clampTimeout(v);
+}
+
+function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): ValidatedStep {
+  const at = `Step ${index}`;
+  if (!isObj(raw)) throw new ValidationError(`${at} must be an object like {"goto": "https://…"}, got ${describe(raw)}`);
+  const keys = Object.keys(raw);
+  const actions = keys.filter((k) => getStep(k));
+  const unknown = keys.filter((k) => !getStep(k) && !STEP_MODIFIERS.includes(k));
+  if (unknown.length) {
+    const key = unknown[0]!;
+    const hint = didYouMeanSync(key, [...stepNames(), ...STEP_MODIFIERS]);
+    throw new ValidationError(`${at}: unknown step "${key}".${hint} Known steps: ${stepNames().join(', ')}`);
+  }
+  if (actions.length === 0) throw new ValidationError(`${at} has no action (only ${keys.join(', ') || 'nothing'}); add one of: ${stepNames().join(', ')}`);
+  if (actions.length > 1) throw new ValidationError(`${at} has ${actions.length} actions (${actions.join(', ')}); put each in its own step`);
+  const action = actions[0]!;
+  const def = getStep(action)!;
+  const optional = raw.optional;
+  if (optional !== undefined && typeof optional !== 'boolean') throw new ValidationError(`${at} (${action}): "optional" must be true or false`);
+  const timeoutMs = readTimeout(raw.timeout, `${at} (${action}): `) ?? defaultTimeoutMs;
+  let params: unknown;
+  try {
+    params = def.parse(raw[action]);
+  } catch (err) {
+    if (!(err instanceof ParamError)) throw err;
+    const hint = err.unknownKey && err.knownKeys ? didYouMeanSync(err.unknownKey, err.knownKeys) : '';
+    throw new ValidationError(`${at} (${action}): ${err.message}.${hint}`);
+  }
+  return { index, action, def, params, raw: raw[action], optional: optional === true, timeoutMs };
+}
+
+// fast-levenshtein is only needed on this error path; it is small, so it is loaded on demand
+// synchronously through the module cache set up by loadSuggest().
+let suggest: typeof import('./suggest.js') | undefined;
+export async function loadSuggest(): Promise<void> {
+  suggest ??= await import('./suggest.js');
+}
+function didYouMeanSync(word: string, candidates: readonly string[]): string {
+  return suggest ? suggest.didYouMean(word, candidates) : '';
+}
+
+function validateOnce(input: unknown): Command {
+  if (!isObj(input)) throw new ParseError(`The input must be a JSON object with "steps", got ${describe(input)}`);
+  if ('config' in input) throw new ValidationError(MIGRATION);
+  for (const key of Object.keys(input)) {
+    if (!TOP_LEVEL_KEYS.includes(key)) {
+      throw new ValidationError(`Unknown top-level key "${key}".${didYouMeanSync(key, TOP_LEVEL_KEYS)} Allowed: ${TOP_LEVEL_KEYS.join(', ')}`);
+    }
+  }
+  const { tab, steps, stopOnError } = input;
+  if (tab !== undefined && (typeof tab !== 'string' || !tab)) throw new ValidationError(`"tab" must be a tab alias like "t1", got ${describe(tab)}`);
+  if (stopOnError !== undefined && typeof stopOnError !== 'boolean') throw new ValidationError('"stopOnError" must be true or false');
+  if (!Array.isArray(steps)) throw new ValidationError(`"steps" must be an array of steps, got ${steps === undefined ? 'nothing' : describe(steps)}`);
+  if (steps.length === 0) throw new ValidationError('"steps" is empty; give at least one step');
+  const timeoutMs = readTimeout(input.timeout, '') ?? DEFAULT_STEP_TIMEOUT_MS;
+  const validated = steps.map((s, i) => validateStep(s, i + 1, timeoutMs));
+
+  validated.forEach((s) => {
+    if (s.def.providesTab && s.index !== 1) {
+      throw new ValidationError(`Step ${s.index} (${s.action}) must be the first step: it chooses the command's tab`);
+    }
+    if (s.action === 'closeTab' && s.index !== validated.length && s.raw === true) {
+      throw new ValidationError(`Step ${s.index} (closeTab: true) closes this command's tab, so it must be the last step`);
+    }
+  });
+  const needsTab = validated.some((s) => s.def.needsTab);
+  const providesTab = validated[0]!.def.providesTab === true;
+  if (needsTab && !providesTab && tab === undefined) {
+    throw new ValidationError('This command needs a tab: pass "tab": "t1" (see listTabs), or start with {"openTab": "https://…"}');
+  }
+  return { ...(typeof tab === 'string' ? { tab } : {}), timeoutMs, stopOnError: stopOnError !== false, steps: validated };
+}
+
+export async function validateCommand(input: unknown): Promise<Command> {
+  try {
+    return validateOnce(input);
+  } catch (err) {
+    if (!(err instanceof ValidationError) || suggest) throw err;
+    await loadSuggest(); // an error path: now worth loading the suggester, then say it again with a hint
+    return validateOnce(input);
+  }
+}

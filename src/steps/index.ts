@@ -1,0 +1,11 @@
+// steps/ — every step, registered once. Importing this module registers them all.
+import './tabs.js';
+import './navigation.js';
+import './wait.js';
+import './page-function.js';
+import './viewport.js';
+import './screenshot.js';
+
+export { getStep, stepNames, allSteps } from './registry.js';
+export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
+export { ParamError } from './params.js';

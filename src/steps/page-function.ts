@@ -1,0 +1,87 @@
+// pageFunction (SPEC §12.1): a function (called, awaited) or a bare expression (statements
+// allowed), run in the page; the result goes through the value serializer of §17.7. A runaway
+// script is terminated at its timeout instead of holding the tab.
+
+import { EvaluationError, StepValidationError, type Deadline } from '../common/index.js';
+import type { Protocol } from '../cdp/index.js';
+import { evaluateWithRuntime, serializeRemoteObject, type Page } from '../page/index.js';
+import { defineStep } from './registry.js';
+import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
+import { looksLikeFunction, malformationTip, preview } from './js-source.js';
+
+interface PageFunctionParams {
+  source: string;
+  mode: 'function' | 'expression';
+  refs: boolean;
+  await: boolean;
+  serialize: boolean;
+  timeoutMs?: number;
+}
+
+const MAX_SOURCE = 100_000;
+
+async function runFunction(page: Page, p: PageFunctionParams, deadline: Deadline): Promise<unknown> {
+  const arg = p.refs ? 'globalThis.__ariaRefs' : '';
+  const call = `const __cdpFn = (\n${p.source}\n);\n`
+    + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
+    + `const __cdpValue = await __cdpFn(${arg});\n`
+    + `return ${p.serialize ? 'rt.serializeValue(__cdpValue)' : '__cdpValue'};`;
+  return evaluateWithRuntime(page.session, call, { deadline, what: 'pageFunction to return' });
+}
+
+async function runExpression(page: Page, p: PageFunctionParams, deadline: Deadline): Promise<unknown> {
+  const request: Protocol.Runtime.EvaluateRequest = {
+    expression: `${p.source}\n//# sourceURL=cdp-skill/expression.js`,
+    awaitPromise: p.await,
+    returnByValue: !p.serialize,
+    replMode: true,
+    userGesture: true,
+    objectGroup: 'cdp-skill-expression',
+  };
+  const call = page.session.sendWith('Runtime.evaluate', request, { timeoutMs: deadline.remainingMs() + 5_000 });
+  const { result, exceptionDetails } = await deadline.race(call, 'the expression to return');
+  if (exceptionDetails) {
+    throw new EvaluationError(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
+  }
+  if (!p.serialize) return result.value;
+  return serializeRemoteObject(page.session, result, deadline);
+}
+
+defineStep<PageFunctionParams>({
+  name: 'pageFunction',
+  summary: 'Run JavaScript: "() => …" | "expression" | {fn, refs, timeout} | {expression, await, serialize, timeout}',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    if (typeof v === 'string') {
+      if (!v.trim()) throw new ParamError('pageFunction must not be empty');
+      if (v.length > MAX_SOURCE) throw new ParamError(`pageFunction is longer than ${MAX_SOURCE} characters`);
+      return { source: v, mode: looksLikeFunction(v) ? 'function' : 'expression', refs: false, await: true, serialize: true };
+    }
+    const o = obj(v, ['fn', 'expression', 'refs', 'await', 'serialize', 'timeout'], 'pageFunction');
+    const fn = optString(o, 'fn', { maxLength: MAX_SOURCE });
+    const expression = optString(o, 'expression', { maxLength: MAX_SOURCE });
+    if ((fn === undefined) === (expression === undefined)) throw new ParamError(`pageFunction needs exactly one of "fn" or "expression", got ${describe(v)}`);
+    const source = (fn ?? expression)!;
+    return {
+      source,
+      mode: fn !== undefined || looksLikeFunction(source) ? 'function' : 'expression',
+      refs: optBool(o, 'refs') ?? false,
+      await: optBool(o, 'await') ?? true,
+      serialize: optBool(o, 'serialize') ?? true,
+      timeoutMs: optNumber(o, 'timeout', { min: 1 }),
+    };
+  },
+  async run(ctx, p) {
+    const page = ctx.command.requireTab().page;
+    const deadline = p.timeoutMs ? ctx.deadline.cap(p.timeoutMs) : ctx.deadline;
+    try {
+      return await page.guard(p.mode === 'function' ? runFunction(page, p, deadline) : runExpression(page, p, deadline));
+    } catch (err) {
+      if (!(err instanceof EvaluationError)) throw err;
+      const tip = err.message.startsWith('SyntaxError') ? malformationTip(p.source) : undefined;
+      const message = `${err.message} — in: ${preview(p.source)}${tip ? `. ${tip}` : ''}`;
+      throw tip ? new StepValidationError(message) : new EvaluationError(message);
+    }
+  },
+});

@@ -1,0 +1,52 @@
+// The viewport step: a device preset or custom metrics, kept with the tab across invocations
+// until {"viewport": "reset"} (DECISIONS).
+
+import { patchTab, type ViewportMetrics } from '../cdp/index.js';
+import { applyViewport, presetNames, resetViewport, resolvePreset } from '../page/index.js';
+import { defineStep } from './registry.js';
+import { describe, obj, optBool, optNumber, ParamError } from './params.js';
+
+type ViewportParams = { reset: true } | { metrics: ViewportMetrics; preset?: string };
+
+defineStep<ViewportParams>({
+  name: 'viewport',
+  summary: 'Emulate a device: "iphone-14" (40+ presets) | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape} | "reset"',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    if (v === 'reset') return { reset: true };
+    if (typeof v === 'string') {
+      const metrics = resolvePreset(v);
+      if (!metrics) throw new ParamError(`unknown device preset "${v}" (known: ${presetNames().join(', ')})`, v, presetNames());
+      return { metrics, preset: v };
+    }
+    if (typeof v !== 'object' || v === null) throw new ParamError(`viewport must be a preset name, "reset" or {width, height}, got ${describe(v)}`);
+    const o = obj(v, ['width', 'height', 'deviceScaleFactor', 'mobile', 'hasTouch', 'isLandscape'], 'viewport');
+    const width = optNumber(o, 'width', { min: 1, max: 10_000, integer: true });
+    const height = optNumber(o, 'height', { min: 1, max: 10_000, integer: true });
+    if (width === undefined || height === undefined) throw new ParamError('viewport needs "width" and "height"');
+    const isLandscape = optBool(o, 'isLandscape');
+    return {
+      metrics: {
+        width, height,
+        deviceScaleFactor: optNumber(o, 'deviceScaleFactor', { min: 0.1, max: 5 }) ?? 1,
+        mobile: optBool(o, 'mobile') ?? false,
+        hasTouch: optBool(o, 'hasTouch') ?? false,
+        ...(isLandscape !== undefined ? { isLandscape } : {}),
+      },
+    };
+  },
+  async run(ctx, p) {
+    const tab = ctx.command.requireTab();
+    if ('reset' in p) {
+      await resetViewport(tab.page.session);
+      await patchTab(tab.alias, { viewport: undefined });
+      tab.entry.viewport = undefined;
+      return { reset: true };
+    }
+    await applyViewport(tab.page.session, p.metrics);
+    await patchTab(tab.alias, { viewport: p.metrics });
+    tab.entry.viewport = p.metrics;
+    return { ...(p.preset ? { preset: p.preset } : {}), ...p.metrics };
+  },
+});

@@ -1,0 +1,96 @@
+// The wait step (DECISIONS): a delay, a selector's state, text, a URL fragment, network idle.
+// Page-side waits are event-driven (MutationObserver) and survive navigations by re-arming.
+
+import { NETWORK_IDLE_MS, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
+import { isContextDestroyed } from '../cdp/index.js';
+import { evaluateInPage, type Page } from '../page/index.js';
+import type { WaitKind } from '../injected/wait-condition.js';
+import { defineStep } from './registry.js';
+import { describe, obj, optBool, optEnum, optString, ParamError } from './params.js';
+
+type WaitParams =
+  | { ms: number }
+  | { kind: WaitKind; arg: string }
+  | { urlContains: string }
+  | { networkIdle: true };
+
+const RETRY_AFTER_NAVIGATION_MS = 50;
+
+async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Deadline): Promise<void> {
+  const what = kind === 'text' ? `text "${arg}" to appear` : `"${arg}" to be ${kind}`;
+  while (!deadline.expired()) {
+    try {
+      const outcome = await page.guard(evaluateInPage(page.session, (rt, a) => rt.waitForCondition(a.kind, a.arg, a.ms),
+        { kind, arg, ms: deadline.remainingMs() }, { deadline: deadline.cap(deadline.remainingMs() + 1_000), what }));
+      if (outcome.ok) return;
+      if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid CSS selector "${arg}": ${outcome.message}`);
+    } catch (err) {
+      // The document navigated away mid-wait: wait again in the new one.
+      if (!isContextDestroyed(err)) throw err;
+      await deadline.sleep(RETRY_AFTER_NAVIGATION_MS);
+    }
+  }
+  throw deadline.timeoutError(what);
+}
+
+async function waitForUrl(page: Page, fragment: string, deadline: Deadline): Promise<void> {
+  const start = { ...page.lifecycle.snapshotCounts() };
+  while (!page.lifecycle.url.includes(fragment)) {
+    if (deadline.expired()) throw deadline.timeoutError(`the URL to contain "${fragment}" (it is ${page.lifecycle.url})`);
+    await page.guard(page.lifecycle.waitForNavigation(start, deadline, `the URL to contain "${fragment}" (it is ${page.lifecycle.url})`));
+    Object.assign(start, page.lifecycle.snapshotCounts());
+  }
+}
+
+defineStep<WaitParams>({
+  name: 'wait',
+  summary: 'Wait: ms | "selector" (visible) | {selector, state: visible|hidden|attached|detached} | {text} | {urlContains} | {networkIdle: true}',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v) || v < 0) throw new ParamError(`wait must be a non-negative number of ms, got ${describe(v)}`);
+      return { ms: v };
+    }
+    if (typeof v === 'string') {
+      if (!v.trim()) throw new ParamError('wait selector must not be empty');
+      return { kind: 'visible', arg: v };
+    }
+    const o = obj(v, ['selector', 'state', 'text', 'urlContains', 'networkIdle'], 'wait');
+    const forms = ['selector', 'text', 'urlContains', 'networkIdle'].filter((k) => o[k] !== undefined);
+    if (forms.length !== 1) throw new ParamError('wait needs exactly one of "selector", "text", "urlContains", "networkIdle"');
+    const selector = optString(o, 'selector');
+    if (selector) return { kind: optEnum(o, 'state', ['visible', 'hidden', 'attached', 'detached'] as const) ?? 'visible', arg: selector };
+    if (o.state !== undefined) throw new ParamError('"state" applies only with "selector"');
+    const text = optString(o, 'text');
+    if (text) return { kind: 'text', arg: text };
+    const urlContains = optString(o, 'urlContains');
+    if (urlContains) return { urlContains };
+    if (optBool(o, 'networkIdle') !== true) throw new ParamError('"networkIdle" must be true');
+    return { networkIdle: true };
+  },
+  async run(ctx, p) {
+    const started = Date.now();
+    const page = ctx.command.requireTab().page;
+    if ('ms' in p) {
+      if (p.ms > ctx.deadline.remainingMs()) {
+        await ctx.deadline.sleep(p.ms);
+        throw new TimeoutError(`wait of ${p.ms}ms is longer than the step timeout (${ctx.deadline.totalMs}ms); raise "timeout"`);
+      }
+      await page.guard(ctx.deadline.sleep(p.ms));
+      return { waited: `${p.ms}ms`, elapsed: Date.now() - started };
+    }
+    let waited: string;
+    if ('kind' in p) {
+      await waitInPage(page, p.kind, p.arg, ctx.deadline);
+      waited = p.kind === 'text' ? `text "${p.arg}"` : `${p.arg} ${p.kind}`;
+    } else if ('urlContains' in p) {
+      await waitForUrl(page, p.urlContains, ctx.deadline);
+      waited = `url contains "${p.urlContains}"`;
+    } else {
+      await page.guard(page.network.waitForIdle(NETWORK_IDLE_MS, ctx.deadline));
+      waited = 'network idle';
+    }
+    return { waited, elapsed: Date.now() - started };
+  },
+});
