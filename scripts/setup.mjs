@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Makes a fresh checkout ready to run: installs dependencies, builds dist/, and makes sure a
+// Chrome or Chromium exists (on Debian/Ubuntu as root it installs Debian's chromium package).
+// Plain Node with no dependencies, so it runs before `npm install` has. Progress goes to stderr.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const log = (msg) => process.stderr.write(`[setup] ${msg}\n`);
+const run = (cmd, args, env = {}) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 2, 2], env: { ...process.env, ...env } });
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function installDependencies() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (existsSync(marker) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs)) return;
+  log('installing npm dependencies');
+  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+}
+
+function build() {
+  const cli = join(root, 'dist', 'cli.js');
+  const stale = !existsSync(cli)
+    || newestMtime(join(root, 'src')) > statSync(cli).mtimeMs
+    || statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(cli).mtimeMs;
+  if (!stale) return;
+  log('building dist/');
+  run('npm', ['run', '--silent', 'build']);
+}
+
+async function ensureChrome() {
+  const { findChrome, chromeInstallHint } = await import(join(root, 'dist', 'cdp', 'chrome-finder.js'));
+  if (findChrome()) return;
+  const isRoot = process.getuid?.() === 0;
+  const hasApt = process.platform === 'linux' && existsSync('/usr/bin/apt-get');
+  if (isRoot && hasApt) {
+    log('no Chrome found: installing Debian\'s chromium package (apt-get install -y chromium)');
+    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    run('apt-get', ['update', '-qq'], env);
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], env);
+    if (findChrome()) return;
+  }
+  log(`No Chrome or Chromium found. ${chromeInstallHint()}`);
+  process.exit(1);
+}
+
+installDependencies();
+build();
+await ensureChrome();

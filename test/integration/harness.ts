@@ -1,0 +1,124 @@
+// Runs the built CLI exactly as an agent does — a child process with one JSON argument — against
+// a private Chromium (own port, own TMPDIR and HOME) and the fixture server.
+
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { startFixtureServer } from '../fixtures/server.mjs';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  out: Record<string, any>;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export interface Harness {
+  port: number;
+  tmp: string;
+  env: NodeJS.ProcessEnv;
+  baseUrl: string;
+  /** Runs the CLI with a command object (or raw text) as its one argument. */
+  cli(command: unknown, options?: { stdin?: string; args?: string[]; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
+  /** Opens a fixture page in a new tab of this harness's Chrome; returns the alias. */
+  open(path: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string, timeoutMs = 90_000): Promise<CliResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    if (stdin !== undefined) child.stdin.end(stdin);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      let out: Record<string, any> = {};
+      try { out = JSON.parse(stdout); } catch { out = { unparsable: stdout }; }
+      resolve({ code, out, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** Closes the Chrome on `port` through the protocol (it was launched detached). */
+export async function closeChrome(port: number): Promise<void> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/json/version`);
+    const { webSocketDebuggerUrl } = await res.json() as { webSocketDebuggerUrl: string };
+    await new Promise<void>((resolve) => {
+      const ws = new WebSocket(webSocketDebuggerUrl);
+      const done = (): void => resolve();
+      ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.close' })));
+      ws.on('close', done);
+      ws.on('error', done);
+      setTimeout(done, 3_000);
+    });
+  } catch {
+    // not running: nothing to close
+  }
+}
+
+export function privateEnv(tmp: string): NodeJS.ProcessEnv {
+  const home = join(tmp, 'home');
+  mkdirSync(home, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, HOME: home, CDP_SKILL_HEADLESS: '1' };
+  delete env.CDP_METRICS_FILE;
+  delete env.CHROME_PATH;
+  return env;
+}
+
+export async function startHarness(options: { launch?: boolean } = {}): Promise<Harness> {
+  const tmp = mkdtempSync(join(tmpdir(), 'cdp-skill-test-'));
+  const env = privateEnv(tmp);
+  const port = await freePort();
+  const server = await startFixtureServer();
+  const cli: Harness['cli'] = (command, o = {}) => runCli(
+    [...(o.args ?? []), ...(command === undefined ? [] : [typeof command === 'string' ? command : JSON.stringify(command)])],
+    { ...env, ...o.env }, o.stdin, o.timeoutMs,
+  );
+  if (options.launch !== false) {
+    const r = await cli({ steps: [{ chromeStatus: { port } }] });
+    if (r.out.status !== 'ok' || !r.out.steps?.[0]?.output?.running) throw new Error(`Chrome did not start: ${r.stdout}${r.stderr}`);
+  }
+  return {
+    port, tmp, env, baseUrl: server.url, cli,
+    async open(path) {
+      const r = await cli({ steps: [{ openTab: { url: `${server.url}/${path.replace(/^\//, '')}`, port } }] });
+      if (r.out.status !== 'ok') throw new Error(`openTab ${path} failed: ${r.stdout}`);
+      return r.out.tab as string;
+    },
+    async close() {
+      await closeChrome(port);
+      await server.close();
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+export function execNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; code: number }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { env }, (err, stdout) => resolve({ stdout, code: err ? (err as { code?: number }).code ?? 1 : 0 }));
+  });
+}
