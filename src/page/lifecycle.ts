@@ -15,6 +15,7 @@ const EVENT_FOR: Record<Exclude<WaitUntil, 'commit'>, string> = {
 export class LifecycleTracker {
   readonly #reached = new Map<string, Set<string>>(); // loaderId → lifecycle event names
   readonly #waiters = new Set<() => void>();
+  readonly #committed = new Set<string>();
   #mainFrameId: string;
   #loaderId: string | undefined;
   /** Bumped on every main-frame commit (new document) and same-document navigation. */
@@ -38,6 +39,7 @@ export class LifecycleTracker {
       if (e.frame.parentId) return;
       this.#mainFrameId = e.frame.id;
       this.#loaderId = e.frame.loaderId;
+      this.#committed.add(e.frame.loaderId);
       this.url = e.frame.url + (e.frame.urlFragment ?? '');
       this.documentCount++;
       if (e.type === 'BackForwardCacheRestore') {
@@ -83,6 +85,17 @@ export class LifecycleTracker {
    */
   waitForCurrent(waitUntil: WaitUntil, deadline: Deadline, what: string): Promise<void> {
     return this.#until(() => this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil), deadline, what);
+  }
+
+  /**
+   * Waits until the document of `loaderId` has committed and the current document (it, or one
+   * that replaced it) reached `waitUntil`.
+   */
+  waitForLoader(loaderId: string, waitUntil: WaitUntil, deadline: Deadline, what: string): Promise<void> {
+    return this.#until(
+      () => this.#committed.has(loaderId) && this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil),
+      deadline, what,
+    );
   }
 
   /** Waits for a new document (count above `after`) or a same-document navigation. */

@@ -43,7 +43,7 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
     }
     loaderId = result.loaderId;
     if (loaderId === undefined) return { url: await currentUrl(page) }; // same-document navigation
-    await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${url}`));
+    await page.guard(page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`));
     return { url: page.lifecycle.url, ...(status !== undefined ? { status } : {}) };
   } finally {
     offResponse();
@@ -61,7 +61,8 @@ export async function reload(page: Page, waitUntil: WaitUntil, ignoreCache: bool
 export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil, deadline: Deadline): Promise<NavigationResult> {
   const { currentIndex, entries } = await page.guard(page.session.send('Page.getNavigationHistory'));
   const target = entries[currentIndex + delta];
-  if (!target) return { url: await currentUrl(page), noHistory: true };
+  // A new tab's first entry is the blank page it was created with: not history an agent made.
+  if (!target || (currentIndex + delta === 0 && target.url === 'about:blank')) return { url: await currentUrl(page), noHistory: true };
   const before = page.lifecycle.snapshotCounts();
   await page.guard(page.session.send('Page.navigateToHistoryEntry', { entryId: target.id }));
   await page.guard(page.lifecycle.waitForNavigation(before, deadline, `history navigation to ${target.url}`));

@@ -39,7 +39,13 @@ async function runExpression(page: Page, p: PageFunctionParams, deadline: Deadli
     objectGroup: 'cdp-skill-expression',
   };
   const call = page.session.sendWith('Runtime.evaluate', request, { timeoutMs: deadline.remainingMs() + 5_000 });
-  const { result, exceptionDetails } = await deadline.race(call, 'the expression to return');
+  let { result, exceptionDetails } = await deadline.race(call, 'the expression to return');
+  if (!exceptionDetails && p.await && result.subtype === 'promise' && result.objectId) {
+    // replMode returns a promise as a value; awaiting it is what "await" asks for.
+    const awaited = page.session.sendWith('Runtime.awaitPromise', { promiseObjectId: result.objectId, returnByValue: !p.serialize },
+      { timeoutMs: deadline.remainingMs() + 5_000 });
+    ({ result, exceptionDetails } = await deadline.race(awaited, 'the expression\'s promise to settle'));
+  }
   if (exceptionDetails) {
     throw new EvaluationError(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
   }

@@ -76,7 +76,13 @@ export async function closeChrome(port: number): Promise<void> {
       setTimeout(done, 3_000);
     });
   } catch {
-    // not running: nothing to close
+    return; // not running: nothing to close
+  }
+  // Browser.close answers before the process is gone; wait until the port stops answering.
+  for (let i = 0; i < 50; i++) {
+    const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(() => true, () => false);
+    if (!up) return;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -112,7 +118,7 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
     async close() {
       await closeChrome(port);
       await server.close();
-      rmSync(tmp, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
