@@ -2,11 +2,17 @@
 // connection, an alert, a reader that goes away. Each must answer (or exit) in bounded time.
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, startHarness, type Harness } from './harness.js';
+import { CLI, closeChrome, freePort, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  // Let Chrome exit before the harness removes its profile directory under TMPDIR.
+  const pids = chromePids(h.port);
+  await closeChrome(h.port);
+  await waitUntilDead(pids, 5_000);
+  await h?.close();
+});
 
 /** Every process (browser, renderers, helpers) whose command line names this debugging port. */
 function chromePids(port: number): number[] {
@@ -48,7 +54,8 @@ describe('faults', () => {
     const r = await h.cli({ tab, timeout: 2_000, steps: [{ pageFunction: '() => { while (true) {} }' }] });
     expect(r.code).toBe(1);
     expect(r.out.status).toBe('error');
-    expect(JSON.stringify(r.out)).toMatch(/Time(d )?out/i);
+    expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'TimeoutError' });
+    expect(r.out.steps[0].error).toMatch(/Timed out after 2000ms/);
     expect(r.ms).toBeLessThan(5_000);
     const next = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
     expect(next.out.status).toBe('ok');
@@ -59,7 +66,7 @@ describe('faults', () => {
     const tab = await h.open('basic.html');
     const r = await h.cli({ tab, steps: [{ pageFunction: '() => { while (true) {} }', timeout: 2_000 }] });
     expect(r.code).toBe(1);
-    expect(JSON.stringify(r.out)).toMatch(/Time(d )?out/i);
+    expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'TimeoutError' });
     expect(r.ms).toBeLessThan(5_000);
     const next = await h.cli({ tab, steps: [{ pageFunction: '1 + 1' }] });
     expect(next.out.steps?.[0].output).toEqual({ type: 'number', value: 2 });
@@ -70,7 +77,7 @@ describe('faults', () => {
     const r = await h.cli({ tab, steps: [{ goto: { url: `${h.baseUrl}/never` }, timeout: 2_000 }] });
     expect(r.code).toBe(1);
     expect(r.out.status).toBe('error');
-    expect(JSON.stringify(r.out)).toMatch(/Timed out after 2000ms waiting for the load event/);
+    expect(r.out.steps[0]).toMatchObject({ errorType: 'TimeoutError', error: `Timed out after 2000ms waiting for the load event of ${h.baseUrl}/never` });
     expect(r.ms).toBeLessThan(6_000);
     const next = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }, { pageFunction: 'document.title' }] });
     expect(next.out.status).toBe('ok');
@@ -78,13 +85,14 @@ describe('faults', () => {
   });
 
   it('reports a refused connection on goto as a NavigationError', async () => {
+    // Not port 1 itself: Chrome blocks it as ERR_UNSAFE_PORT before trying to connect.
+    const closedPort = await freePort();
     const tab = await h.open('basic.html');
-    const r = await h.cli({ tab, steps: [{ goto: 'http://127.0.0.1:1/' }] });
+    const r = await h.cli({ tab, steps: [{ goto: `http://127.0.0.1:${closedPort}/` }] });
     expect(r.code).toBe(1);
     expect(r.out.status).toBe('error');
-    const text = JSON.stringify(r.out);
-    expect(text).toMatch(/ERR_CONNECTION_REFUSED/);
-    expect(text).toMatch(/Navigation/);
+    expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'NavigationError' });
+    expect(r.out.steps[0].error).toMatch(/ERR_CONNECTION_REFUSED/);
   });
 
   it('does not hang on an alert opened by a pageFunction and reports the dialog', async () => {
@@ -93,7 +101,6 @@ describe('faults', () => {
     expect(r.code).toBe(0);
     expect(r.out.status).toBe('ok');
     expect(r.out.steps[0].output).toEqual({ type: 'string', value: 'after' });
-    expect(JSON.stringify(r.out.dialogs)).toMatch(/"hi"/);
     expect(r.out.dialogs[0]).toMatchObject({ type: 'alert', message: 'hi' });
   });
 

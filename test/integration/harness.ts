@@ -1,7 +1,7 @@
 // Runs the built CLI exactly as an agent does — a child process with one JSON argument — against
 // a private Chromium (own port, own TMPDIR and HOME) and the fixture server.
 
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -86,6 +86,16 @@ export async function closeChrome(port: number): Promise<void> {
   }
 }
 
+/** Removes a test's temp dir; Chrome's helper processes may still be writing to its profile. */
+export function removeTmp(tmp: string): void {
+  spawnSync('pkill', ['-9', '-f', tmp]);
+  try {
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch {
+    // A straggler recreated a file: a leftover in the OS temp dir is harmless.
+  }
+}
+
 export function privateEnv(tmp: string): NodeJS.ProcessEnv {
   const home = join(tmp, 'home');
   mkdirSync(home, { recursive: true });
@@ -118,7 +128,7 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
     async close() {
       await closeChrome(port);
       await server.close();
-      rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      removeTmp(tmp);
     },
   };
 }
