@@ -1,7 +1,7 @@
 // Named device presets for the `viewport` step (SPEC §18.5): CSS-pixel viewport, scale factor and
 // mobile/touch flags per device. Applying them (Emulation.setDeviceMetricsOverride) is viewport.ts's job.
 
-import type { ViewportMetrics } from '../cdp/tab-registry.js';
+import type { ViewportMetrics } from '../cdp/index.js';
 
 export type { ViewportMetrics };
 

@@ -2,13 +2,22 @@
 
 import levenshtein from 'fast-levenshtein';
 
+const sorted = (s: string): string => [...s].sort().join('');
+
+/**
+ * The candidate nearest to `word`, if near enough. Ties on edit distance go to the candidate with
+ * the same letters (transposed digits or letters: "iphone-41" → "iphone-14").
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
+  let bestScore = Infinity;
   let bestDistance = Infinity;
   const lower = word.toLowerCase();
   for (const c of candidates) {
-    const d = levenshtein.get(lower, c.toLowerCase());
-    if (d < bestDistance) { best = c; bestDistance = d; }
+    const other = c.toLowerCase();
+    const d = levenshtein.get(lower, other);
+    const score = d * 100 + levenshtein.get(sorted(lower), sorted(other));
+    if (score < bestScore) { best = c; bestScore = score; bestDistance = d; }
   }
   const limit = Math.max(2, Math.floor(word.length / 3));
   return bestDistance <= limit ? best : undefined;

@@ -1,0 +1,100 @@
+// Concurrency: several agents (CLI processes) at once on one Chrome, or on a port with none yet.
+// Aliases stay distinct, the registry keeps every write, one Chrome is launched, old tabs stay fast.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeChrome, startHarness, type CliResult, type Harness } from './harness.js';
+
+const AGENTS = 8;
+let h: Harness;
+let cold: Harness | undefined;
+
+/** Lines of `pgrep -af` for every process whose command line names this debugging port. */
+function chromeProcesses(port: number): { pid: number; cmd: string }[] {
+  const r = spawnSync('pgrep', ['-af', `remote-debugging-port=${port}`], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean).map((l) => {
+    const space = l.indexOf(' ');
+    return { pid: Number(l.slice(0, space)), cmd: l.slice(space + 1) };
+  });
+}
+
+/** Browser processes only: renderers, GPU and utility processes carry `--type=`. */
+const browserProcesses = (port: number) => chromeProcesses(port).filter((p) => !p.cmd.includes('--type='));
+
+async function shutDown(harness: Harness): Promise<void> {
+  // Let Chrome exit before the harness removes its profile directory under TMPDIR.
+  const pids = chromeProcesses(harness.port).map((p) => p.pid);
+  await closeChrome(harness.port);
+  const endsAt = Date.now() + 5_000;
+  const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  while (pids.some(alive) && Date.now() < endsAt) await new Promise((r) => setTimeout(r, 50));
+  await harness.close();
+}
+
+function openTabs(harness: Harness, count: number, path: string): Promise<CliResult[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) =>
+    harness.cli({ steps: [{ openTab: { url: `${harness.baseUrl}/${path}?agent=${i}`, port: harness.port } }] })));
+}
+
+function expectAllOpened(results: CliResult[]): string[] {
+  for (const r of results) {
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out.status).toBe('ok');
+  }
+  const aliases = results.map((r) => r.out.tab as string);
+  for (const a of aliases) expect(a).toMatch(/^t\d+$/);
+  expect(new Set(aliases).size).toBe(results.length);
+  return aliases;
+}
+
+beforeAll(async () => { h = await startHarness(); });
+afterAll(async () => {
+  if (cold) await shutDown(cold);
+  if (h) await shutDown(h);
+});
+
+describe('concurrency', () => {
+  it('gives eight agents opening tabs at once eight distinct aliases, all registered', async () => {
+    const results = await openTabs(h, AGENTS, 'basic.html');
+    const aliases = expectAllOpened(results);
+    results.forEach((r, i) => expect(r.out.context.url).toBe(`${h.baseUrl}/basic.html?agent=${i}`));
+    const registry = JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+    expect(Object.keys(registry.tabs)).toEqual(expect.arrayContaining(aliases));
+    const targetIds = aliases.map((a) => registry.tabs[a].targetId);
+    expect(new Set(targetIds).size).toBe(AGENTS);
+    // Each alias points at the tab its agent opened.
+    const check = await h.cli({ tab: aliases[AGENTS - 1], steps: [{ pageFunction: 'location.search' }] });
+    expect(check.out.steps?.[0].output).toEqual({ type: 'string', value: `?agent=${AGENTS - 1}` });
+  }, 90_000);
+
+  it('answers on the oldest of six background tabs about as fast as on the newest', async () => {
+    const tabs: string[] = [];
+    for (let i = 0; i < 6; i++) tabs.push(await h.open(`page2.html?order=${i}`));
+    const timed = async (tab: string): Promise<CliResult> => {
+      const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
+      expect(r.out.status).toBe('ok');
+      expect(r.out.steps[0].output).toEqual({ type: 'string', value: 'Second page' });
+      expect(r.out.screenshot).toBe(join(h.tmp, 'cdp-skill', `${tab}.after.png`));
+      expect(existsSync(r.out.screenshot)).toBe(true);
+      return r;
+    };
+    const oldest = await timed(tabs[0]);
+    const newest = await timed(tabs[5]);
+    console.log(`pageFunction + screenshot: oldest tab ${oldest.ms}ms, newest tab ${newest.ms}ms`);
+    expect(oldest.ms).toBeLessThan(3_000);
+  }, 90_000);
+
+  it('launches exactly one Chrome when eight agents start on a port with none running', async () => {
+    cold = await startHarness({ launch: false });
+    expect(browserProcesses(cold.port)).toEqual([]);
+    const results = await openTabs(cold, AGENTS, 'page2.html');
+    expectAllOpened(results);
+    expect(browserProcesses(cold.port)).toHaveLength(1);
+    const status = await cold.cli({ steps: [{ chromeStatus: { port: cold.port, autoLaunch: false } }] });
+    expect(status.out.steps[0].output).toMatchObject({ running: true, launched: false });
+    const pages = status.out.steps[0].output.tabs.filter((t: { url: string }) => t.url.includes('/page2.html?agent='));
+    expect(pages).toHaveLength(AGENTS);
+  }, 90_000);
+});

@@ -1,0 +1,42 @@
+// Dependencies point downward only, and through each layer's index.ts (STYLE.md).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { expect, it } from 'vitest';
+
+const SRC = join(__dirname, '../../src');
+const ALLOWED: Record<string, string[]> = {
+  common: [],
+  cdp: ['common'],
+  injected: [],
+  page: ['common', 'cdp', 'injected'],
+  capture: ['common', 'cdp', 'injected'],
+  dom: ['common', 'cdp', 'page', 'injected'],
+  aria: ['common', 'cdp', 'page', 'injected'],
+  diff: [],
+  steps: ['common', 'cdp', 'page', 'capture', 'dom', 'aria', 'diff', 'injected', 'profiles'],
+  runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles'],
+  profiles: ['common'],
+  '.': ['runner', 'capture', 'steps', 'common'],
+};
+// Type-only or lazy loads of the page runtime's assembler are the one deep import allowed.
+const DEEP_OK = /\/injected\/(runtime|wait-condition)\.js$/;
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+}
+
+it('imports only downward, through index.ts', () => {
+  const bad: string[] = [];
+  for (const file of files(SRC)) {
+    const layer = relative(SRC, file).includes('/') ? relative(SRC, file).split('/')[0]! : '.';
+    const specs = Array.from(readFileSync(file, 'utf8').matchAll(/from '(\.\.?\/[^']+)'|import\('(\.\.?\/[^']+)'\)/g), (m) => m[1] ?? m[2]!);
+    for (const spec of specs) {
+      const target = relative(SRC, join(file, '..', spec));
+      const targetLayer = target.includes('/') ? target.split('/')[0]! : '.';
+      if (targetLayer === layer) continue;
+      if (!ALLOWED[layer]?.includes(targetLayer)) bad.push(`${relative(SRC, file)} → ${spec} (layer ${targetLayer} not allowed)`);
+      else if (!spec.endsWith('/index.js') && !DEEP_OK.test(spec) && !spec.startsWith('../steps/params')) bad.push(`${relative(SRC, file)} → ${spec} (not through index.js)`);
+    }
+  }
+  expect(bad).toEqual([]);
+});

@@ -1,0 +1,28 @@
+// The assembled page runtime is valid, self-contained JavaScript: every name resolves.
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { installExpression, runtimeSource, RUNTIME_GLOBAL } from '../../src/injected/runtime.js';
+import { readFileSync } from 'node:fs';
+
+describe('page runtime', () => {
+  it('assembles into one IIFE exposing every page function', () => {
+    const rt = runInNewContext(runtimeSource(), {}) as Record<string, unknown>;
+    for (const name of ['pageContext', 'selectorFor', 'isVisible', 'waitForCondition', 'elementBox', 'serializeValue'])
+      expect(typeof rt[name]).toBe('function');
+  });
+
+  it('runs serializeValue inside the assembled scope', () => {
+    const rt = runInNewContext(runtimeSource(), {}) as { serializeValue: (v: unknown) => unknown };
+    expect(rt.serializeValue({ a: [1, NaN] })).toMatchObject({ type: 'object', value: { a: { type: 'array' } } });
+  });
+
+  it('installs once under the versioned global the Node side expects', () => {
+    const sandbox: Record<string, unknown> = {};
+    sandbox.globalThis = sandbox;
+    const first = runInNewContext(installExpression(), sandbox);
+    const second = runInNewContext(installExpression(), sandbox);
+    expect(first).toBe(second);
+    const evaluateTs = readFileSync(new URL('../../src/page/evaluate.ts', import.meta.url), 'utf8');
+    expect(evaluateTs).toContain(`const GLOBAL = '${RUNTIME_GLOBAL}'`);
+  });
+});
