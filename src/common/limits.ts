@@ -3,7 +3,13 @@
 export const DEFAULT_STEP_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 300_000;
 export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 9222;
+/** The debugging port when a command names none; CDP_SKILL_PORT overrides the usual 9222. */
+export const DEFAULT_PORT = portFromEnv(process.env.CDP_SKILL_PORT) ?? 9222;
+
+function portFromEnv(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
+}
 
 /** A single CDP command that gets no answer in this time is a dead connection, not a slow page. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;

@@ -41,9 +41,8 @@ defineStep<OpenTabParams>({
   },
   async run(ctx, p) {
     const tab = await ctx.command.openTab(normaliseAddress(p.address), p.headless);
-    if (!p.url) return { tab: tab.alias };
-    const nav = await navigate(tab.page, p.url, 'load', ctx.deadline);
-    return { tab: tab.alias, ...nav };
+    if (!p.url) return undefined; // the alias is the answer's top-level "tab"
+    return navigate(tab.page, p.url, 'load', ctx.deadline);
   },
 });
 

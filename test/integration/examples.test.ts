@@ -1,0 +1,37 @@
+// Every `cdp-skill '…'` line of EXAMPLES.md runs, in order, against the fixture server.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+interface Example { command: string; expectError: boolean }
+
+function examples(): Example[] {
+  const text = readFileSync(new URL('../../EXAMPLES.md', import.meta.url), 'utf8');
+  const out: Example[] = [];
+  for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    const expectError = /^# expect: error$/m.test(block[1]!);
+    for (const line of block[1]!.split('\n')) {
+      const m = /^cdp-skill '(.*)'$/.exec(line);
+      if (m) out.push({ command: m[1]!, expectError });
+    }
+  }
+  return out;
+}
+
+let h: Harness;
+beforeAll(async () => { h = await startHarness(); });
+afterAll(async () => { await h?.close(); });
+
+it('finds the examples', () => {
+  expect(examples().length).toBeGreaterThanOrEqual(15);
+});
+
+it('runs every example in EXAMPLES.md', async () => {
+  const env = { CDP_SKILL_PORT: String(h.port) };
+  for (const ex of examples()) {
+    const command = ex.command.replaceAll('http://localhost:8080', h.baseUrl);
+    const r = await h.cli(command, { env });
+    expect(r.out.status, `${ex.command}\n→ ${r.stdout}`).toBe(ex.expectError ? 'error' : 'ok');
+    expect(r.code).toBe(ex.expectError ? 1 : 0);
+  }
+});
