@@ -10,17 +10,45 @@ const AGENTS = 8;
 let h: Harness;
 let cold: Harness | undefined;
 
-/** Lines of `pgrep -af` for every process whose command line names this debugging port. */
-function chromeProcesses(port: number): { pid: number; cmd: string }[] {
-  const r = spawnSync('pgrep', ['-af', `remote-debugging-port=${port}`], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter(Boolean).map((l) => {
-    const space = l.indexOf(' ');
-    return { pid: Number(l.slice(0, space)), cmd: l.slice(space + 1) };
-  });
+interface Proc { pid: number; ppid: number; args: string }
+const SHELL = /^(\S*\/)?(sh|dash|bash)$/;
+
+/** Every process (browser, renderers, helpers) whose command line names this debugging port. */
+function chromeProcesses(port: number): Proc[] {
+  const r = spawnSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  return r.stdout.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }))
+    .filter((p) => p.args.includes(`--remote-debugging-port=${port}`));
 }
 
-/** Browser processes only: renderers, GPU and utility processes carry `--type=`. */
-const browserProcesses = (port: number) => chromeProcesses(port).filter((p) => !p.cmd.includes('--type='));
+/**
+ * Launched browsers: not a renderer or helper (`--type=`), not the wrapper script still in its
+ * shell, and not a short-lived fork of a Chrome (those share the browser's command line).
+ */
+function launchedBrowsers(port: number): number[] {
+  const procs = chromeProcesses(port);
+  const chrome = new Set(procs.map((p) => p.pid));
+  return procs.filter((p) => !p.args.includes('--type=') && !SHELL.test(p.args.split(' ')[0]) && !chrome.has(p.ppid))
+    .map((p) => p.pid);
+}
+
+/** Runs `work` while sampling launched browsers; a duplicate that aborts within ~60 ms is still seen. */
+async function whileWatchingLaunches<T>(port: number, work: Promise<T>): Promise<{ result: T; seen: Set<number> }> {
+  const seen = new Set<number>();
+  let done = false;
+  const watcher = (async () => {
+    while (!done) {
+      for (const pid of launchedBrowsers(port)) seen.add(pid);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  try {
+    return { result: await work, seen };
+  } finally {
+    done = true;
+    await watcher;
+  }
+}
 
 async function shutDown(harness: Harness): Promise<void> {
   // Let Chrome exit before the harness removes its profile directory under TMPDIR.
@@ -88,10 +116,13 @@ describe('concurrency', () => {
 
   it('launches exactly one Chrome when eight agents start on a port with none running', async () => {
     cold = await startHarness({ launch: false });
-    expect(browserProcesses(cold.port)).toEqual([]);
-    const results = await openTabs(cold, AGENTS, 'page2.html');
+    expect(launchedBrowsers(cold.port)).toEqual([]);
+    const { result: results, seen } = await whileWatchingLaunches(cold.port, openTabs(cold, AGENTS, 'page2.html'));
     expectAllOpened(results);
-    expect(browserProcesses(cold.port)).toHaveLength(1);
+    const browsers = launchedBrowsers(cold.port);
+    expect(browsers).toHaveLength(1);
+    // A second launch on the same profile would abort at once; the sampling would still catch it.
+    expect([...seen]).toEqual(browsers);
     const status = await cold.cli({ steps: [{ chromeStatus: { port: cold.port, autoLaunch: false } }] });
     expect(status.out.steps[0].output).toMatchObject({ running: true, launched: false });
     const pages = status.out.steps[0].output.tabs.filter((t: { url: string }) => t.url.includes('/page2.html?agent='));

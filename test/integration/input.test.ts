@@ -32,6 +32,20 @@ describe('input errors', () => {
     expect(r.ms).toBeLessThan(5_000);
   });
 
+  it('does not wait on a stdin that stays open with nothing in it', async () => {
+    const { spawn } = await import('node:child_process');
+    const { CLI } = await import('./harness.js');
+    const started = Date.now();
+    const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    child.stdin.destroy();
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'error', error: { type: 'PARSE' } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('reads the command from stdin', async () => {
     expectError(await cli(undefined, '{"steps":[]}'), 'VALIDATION', /"steps" is empty/);
   });

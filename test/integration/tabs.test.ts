@@ -91,6 +91,16 @@ describe('tabs', () => {
     expect(out.tabs.length).toBeGreaterThan(0);
   });
 
+  it('chromeStatus opens a blank tab when Chrome has none', async () => {
+    const list = await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as { id: string; type: string }[];
+    for (const t of list.filter((t) => t.type === 'page')) await fetch(`http://127.0.0.1:${h.port}/json/close/${t.id}`);
+    const r = await h.cli({ steps: [{ chromeStatus: { port: h.port } }] });
+    const out = r.out.steps[0].output;
+    expect(out).toMatchObject({ running: true, createdTab: true, note: 'Chrome had no tabs open. Created a blank tab.' });
+    expect(out.tabs).toHaveLength(1);
+    expect(out.tabs[0].url).toBe('about:blank');
+  });
+
   it('chromeStatus without autoLaunch reports a port with no Chrome', async () => {
     const r = await h.cli({ steps: [{ chromeStatus: { port: 1, autoLaunch: false } }] });
     expect(r.out.steps[0].output).toMatchObject({ running: false, launched: false, port: 1 });
