@@ -46,12 +46,12 @@ export class Page {
     session.on('Inspector.detached', (e) => die(new ConnectionError(`The tab was detached: ${e.reason}.`)));
     conn.onClose((reason) => die(new ConnectionError(`Lost connection to Chrome: ${reason}`)));
     session.on('Page.javascriptDialogOpening', (e) => {
-      // A dialog blocks the page's JavaScript (and so every evaluation) until answered. Answer it
-      // at once, the way most agents would (alerts and beforeunload accepted, confirm/prompt
-      // dismissed), and report it so nothing happens silently.
-      const accept = e.type === 'alert' || e.type === 'beforeunload';
-      this.dialogs.push({ type: e.type, message: e.message.slice(0, 300), action: accept ? 'accepted' : 'dismissed' });
-      session.send('Page.handleJavaScriptDialog', { accept }).catch(() => { /* already closed by the page */ });
+      // A dialog blocks the page's JavaScript (and so every evaluation) until answered. Accept it
+      // at once, the way a user clicking OK would (a prompt gets its default text), and report it
+      // so nothing happens silently.
+      this.dialogs.push({ type: e.type, message: e.message.slice(0, 300), action: 'accepted' });
+      session.send('Page.handleJavaScriptDialog', { accept: true, promptText: e.defaultPrompt ?? '' })
+        .catch(() => { /* already closed by the page */ });
     });
   }
 

@@ -116,7 +116,7 @@ describe('pageFunction', () => {
   it('answers alert and confirm dialogs and reports them', async () => {
     await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/dialog.html` }] });
     const r = await pf('() => { document.getElementById("confirm").click(); return document.getElementById("answer").textContent }');
-    expect(r.out.steps[0].output.value).toBe('confirm=false');
-    expect(r.out.dialogs).toEqual([{ type: 'confirm', message: 'Sure?', action: 'dismissed' }]);
+    expect(r.out.steps[0].output.value).toBe('confirm=true');
+    expect(r.out.dialogs).toEqual([{ type: 'confirm', message: 'Sure?', action: 'accepted' }]);
   });
 });
