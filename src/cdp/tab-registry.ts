@@ -25,6 +25,8 @@ export interface TabEntry {
   viewport?: ViewportMetrics;
   /** Snapshot and element counters, continued across documents so refs are never recycled. */
   counters?: { snapshot: number; element: number };
+  /** Content hashes of recent agent snapshots by id, for snapshot {since}. */
+  snapshotHashes?: Record<string, string>;
 }
 
 export interface RegistryData {

@@ -7,14 +7,21 @@ import * as elementBox from './element-box.js';
 import * as pageContext from './page-context.js';
 import * as serialize from './serialize.js';
 import * as waitCondition from './wait-condition.js';
+import * as ariaRole from './aria-role.js';
+import * as ariaName from './aria-name.js';
+import * as ariaSnapshot from './aria-snapshot.js';
+import * as refMap from './ref-map.js';
 
-const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition };
+const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition, ariaRole, ariaName, ariaSnapshot, refMap };
 
 export type PageRuntime =
-  & typeof domDescribe & typeof elementBox & typeof pageContext & typeof serialize & typeof waitCondition;
+  & typeof domDescribe & typeof elementBox & typeof pageContext & typeof serialize & typeof waitCondition
+  & typeof ariaRole & typeof ariaName & typeof ariaSnapshot & typeof refMap;
 
-/** Bump when the runtime changes shape, so a page holding an older one installs the new one. */
-export const RUNTIME_GLOBAL = '__cdpSkill_v1';
+import { RUNTIME_ID } from './runtime-id.js';
+
+/** The global the runtime lives under: versioned, so a page never uses another build's runtime. */
+export const RUNTIME_GLOBAL = `__cdpSkill_${RUNTIME_ID}`;
 
 export function runtimeSource(): string {
   const fns: string[] = [];

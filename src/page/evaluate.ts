@@ -6,7 +6,10 @@ import { EvaluationError, TimeoutError, type Deadline } from '../common/index.js
 import { isContextDestroyed, isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
 import type { PageRuntime } from '../injected/runtime.js';
 
-const GLOBAL = '__cdpSkill_v1'; // must equal RUNTIME_GLOBAL in injected/runtime.ts (checked by a unit test)
+import { RUNTIME_ID } from '../injected/runtime-id.js';
+
+// Equals RUNTIME_GLOBAL of injected/runtime.ts, without loading the runtime's source on the fast path.
+const GLOBAL = `__cdpSkill_${RUNTIME_ID}`;
 const MISSING = '__cdpSkillRuntimeMissing';
 
 export interface EvaluateOptions {

@@ -1,11 +1,12 @@
 // Runs one validated command: attach, run the steps in order (optional steps, stop on error,
 // a deadline per step), capture the page afterwards, and assemble the answer.
 
-import { join } from 'node:path';
-import { AUTO_SCREENSHOT_TIMEOUT_MS, ConnectionError, Deadline, stateDir } from '../common/index.js';
-import { ConsoleCollector, captureScreenshot, type ConsoleReport } from '../capture/index.js';
-import { evaluateInPage } from '../page/index.js';
+import { ConnectionError, Deadline } from '../common/index.js';
+import { patchTab } from '../cdp/index.js';
+import { ConsoleCollector, type ConsoleReport } from '../capture/index.js';
+import type { DiffEntry } from '../diff/index.js';
 import type { AttachedTab, StepContext } from '../steps/index.js';
+import { captureAfter, captureBefore } from './capture.js';
 import { CommandSession } from './command-session.js';
 import { classify, type ClassifiedError } from './failure.js';
 import { assemble } from './output.js';
@@ -29,12 +30,13 @@ export interface CommandResult {
 
 /** Time a step may overrun its deadline before the runner stops waiting on it regardless. */
 const STEP_GRACE_MS = 2_000;
-const stripHash = (url: string): string => url.split('#')[0]!;
 
 interface TabWatch {
   tab: AttachedTab;
   console: ConsoleCollector;
   startUrl: string;
+  /** Per-tab state as the registry had it, to write back only what changed. */
+  startEntry: string;
 }
 
 async function runStep(step: ValidatedStep, session: CommandSession): Promise<unknown> {
@@ -46,41 +48,36 @@ async function runStep(step: ValidatedStep, session: CommandSession): Promise<un
   return hardStop.race(step.def.run(ctx, step.params), `step ${step.index} (${step.action})`);
 }
 
-async function captureAfter(watch: TabWatch, visual: boolean): Promise<Record<string, unknown>> {
-  const { page, alias } = watch.tab;
-  const deadline = Deadline.after(AUTO_SCREENSHOT_TIMEOUT_MS);
-  const contextP = evaluateInPage(page.session, (rt) => rt.pageContext(), undefined, { deadline, what: 'the page context' });
-  const shotP = visual
-    ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
-      (fn, arg) => evaluateInPage(page.session, fn, arg, { deadline }))
-    : undefined;
-  const [context, shot] = await Promise.allSettled([page.guard(contextP), shotP && page.guard(shotP)]);
-  const out: Record<string, unknown> = {};
-  if (context.status === 'fulfilled') {
-    out.context = context.value;
-    const before = stripHash(watch.startUrl);
-    if (stripHash(context.value.url) !== before || page.lifecycle.documentCount > 0) out.navigated = true;
-  } else {
-    out.navigated = true; // SPEC §14.3: an unknown URL after the command counts as navigation
+/** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */
+async function saveTabState(watch: TabWatch): Promise<void> {
+  const { entry, alias } = watch.tab;
+  if (JSON.stringify([entry.counters, entry.snapshotHashes]) === watch.startEntry) return;
+  try {
+    await patchTab(alias, { counters: entry.counters, snapshotHashes: entry.snapshotHashes });
+  } catch {
+    // Refs still work in this document; only the cross-document counter floor is lost.
   }
-  // Screenshot failure is non-fatal (SPEC §17.1): the field is simply absent.
-  if (shot.status === 'fulfilled' && shot.value) out.screenshot = shot.value.path;
-  return out;
 }
 
 export async function runCommand(cmd: Command): Promise<CommandResult> {
   const startedMs = Date.now();
   let watch: TabWatch | undefined;
   const session = new CommandSession(cmd.timeoutMs, (tab) => {
-    watch = { tab, console: new ConsoleCollector(tab.page.session, startedMs), startUrl: tab.page.lifecycle.url };
+    watch = {
+      tab, console: new ConsoleCollector(tab.page.session, startedMs), startUrl: tab.page.lifecycle.url,
+      startEntry: JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes]),
+    };
   });
   const steps: StepResult[] = [];
   const errors: { step: number; action: string; error: string; type?: string }[] = [];
   let fatal: ClassifiedError | undefined;
+  let before: DiffEntry[] | undefined;
+  const visual = cmd.steps.some((s) => !s.def.readOnly);
   try {
     if (cmd.tab && !cmd.steps[0]!.def.providesTab) {
       try {
-        await session.attachExisting(cmd.tab);
+        const tab = await session.attachExisting(cmd.tab);
+        if (visual) before = await captureBefore(tab);
       } catch (err) {
         fatal = classify(err);
       }
@@ -104,9 +101,11 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
         if (stop) break;
       }
     }
-    const visual = cmd.steps.some((s) => !s.def.readOnly);
     const alive = watch && !session.closedOwnTab && !watch.tab.page.fatalError && !fatal;
-    const captured = alive ? await captureAfter(watch!, visual) : {};
+    const captured = alive
+      ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })
+      : {};
+    if (watch && !session.closedOwnTab) await saveTabState(watch);
     const consoleReport: ConsoleReport | undefined = watch?.console.report();
     const ok = !fatal && errors.length === 0;
     const output = assemble({

@@ -5,6 +5,7 @@ import './wait.js';
 import './page-function.js';
 import './viewport.js';
 import './screenshot.js';
+import './snapshot.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';

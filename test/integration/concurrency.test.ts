@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeChrome, startHarness, type CliResult, type Harness } from './harness.js';
+import { startHarness, type CliResult, type Harness } from './harness.js';
 
 const AGENTS = 8;
 let h: Harness;
@@ -50,16 +50,6 @@ async function whileWatchingLaunches<T>(port: number, work: Promise<T>): Promise
   }
 }
 
-async function shutDown(harness: Harness): Promise<void> {
-  // Let Chrome exit before the harness removes its profile directory under TMPDIR.
-  const pids = chromeProcesses(harness.port).map((p) => p.pid);
-  await closeChrome(harness.port);
-  const endsAt = Date.now() + 5_000;
-  const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
-  while (pids.some(alive) && Date.now() < endsAt) await new Promise((r) => setTimeout(r, 50));
-  await harness.close();
-}
-
 function openTabs(harness: Harness, count: number, path: string): Promise<CliResult[]> {
   return Promise.all(Array.from({ length: count }, (_, i) =>
     harness.cli({ steps: [{ openTab: { url: `${harness.baseUrl}/${path}?agent=${i}`, port: harness.port } }] })));
@@ -79,8 +69,8 @@ function expectAllOpened(results: CliResult[]): string[] {
 
 beforeAll(async () => { h = await startHarness(); });
 afterAll(async () => {
-  if (cold) await shutDown(cold);
-  if (h) await shutDown(h);
+  await cold?.close();
+  await h?.close();
 });
 
 describe('concurrency', () => {

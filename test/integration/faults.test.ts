@@ -2,17 +2,11 @@
 // connection, an alert, a reader that goes away. Each must answer (or exit) in bounded time.
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, closeChrome, freePort, startHarness, type Harness } from './harness.js';
+import { CLI, freePort, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => {
-  // Let Chrome exit before the harness removes its profile directory under TMPDIR.
-  const pids = chromePids(h.port);
-  await closeChrome(h.port);
-  await waitUntilDead(pids, 5_000);
-  await h?.close();
-});
+afterAll(async () => { await h?.close(); });
 
 /** Every process (browser, renderers, helpers) whose command line names this debugging port. */
 function chromePids(port: number): number[] {

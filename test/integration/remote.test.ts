@@ -17,11 +17,18 @@ let remotePid: number | undefined;
 let remoteProfile: string;
 let wsEndpoint: string;
 
-/** Main browser processes (not renderers or helpers) listening on `port`. */
+/**
+ * Browser processes on `port`: not renderers or helpers (`--type=`), not the wrapper script,
+ * and not a short-lived fork of a Chrome (it shares the browser's command line).
+ */
 function browserPids(port: number): number[] {
-  const r = spawnSync('pgrep', ['-af', `remote-debugging-port=${port}`], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter((l) => l.trim() && !l.includes('--type=') && !l.includes('pgrep'))
-    .map((l) => Number(l.split(' ')[0]));
+  const r = spawnSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  const procs = r.stdout.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }))
+    .filter((p) => p.args.includes(`--remote-debugging-port=${port}`));
+  const chrome = new Set(procs.map((p) => p.pid));
+  return procs.filter((p) => !p.args.includes('--type=') && !/^(\S*\/)?(sh|dash|bash)$/.test(p.args.split(' ')[0]) && !chrome.has(p.ppid))
+    .map((p) => p.pid);
 }
 
 async function waitForVersion(port: number, timeoutMs: number): Promise<{ webSocketDebuggerUrl: string }> {
@@ -60,6 +67,9 @@ beforeAll(async () => {
 afterAll(async () => {
   if (remotePid) {
     try { process.kill(-remotePid, 'SIGKILL'); } catch { /* already gone */ }
+    // Wait for it to die before removing the profile it may still be writing.
+    const endsAt = Date.now() + 5_000;
+    while (browserPids(remotePort).length && Date.now() < endsAt) await new Promise((r) => setTimeout(r, 50));
   }
   await h?.close();
   rmSync(remoteProfile, { recursive: true, force: true });

@@ -11,15 +11,15 @@ const ALLOWED: Record<string, string[]> = {
   page: ['common', 'cdp', 'injected'],
   capture: ['common', 'cdp', 'injected'],
   dom: ['common', 'cdp', 'page', 'injected'],
-  aria: ['common', 'cdp', 'page', 'injected'],
+  aria: ['common', 'cdp', 'page', 'injected', 'diff'],
   diff: [],
   steps: ['common', 'cdp', 'page', 'capture', 'dom', 'aria', 'diff', 'injected', 'profiles'],
-  runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles'],
+  runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles', 'injected'],
   profiles: ['common'],
   '.': ['runner', 'capture', 'steps', 'common'],
 };
 // Type-only or lazy loads of the page runtime's assembler are the one deep import allowed.
-const DEEP_OK = /\/injected\/(runtime|wait-condition)\.js$/;
+const DEEP_OK = /\/injected\/(runtime|runtime-id|wait-condition|aria-snapshot|ref-map)\.js$/;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);

@@ -11,6 +11,13 @@ describe('page runtime', () => {
       expect(typeof rt[name]).toBe('function');
   });
 
+  it('has no two page functions with the same name', async () => {
+    const mods = await Promise.all(['dom-describe', 'element-box', 'page-context', 'serialize', 'wait-condition', 'aria-role', 'aria-name', 'aria-snapshot', 'ref-map']
+      .map((f) => import(`../../src/injected/${f}.ts`)));
+    const names = mods.flatMap((m) => Object.keys(m).filter((k) => typeof m[k] === 'function'));
+    expect(names.length).toBe(new Set(names).size);
+  });
+
   it('runs serializeValue inside the assembled scope', () => {
     const rt = runInNewContext(runtimeSource(), {}) as { serializeValue: (v: unknown) => unknown };
     expect(rt.serializeValue({ a: [1, NaN] })).toMatchObject({ type: 'object', value: { a: { type: 'array' } } });
@@ -23,6 +30,7 @@ describe('page runtime', () => {
     const second = runInNewContext(installExpression(), sandbox);
     expect(first).toBe(second);
     const evaluateTs = readFileSync(new URL('../../src/page/evaluate.ts', import.meta.url), 'utf8');
-    expect(evaluateTs).toContain(`const GLOBAL = '${RUNTIME_GLOBAL}'`);
+    expect(evaluateTs).toContain('const GLOBAL = `__cdpSkill_${RUNTIME_ID}`');
+    expect(RUNTIME_GLOBAL).toBe('__cdpSkill_dev');
   });
 });

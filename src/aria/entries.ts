@@ -1,0 +1,40 @@
+// Turns a (viewport) snapshot tree into the entries the diff compares.
+
+import type { AriaNode } from '../injected/aria-snapshot.js';
+import type { DiffEntry } from '../diff/index.js';
+import { nodeLine } from './render.js';
+
+function textOf(n: AriaNode): string {
+  if (n.text) return n.text;
+  return (n.children ?? []).map(textOf).join(' ').replace(/\s+/g, ' ').trim();
+}
+
+export function diffEntries(tree: AriaNode[]): DiffEntry[] {
+  const out: DiffEntry[] = [];
+  const liveCount = new Map<string, number>();
+  const visit = (nodes: AriaNode[]): void => {
+    for (const n of nodes) {
+      if (n.ref || n.live) {
+        const states: DiffEntry['states'] = {};
+        if (n.checked !== undefined) states.checked = n.checked;
+        if (n.expanded !== undefined) states.expanded = String(n.expanded);
+        if (n.selected) states.selected = 'true';
+        if (n.pressed !== undefined) states.pressed = n.pressed;
+        if (n.disabled) states.disabled = 'true';
+        if (n.focused) states.focused = 'true';
+        if (n.value !== undefined) states.value = n.value;
+        let key = n.ref;
+        if (!key) {
+          const i = liveCount.get(n.role) ?? 0;
+          liveCount.set(n.role, i + 1);
+          key = `${n.role}#${i}`;
+        }
+        if (n.live) states.text = textOf(n);
+        out.push({ key, role: n.role, name: n.name ?? '', states, line: nodeLine(n) });
+      }
+      if (n.children) visit(n.children);
+    }
+  };
+  visit(tree);
+  return out;
+}

@@ -1,0 +1,8 @@
+// aria/ — snapshots as agents read them: taking (one page evaluation), shaping (detail levels,
+// viewport cut), rendering YAML, and the entries the viewport diff compares.
+export { takeSnapshot, headOf, writeSnapshotFile, snapshotHash, DEFAULT_INLINE_LIMIT } from './snapshot.js';
+export type { TakeOptions, TakenSnapshot } from './snapshot.js';
+export { renderYaml, nodeLine, yamlScalar } from './render.js';
+export { shape, viewportOnly } from './shape.js';
+export type { Detail } from './shape.js';
+export { diffEntries } from './entries.js';

@@ -1,0 +1,69 @@
+// Detail levels and the viewport cut of a snapshot tree. Pure functions over the page's tree.
+
+import type { AriaNode } from '../injected/aria-snapshot.js';
+
+export type Detail = 'full' | 'interactive' | 'summary';
+
+const LANDMARKS = new Set(['banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region', 'search', 'dialog', 'alertdialog']);
+
+/** Only what intersects the viewport (and the ancestors that give it context). */
+export function viewportOnly(nodes: AriaNode[]): AriaNode[] {
+  const out: AriaNode[] = [];
+  for (const n of nodes) {
+    const children = n.children ? viewportOnly(n.children) : undefined;
+    if (children?.length) out.push({ ...n, children });
+    else if (n.vp) out.push(withoutChildren(n));
+  }
+  return out;
+}
+
+function withoutChildren(n: AriaNode): AriaNode {
+  const { children: _drop, ...rest } = n;
+  return rest;
+}
+
+/** Interactive elements with their structural ancestors; no text. */
+export function interactiveOnly(nodes: AriaNode[]): AriaNode[] {
+  const out: AriaNode[] = [];
+  for (const n of nodes) {
+    if (n.role === 'text') continue;
+    const children = n.children ? interactiveOnly(n.children) : [];
+    if (n.ref) {
+      const { text: _t, ...rest } = n;
+      out.push(children.length ? { ...rest, children } : withoutChildren(rest));
+    } else if (children.length) {
+      const { text: _t, ...rest } = n;
+      out.push({ ...rest, children });
+    }
+  }
+  return out;
+}
+
+function countRefs(nodes: AriaNode[] | undefined): number {
+  let n = 0;
+  for (const c of nodes ?? []) n += (c.ref ? 1 : 0) + countRefs(c.children);
+  return n;
+}
+
+/** Landmarks (with their count of interactive elements) and headings; no refs. */
+export function summaryOnly(nodes: AriaNode[]): AriaNode[] {
+  const out: AriaNode[] = [];
+  for (const n of nodes) {
+    const children = n.children ? summaryOnly(n.children) : [];
+    if (LANDMARKS.has(n.role)) {
+      const count = countRefs(n.children);
+      const node: AriaNode = { role: n.role, ...(n.name ? { name: n.name } : {}), text: `${count} interactive` };
+      out.push(children.length ? { ...node, children, text: undefined, name: n.name ? `${n.name} (${count} interactive)` : `${count} interactive` } : node);
+    } else if (n.role === 'heading') {
+      out.push({ role: 'heading', ...(n.name ? { name: n.name } : {}), ...(n.level ? { level: n.level } : {}) });
+    } else {
+      out.push(...children);
+    }
+  }
+  return out;
+}
+
+export function shape(tree: AriaNode[], detail: Detail, viewport: boolean): AriaNode[] {
+  const cut = viewport ? viewportOnly(tree) : tree;
+  return detail === 'interactive' ? interactiveOnly(cut) : detail === 'summary' ? summaryOnly(cut) : cut;
+}

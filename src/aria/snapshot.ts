@@ -1,0 +1,89 @@
+// Taking snapshots of a tab: one page evaluation for the tree, then shaping, rendering and
+// (when large) writing to a file, all on the Node side.
+
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ElementNotFoundError, StepValidationError, stateDir, type Deadline } from '../common/index.js';
+import type { CdpSession } from '../cdp/index.js';
+import { evaluateInPage } from '../page/index.js';
+import type { AriaNode, SnapshotOptions } from '../injected/aria-snapshot.js';
+import type { Counters } from '../injected/ref-map.js';
+import { renderYaml } from './render.js';
+import { shape, type Detail } from './shape.js';
+
+export const DEFAULT_INLINE_LIMIT = 9_000;
+
+export interface TakeOptions {
+  root?: string;
+  detail: Detail;
+  viewportOnly: boolean;
+  pierceShadow: boolean;
+  includeFrames: boolean;
+  maxDepth: number;
+  maxElements: number;
+  internal: boolean;
+}
+
+export interface TakenSnapshot {
+  tree: AriaNode[];
+  yaml: string;
+  snapshotId: number;
+  counters: Counters;
+  truncated?: true;
+}
+
+export async function takeSnapshot(
+  session: CdpSession, options: TakeOptions, counters: Counters | undefined, deadline: Deadline,
+): Promise<TakenSnapshot> {
+  const opts: SnapshotOptions = {
+    ...(options.root ? { root: options.root } : {}),
+    autoScope: options.root === undefined && !options.viewportOnly,
+    pierceShadow: options.pierceShadow,
+    includeFrames: options.includeFrames,
+    maxDepth: options.maxDepth,
+    maxElements: options.maxElements,
+    refs: options.detail !== 'summary',
+    internal: options.internal,
+    ...(counters ? { counters } : {}),
+  };
+  const outcome = await evaluateInPage(session, (rt, o) => rt.ariaSnapshot(o), opts, { deadline, what: 'the snapshot' });
+  if (!outcome.ok) {
+    if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid root selector "${options.root}": ${outcome.message}`);
+    throw new ElementNotFoundError(`No element matches root "${options.root}"`);
+  }
+  const tree = shape(outcome.tree, options.detail, options.viewportOnly);
+  const yaml = renderYaml(tree, {
+    ...(outcome.scope ? { scope: outcome.scope } : {}),
+    ...(outcome.landmarks ? { landmarks: outcome.landmarks } : {}),
+  });
+  return {
+    tree, yaml, snapshotId: outcome.snapshotId, counters: outcome.counters,
+    ...(outcome.truncated ? { truncated: true as const } : {}),
+  };
+}
+
+/** Cuts YAML at a line boundary to fit `maxBytes`. */
+export function headOf(yaml: string, maxBytes: number): string {
+  if (Buffer.byteLength(yaml) <= maxBytes) return yaml;
+  const lines = yaml.split('\n');
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const line of lines) {
+    const size = Buffer.byteLength(line) + 1;
+    if (bytes + size > maxBytes) break;
+    kept.push(line);
+    bytes += size;
+  }
+  return kept.join('\n');
+}
+
+export async function writeSnapshotFile(name: string, yaml: string): Promise<string> {
+  const path = join(stateDir(), name);
+  await writeFile(path, `${yaml}\n`, { mode: 0o600 });
+  return path;
+}
+
+export function snapshotHash(yaml: string): string {
+  return createHash('sha1').update(yaml).digest('base64url').slice(0, 16);
+}

@@ -1,0 +1,159 @@
+// Accessible names by the accname chain (aria-labelledby > aria-label > native label, alt,
+// caption, legend > content for roles that allow it > title > placeholder), and control values.
+// Text of separate block-level elements is joined with spaces. Runs in the page.
+import type { PageRuntime } from './runtime.js';
+declare const rt: PageRuntime;
+
+/** Names longer than this are cut, ending in "…" (documented in SKILL.md). */
+export function nameMaxLength(): number {
+  return 100;
+}
+
+export function collapseSpace(s: string): string {
+  return s.replace(/[\s\u200b]+/g, ' ').trim();
+}
+
+export function capName(s: string): string {
+  const max = nameMaxLength();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export function isHiddenForName(el: Element): boolean {
+  if (el.getAttribute('aria-hidden') === 'true') return true;
+  const style = getComputedStyle(el);
+  return style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse';
+}
+
+export function isInlineDisplay(el: Element): boolean {
+  const display = getComputedStyle(el).display;
+  return display === 'inline' || display === 'contents';
+}
+
+/** The value an embedded control contributes to a name or shows after a colon. */
+export function controlValue(el: Element, role: string): string | undefined {
+  if (el instanceof HTMLSelectElement) {
+    return Array.from(el.selectedOptions).map((o) => collapseSpace(o.text)).join(', ');
+  }
+  if (el instanceof HTMLInputElement) {
+    if (el.type === 'password') return el.value ? '••••' : '';
+    if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider') return el.value;
+    return undefined;
+  }
+  if (el instanceof HTMLTextAreaElement) return el.value;
+  if ((role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable) {
+    return collapseSpace((el as HTMLElement).innerText ?? '');
+  }
+  if (el instanceof HTMLProgressElement) {
+    return el.position < 0 ? undefined : `${Math.round(el.position * 100)}%`;
+  }
+  if (el instanceof HTMLMeterElement) return String(el.value);
+  if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
+    return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? undefined;
+  }
+  if (role === 'combobox') {
+    return collapseSpace(el.textContent ?? '');
+  }
+  return undefined;
+}
+
+/** Text of a subtree for name-from-content: text nodes, descendants' own names, control values. */
+export function textFromSubtree(root: Element, visited: Set<Element>): string {
+  let out = '';
+  for (const child of Array.from(root.childNodes)) {
+    if (child.nodeType === Node.TEXT_NODE) {
+      out += child.textContent ?? '';
+      continue;
+    }
+    if (!(child instanceof Element) || visited.has(child)) continue;
+    if (child.localName === 'br') { out += ' '; continue; }
+    if (child.localName === 'script' || child.localName === 'style' || child.localName === 'template') continue;
+    if (isHiddenForName(child)) continue;
+    visited.add(child);
+    const text = descendantName(child, visited);
+    out += isInlineDisplay(child) ? text : ` ${text} `;
+  }
+  return out;
+}
+
+export function descendantName(el: Element, visited: Set<Element>): string {
+  const role = rt.roleOf(el);
+  const value = controlValue(el, role);
+  if (value !== undefined) return value;
+  const label = el.getAttribute('aria-label');
+  if (label && label.trim()) return label;
+  if (el instanceof HTMLImageElement || el.localName === 'area') return el.getAttribute('alt') ?? '';
+  if (el instanceof HTMLInputElement && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) return inputButtonName(el);
+  if (el.shadowRoot) return textFromSubtree(el.shadowRoot as unknown as Element, visited);
+  return textFromSubtree(el, visited);
+}
+
+export function inputButtonName(el: HTMLInputElement): string {
+  if (el.value) return el.value;
+  if (el.type === 'submit') return 'Submit';
+  if (el.type === 'reset') return 'Reset';
+  return '';
+}
+
+export function labelledByText(el: Element): string | undefined {
+  const ids = el.getAttribute('aria-labelledby');
+  if (!ids) return undefined;
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const parts = ids.split(/\s+/).map((id) => {
+    const ref = root.getElementById ? root.getElementById(id) : document.getElementById(id);
+    if (!ref) return '';
+    const label = ref.getAttribute('aria-label');
+    return label && label.trim() ? label : textFromSubtree(ref, new Set([el]));
+  });
+  const text = collapseSpace(parts.join(' '));
+  return text || undefined;
+}
+
+export function nativeLabel(el: Element): string | undefined {
+  if (el instanceof HTMLInputElement && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) {
+    return inputButtonName(el);
+  }
+  if (el instanceof HTMLInputElement && el.type === 'image') return el.alt || el.value || 'Submit';
+  const labels = (el as HTMLInputElement).labels;
+  if (labels && labels.length) {
+    const text = collapseSpace(Array.from(labels).map((l) => textFromSubtree(l, new Set([el]))).join(' '));
+    if (text) return text;
+  }
+  if (el instanceof HTMLImageElement || el.localName === 'area') return el.getAttribute('alt') ?? undefined;
+  if (el.localName === 'fieldset') {
+    const legend = Array.from(el.children).find((c) => c.localName === 'legend');
+    if (legend) return collapseSpace(textFromSubtree(legend, new Set()));
+  }
+  if (el.localName === 'table') {
+    const caption = (el as HTMLTableElement).caption;
+    if (caption) return collapseSpace(textFromSubtree(caption, new Set()));
+  }
+  if (el.localName === 'figure') {
+    const caption = el.querySelector(':scope > figcaption');
+    if (caption) return collapseSpace(textFromSubtree(caption, new Set()));
+  }
+  if (el.localName === 'svg') {
+    const title = el.querySelector(':scope > title');
+    if (title) return collapseSpace(title.textContent ?? '');
+  }
+  return undefined;
+}
+
+/** The accessible name of `el` with role `role`, whitespace collapsed, not yet capped. */
+export function accessibleName(el: Element, role: string): string {
+  const byId = labelledByText(el);
+  if (byId) return byId;
+  const label = el.getAttribute('aria-label');
+  if (label && label.trim()) return collapseSpace(label);
+  const native = nativeLabel(el);
+  if (native) return collapseSpace(native);
+  if (rt.allowsNameFromContent(role)) {
+    const text = collapseSpace(textFromSubtree(el, new Set([el])));
+    if (text) return text;
+  }
+  const title = el.getAttribute('title');
+  if (title && title.trim()) return collapseSpace(title);
+  const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
+  if (placeholder && (role === 'textbox' || role === 'searchbox' || role === 'combobox')) return collapseSpace(placeholder);
+  if (el instanceof HTMLInputElement && el.type === 'file') return 'Choose File';
+  return '';
+}

@@ -1,0 +1,303 @@
+// The accessibility snapshot walker: a plain tree of roles, names, states, values and refs, with
+// generic wrappers flattened and text kept. Rendering to YAML is aria/'s job. Runs in the page.
+import type { PageRuntime } from './runtime.js';
+import type { Counters } from './ref-map.js';
+declare const rt: PageRuntime;
+
+export interface AriaNode {
+  role: string;
+  name?: string;
+  ref?: string;
+  level?: number;
+  checked?: 'true' | 'false' | 'mixed';
+  disabled?: true;
+  expanded?: boolean;
+  pressed?: 'true' | 'false' | 'mixed';
+  selected?: true;
+  required?: true;
+  invalid?: true;
+  focused?: true;
+  value?: string;
+  url?: string;
+  /** The form field's name attribute. */
+  field?: string;
+  /** Input type where the role hides it (date, time, file, color, …). */
+  type?: string;
+  /** Text content (role "text"), or a single text child inlined. */
+  text?: string;
+  children?: AriaNode[];
+  /** 1 when the node's box intersects the viewport. */
+  vp?: 1;
+  /** Live region (status, alert, log, aria-live). */
+  live?: 1;
+}
+
+export interface SnapshotOptions {
+  root?: string;
+  autoScope: boolean;
+  pierceShadow: boolean;
+  includeFrames: boolean;
+  maxDepth: number;
+  maxElements: number;
+  refs: boolean;
+  /** Agent-facing snapshots get a new snapshot id; internal ones (diff, capture) don't. */
+  internal: boolean;
+  counters?: Counters;
+}
+
+export type SnapshotOutcome =
+  | { ok: true; tree: AriaNode[]; scope?: string; landmarks?: string[]; truncated?: true; snapshotId: number; counters: Counters; elements: number }
+  | { ok: false; reason: 'invalid-selector' | 'root-not-found'; message?: string };
+
+interface WalkState {
+  opts: SnapshotOptions;
+  sid: number;
+  count: number;
+  truncated: boolean;
+  ordinals: Map<string, number>;
+  vw: number;
+  vh: number;
+}
+
+export function inViewport(r: DOMRect, vw: number, vh: number): boolean {
+  return r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw && (r.width > 0 || r.height > 0);
+}
+
+export function isClickableGeneric(el: Element, style: CSSStyleDeclaration): boolean {
+  if (el.hasAttribute('onclick')) return true;
+  if (style.cursor !== 'pointer') return false;
+  const parent = el.parentElement;
+  return !parent || getComputedStyle(parent).cursor !== 'pointer';
+}
+
+export function nodeStates(el: Element, role: string, node: AriaNode): void {
+  const aria = (name: string): string | null => el.getAttribute(`aria-${name}`);
+  if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') {
+    if (el instanceof HTMLInputElement) node.checked = el.indeterminate ? 'mixed' : el.checked ? 'true' : 'false';
+    else { const c = aria('checked'); node.checked = c === 'mixed' ? 'mixed' : c === 'true' ? 'true' : 'false'; }
+  }
+  if (el.matches(':disabled') || aria('disabled') === 'true') node.disabled = true;
+  const expanded = aria('expanded');
+  if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
+  else if (el.localName === 'summary' && el.parentElement instanceof HTMLDetailsElement) node.expanded = el.parentElement.open;
+  const pressed = aria('pressed');
+  if (pressed === 'true' || pressed === 'false' || pressed === 'mixed') node.pressed = pressed;
+  if ((el instanceof HTMLOptionElement && el.selected) || aria('selected') === 'true') node.selected = true;
+  if ((el as HTMLInputElement).required || aria('required') === 'true') node.required = true;
+  const invalid = aria('invalid');
+  if ((invalid && invalid !== 'false') || el.matches(':user-invalid')) node.invalid = true;
+  if (el === rt.deepActiveElement()) node.focused = true;
+  if (role === 'heading') {
+    const level = Number(aria('level')) || Number(/^h([1-6])$/.exec(el.localName)?.[1]);
+    if (level) node.level = level;
+  }
+  if (role === 'link') {
+    const href = el.getAttribute('href');
+    if (href !== null) node.url = rt.shortUrl((el as HTMLAnchorElement).href || href);
+  }
+  const value = rt.controlValue(el, role);
+  if (value !== undefined && role !== 'checkbox' && role !== 'radio') node.value = value;
+  const field = el.getAttribute('name');
+  if (field && (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) node.field = field;
+  if (el instanceof HTMLInputElement && /^(date|datetime-local|time|month|week|file|color)$/.test(el.type)) node.type = el.type;
+  const live = aria('live');
+  if (role === 'status' || role === 'alert' || role === 'log' || (live && live !== 'off')) node.live = 1;
+}
+
+export function deepActiveElement(): Element | null {
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return el;
+}
+
+/** Same-origin URLs shortened to path+query+hash: fewer bytes, same meaning. */
+export function shortUrl(href: string): string {
+  try {
+    const u = new URL(href, location.href);
+    return u.origin === location.origin ? `${u.pathname}${u.search}${u.hash}` : u.href;
+  } catch {
+    return href;
+  }
+}
+
+export function pushText(out: AriaNode[], text: string, vp: boolean): void {
+  const last = out[out.length - 1];
+  if (last && last.role === 'text' && !last.children) {
+    last.text += text;
+    if (vp) last.vp = 1;
+  } else {
+    out.push({ role: 'text', text, ...(vp ? { vp: 1 as const } : {}) });
+  }
+}
+
+export function walkChildren(parent: Element | ShadowRoot | Document, depth: number, st: WalkState, out: AriaNode[]): void {
+  const source = parent instanceof HTMLSlotElement ? parent.assignedNodes({ flatten: true })
+    // A closed <details> renders only its summary.
+    : parent instanceof HTMLDetailsElement && !parent.open ? Array.from(parent.children).filter((c) => c.localName === 'summary')
+      : undefined;
+  const host = parent instanceof Element && st.opts.pierceShadow && parent.shadowRoot ? parent.shadowRoot : undefined;
+  const nodes = source && source.length ? source : Array.from((host ?? parent).childNodes);
+  for (const child of nodes) {
+    if (st.count >= st.opts.maxElements) { st.truncated = true; return; }
+    if (child.nodeType === Node.TEXT_NODE) {
+      const raw = child.textContent ?? '';
+      if (!raw.trim()) { if (raw) pushText(out, ' ', false); continue; }
+      let vp = false;
+      const range = document.createRange();
+      range.selectNodeContents(child);
+      vp = inViewport(range.getBoundingClientRect(), st.vw, st.vh);
+      pushText(out, raw, vp);
+    } else if (child instanceof Element) {
+      walkElement(child, depth, st, out);
+    }
+  }
+}
+
+export function walkElement(el: Element, depth: number, st: WalkState, out: AriaNode[]): void {
+  const tag = el.localName;
+  if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return;
+  if (depth > st.opts.maxDepth) { st.truncated = true; return; }
+  if (el.getAttribute('aria-hidden') === 'true') return;
+  const style = getComputedStyle(el);
+  if (style.display === 'none') return;
+  const hiddenSelf = style.visibility === 'hidden' || style.visibility === 'collapse';
+  let role = rt.roleOf(el);
+  const inline = style.display === 'inline' || style.display === 'contents';
+  const clickable = st.opts.refs && !hiddenSelf && (role === 'generic' || role === 'presentation') && rt.isClickableGeneric(el, style);
+  if (clickable) role = 'generic';
+  if (hiddenSelf || ((role === 'generic' || role === 'presentation' || role === 'none-labelling') && !clickable)) {
+    if (role === 'none-labelling') {
+      // Labels name their controls; their text would only repeat the control's name.
+      for (const c of Array.from(el.querySelectorAll('input, select, textarea, button, [role]'))) if (c.parentElement?.closest('label, legend, figcaption') === el) walkElement(c, depth + 1, st, out);
+      return;
+    }
+    if (!inline) pushText(out, ' ', false);
+    walkChildren(el, depth + 1, st, out);
+    if (el.localName === 'iframe') walkFrame(el as HTMLIFrameElement, depth, st, out);
+    if (!inline) pushText(out, ' ', false);
+    return;
+  }
+  st.count++;
+  const node: AriaNode = { role };
+  const name = rt.capName(rt.accessibleName(el, role));
+  if (name) node.name = name;
+  nodeStates(el, role, node);
+  const rect = el.getBoundingClientRect();
+  if (inViewport(rect, st.vw, st.vh)) node.vp = 1;
+  if (st.opts.refs && (rt.isInteractiveRole(role) || clickable)) {
+    const key = `${role}|${name}`;
+    const ordinal = st.ordinals.get(key) ?? 0;
+    st.ordinals.set(key, ordinal + 1);
+    node.ref = rt.refFor(el, role, name, st.sid, ordinal);
+  }
+  const children: AriaNode[] = [];
+  if (role === 'iframe') walkFrame(el as HTMLIFrameElement, depth, st, children);
+  else if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' || !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement)) {
+    if (!(el instanceof HTMLSelectElement) || role === 'listbox') walkChildren(el, depth + 1, st, children);
+  }
+  rt.settleChildren(node, children);
+  out.push(node);
+  if (!inline) pushText(out, ' ', false);
+}
+
+export function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState, out: AriaNode[]): void {
+  if (!st.opts.includeFrames) return;
+  let doc: Document | null = null;
+  try { doc = frame.contentDocument; } catch { doc = null; }
+  if (!doc?.body) return;
+  walkChildren(doc.body, depth + 1, st, out);
+}
+
+/** Trims text, drops text that only repeats the node's name, and inlines a lone text child. */
+export function settleChildren(node: AriaNode, children: AriaNode[]): void {
+  const kept: AriaNode[] = [];
+  for (const c of children) {
+    if (c.role === 'text') {
+      const t = rt.collapseSpace(c.text ?? '');
+      if (!t) continue;
+      c.text = t;
+    }
+    kept.push(c);
+  }
+  if (node.role === 'row' && node.name && kept.length && kept.every((c) => (c.role === 'cell' || c.role === 'columnheader' || c.role === 'rowheader') && !c.ref && !c.children)) {
+    // The row's name already reads "Ann 34 Paris": its plain-text cells add only bytes.
+    return;
+  }
+  const texts = kept.filter((c) => c.role === 'text');
+  if (node.name && texts.length && rt.collapseSpace(texts.map((t) => t.text).join(' ')) === node.name) {
+    const rest = kept.filter((c) => c.role !== 'text');
+    if (rest.length) node.children = rest;
+    return;
+  }
+  if (kept.length === 1 && kept[0]!.role === 'text' && node.value === undefined) {
+    node.text = kept[0]!.text;
+    if (kept[0]!.vp) node.vp = 1;
+    return;
+  }
+  if (kept.length) node.children = kept;
+}
+
+export function findRoot(root: string | undefined, autoScope: boolean): { el: Element; scope?: string } | { error: 'invalid-selector' | 'root-not-found'; message?: string } {
+  if (root) {
+    const roleMatch = /^role=(\w+)$/.exec(root.trim());
+    if (roleMatch) {
+      const el = rt.deepElements(document).find((e) => rt.roleOf(e) === roleMatch[1] && rt.isVisible(e));
+      return el ? { el, scope: root } : { error: 'root-not-found' };
+    }
+    try {
+      const el = document.querySelector(root);
+      return el ? { el, scope: root } : { error: 'root-not-found' };
+    } catch (e) {
+      return { error: 'invalid-selector', message: (e as Error).message };
+    }
+  }
+  if (autoScope) {
+    const main = document.querySelector('main, [role="main"]');
+    if (main && rt.isVisible(main)) return { el: main, scope: 'main' };
+  }
+  return { el: document.body ?? document.documentElement };
+}
+
+/** Landmarks outside the scope, for the auto-scope header. */
+export function otherLandmarks(scope: Element): string[] {
+  const out: string[] = [];
+  for (const el of Array.from(document.querySelectorAll('header, nav, footer, aside, form, search, section[aria-label], section[aria-labelledby], [role]'))) {
+    if (scope.contains(el) || el.contains(scope)) continue;
+    const role = rt.roleOf(el);
+    if (!rt.isLandmarkRole(role) || !rt.isVisible(el)) continue;
+    const name = rt.capName(rt.accessibleName(el, role));
+    out.push(name ? `${role} "${name}"` : role);
+  }
+  return out.slice(0, 12);
+}
+
+export function ariaSnapshot(opts: SnapshotOptions): SnapshotOutcome {
+  const s = rt.skillState();
+  rt.syncCounters(opts.counters);
+  const found = findRoot(opts.root, opts.autoScope);
+  if ('error' in found) return { ok: false, reason: found.error, message: found.message };
+  if (!opts.internal) s.snapshotId++;
+  const st: WalkState = {
+    opts, sid: Math.max(1, s.snapshotId), count: 0, truncated: false, ordinals: new Map(),
+    vw: window.innerWidth, vh: window.innerHeight,
+  };
+  const tree: AriaNode[] = [];
+  if (found.el === document.body || found.el === document.documentElement) walkChildren(found.el, 0, st, tree);
+  else walkElement(found.el, 0, st, tree);
+  const holder: AriaNode = { role: 'root' };
+  settleChildren(holder, tree);
+  const outcome: SnapshotOutcome = {
+    ok: true,
+    tree: holder.children ?? (holder.text ? [{ role: 'text', text: holder.text }] : []),
+    snapshotId: st.sid,
+    counters: { snapshot: s.snapshotId, element: s.elementCounter },
+    elements: st.count,
+  };
+  if (found.scope) outcome.scope = found.scope;
+  if (found.scope === 'main' && !opts.root) {
+    const others = otherLandmarks(found.el);
+    if (others.length) outcome.landmarks = others;
+  }
+  if (st.truncated) outcome.truncated = true;
+  return outcome;
+}

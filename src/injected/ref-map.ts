@@ -1,0 +1,158 @@
+// Element refs (s{N}e{M}): the per-document map exposed as window.__ariaRefs, the metadata that
+// lets a stale ref be found again, and the counters that never go backwards. Runs in the page.
+import type { PageRuntime } from './runtime.js';
+declare const rt: PageRuntime;
+
+export interface RefMeta {
+  role: string;
+  name: string;
+  /** A cheap, likely-stable selector (#id, [name], [data-testid]) when the element has one. */
+  selector?: string;
+  /** Selectors of the shadow hosts from the document down to the element's root. */
+  shadowPath?: string[];
+  /** Position among elements with the same role and name, in document order. */
+  ordinal: number;
+}
+
+export interface SkillState {
+  refs: Map<string, Element>;
+  meta: Map<string, RefMeta>;
+  byElement: WeakMap<Element, string>;
+  snapshotId: number;
+  elementCounter: number;
+  /** Element counter when this document's state began: refs at or below it are from earlier pages. */
+  firstElement: number;
+}
+
+export interface Counters { snapshot: number; element: number }
+
+export type RefResolution =
+  | { ok: true; el: Element; reResolved: boolean }
+  | { ok: false; reason: 'malformed' | 'unknown' | 'earlier-page' | 'stale'; role?: string; name?: string };
+
+export function skillState(): SkillState {
+  const g = globalThis as unknown as { __cdpSkillState?: SkillState; __ariaRefs?: Map<string, Element> };
+  if (!g.__cdpSkillState) {
+    g.__cdpSkillState = {
+      refs: new Map(), meta: new Map(), byElement: new WeakMap(), snapshotId: 0, elementCounter: 0, firstElement: 0,
+    };
+    g.__ariaRefs = g.__cdpSkillState.refs;
+  }
+  return g.__cdpSkillState;
+}
+
+/** Counters continue across documents: the tab's stored counters are the floor. */
+export function syncCounters(stored: Counters | undefined): Counters {
+  const s = skillState();
+  if (stored) {
+    if (s.elementCounter < stored.element) {
+      if (s.refs.size === 0) s.firstElement = stored.element;
+      s.elementCounter = stored.element;
+    }
+    if (s.snapshotId < stored.snapshot) s.snapshotId = stored.snapshot;
+  }
+  return { snapshot: s.snapshotId, element: s.elementCounter };
+}
+
+export function cheapSelector(el: Element): string | undefined {
+  const tag = el.localName;
+  if (el.id) return `#${rt.cssEscapeIdent(el.id)}`;
+  for (const attr of ['data-testid', 'data-test', 'data-qa', 'name']) {
+    const v = el.getAttribute(attr);
+    if (v) return `${tag}[${attr}="${v.replace(/["\\]/g, '\\$&')}"]`;
+  }
+  return undefined;
+}
+
+export function shadowPathOf(el: Element): string[] | undefined {
+  const path: string[] = [];
+  let root = el.getRootNode();
+  while (root instanceof ShadowRoot) {
+    path.unshift(rt.selectorFor(root.host));
+    root = root.host.getRootNode();
+  }
+  return path.length ? path : undefined;
+}
+
+/** The element's ref: kept if it has one in this document, else a new one in snapshot `sid`. */
+export function refFor(el: Element, role: string, name: string, sid: number, ordinal: number): string {
+  const s = skillState();
+  const existing = s.byElement.get(el);
+  if (existing && s.refs.get(existing) === el) {
+    const meta = s.meta.get(existing);
+    if (meta) { meta.role = role; meta.name = name; meta.ordinal = ordinal; }
+    return existing;
+  }
+  const ref = `s${sid}e${++s.elementCounter}`;
+  s.refs.set(ref, el);
+  s.byElement.set(el, ref);
+  const meta: RefMeta = { role, name, ordinal };
+  const selector = cheapSelector(el);
+  if (selector) meta.selector = selector;
+  const shadowPath = shadowPathOf(el);
+  if (shadowPath) meta.shadowPath = shadowPath;
+  s.meta.set(ref, meta);
+  return ref;
+}
+
+/** All elements under `root`, shadow roots included. */
+export function deepElements(root: Document | ShadowRoot | Element): Element[] {
+  const out: Element[] = [];
+  const walk = (node: Document | ShadowRoot | Element): void => {
+    for (const el of Array.from(node.querySelectorAll('*'))) {
+      out.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+export function shadowRootFor(path: string[] | undefined): Document | ShadowRoot | undefined {
+  let root: Document | ShadowRoot = document;
+  for (const hostSelector of path ?? []) {
+    const host: Element | null = root.querySelector(hostSelector);
+    if (!host?.shadowRoot) return undefined;
+    root = host.shadowRoot;
+  }
+  return root;
+}
+
+export function matchesMeta(el: Element, meta: RefMeta): boolean {
+  const role = rt.roleOf(el);
+  return role === meta.role && rt.capName(rt.accessibleName(el, role)).toLowerCase() === meta.name.toLowerCase();
+}
+
+/** Finds a stale ref's element again: selector, then role + name by ordinal, in its shadow root, then anywhere. */
+export function reResolve(meta: RefMeta): Element | undefined {
+  const root = shadowRootFor(meta.shadowPath);
+  if (root && meta.selector) {
+    const el = root.querySelector(meta.selector);
+    if (el && matchesMeta(el, meta)) return el;
+  }
+  const scopes: (Document | ShadowRoot)[] = root ? [root] : [];
+  if (root !== document) scopes.push(document);
+  for (const scope of scopes) {
+    const candidates = (scope === document ? deepElements(document) : Array.from(scope.querySelectorAll('*')))
+      .filter((el) => rt.isVisible(el) && matchesMeta(el, meta));
+    if (candidates.length) return candidates[Math.min(meta.ordinal, candidates.length - 1)];
+  }
+  return undefined;
+}
+
+export function resolveRef(ref: string): RefResolution {
+  const m = /^s(\d+)e(\d+)$/.exec(ref);
+  if (!m) return { ok: false, reason: 'malformed' };
+  const s = skillState();
+  const el = s.refs.get(ref);
+  if (el && el.isConnected) return { ok: true, el, reResolved: false };
+  const meta = s.meta.get(ref);
+  if (!meta) {
+    return { ok: false, reason: Number(m[2]) <= s.firstElement ? 'earlier-page' : 'unknown' };
+  }
+  const found = reResolve(meta);
+  if (!found) return { ok: false, reason: 'stale', role: meta.role, name: meta.name };
+  s.refs.set(ref, found);
+  s.byElement.set(found, ref);
+  return { ok: true, el: found, reResolved: true };
+}

@@ -1,0 +1,94 @@
+// What follows a command: the page context always; after a visual command also the screenshot,
+// the viewport snapshot (inline, last in the answer), the full snapshot (a file) and the diff
+// against the viewport as it was before the steps ran. One page evaluation for context and tree;
+// the screenshot is taken alongside it. Every piece is best-effort and bounded.
+
+import { join } from 'node:path';
+import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
+import { captureScreenshot } from '../capture/index.js';
+import { evaluateInPage } from '../page/index.js';
+import {
+  DEFAULT_INLINE_LIMIT, diffEntries, headOf, renderYaml, viewportOnly, writeSnapshotFile,
+} from '../aria/index.js';
+import { diffViewport, type DiffEntry } from '../diff/index.js';
+import type { SnapshotOptions } from '../injected/aria-snapshot.js';
+import type { AttachedTab } from '../steps/index.js';
+
+const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
+
+function internalOptions(tab: AttachedTab): SnapshotOptions {
+  return {
+    autoScope: false, pierceShadow: true, includeFrames: false, maxDepth: 50, maxElements: 20_000,
+    refs: true, internal: true, ...(tab.entry.counters ? { counters: tab.entry.counters } : {}),
+  };
+}
+
+/** The viewport's elements before the steps run, for the diff. Undefined when it can't be had. */
+export async function captureBefore(tab: AttachedTab): Promise<DiffEntry[] | undefined> {
+  try {
+    const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
+    const snap = await tab.page.guard(evaluateInPage(tab.page.session, (rt, o) => rt.ariaSnapshot(o), internalOptions(tab), { deadline, what: 'the before-snapshot' }));
+    if (!snap.ok) return undefined;
+    tab.entry.counters = snap.counters;
+    return diffEntries(viewportOnly(snap.tree));
+  } catch {
+    return undefined; // no diff then; the command itself is unaffected
+  }
+}
+
+export interface AfterCapture {
+  context?: unknown;
+  navigated?: true;
+  screenshot?: string;
+  fullSnapshot?: string;
+  changes?: unknown;
+  viewportSnapshot?: string;
+  truncated?: true;
+}
+
+export async function captureAfter(
+  tab: AttachedTab, opts: { visual: boolean; startUrl: string; before?: DiffEntry[]; actions: string[] },
+): Promise<AfterCapture> {
+  const { page, alias } = tab;
+  const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
+  const snapOpts = opts.visual ? internalOptions(tab) : undefined;
+  const stateP = evaluateInPage(page.session, (rt, o) => ({
+    context: rt.pageContext(),
+    snapshot: o ? rt.ariaSnapshot(o) : undefined,
+  }), snapOpts, { deadline, what: 'the page context' });
+  const shotP = opts.visual
+    ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
+      (fn, arg) => evaluateInPage(page.session, fn, arg, { deadline }))
+    : undefined;
+  const [state, shot] = await Promise.allSettled([page.guard(stateP), shotP && page.guard(shotP)]);
+  const out: AfterCapture = {};
+  // Screenshot failure is non-fatal (SPEC §17.1): the field is simply absent.
+  if (shot.status === 'fulfilled' && shot.value) out.screenshot = shot.value.path;
+  if (state.status !== 'fulfilled') {
+    out.navigated = true; // SPEC §14.3: an unknown URL after the command counts as navigation
+    return out;
+  }
+  const { context, snapshot } = state.value;
+  out.context = context;
+  const stripHash = (u: string): string => u.split('#')[0]!;
+  const navigated = stripHash(context.url) !== stripHash(opts.startUrl) || page.lifecycle.documentCount > 0;
+  if (navigated) out.navigated = true;
+  if (!snapshot?.ok) return out;
+  tab.entry.counters = snapshot.counters;
+  const viewTree = viewportOnly(snapshot.tree);
+  const fullYaml = renderYaml(snapshot.tree);
+  const viewYaml = renderYaml(viewTree);
+  try {
+    out.fullSnapshot = await writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
+  } catch {
+    // A full disk costs the file, not the answer.
+  }
+  if (!navigated && opts.before) {
+    const changes = diffViewport(opts.before, diffEntries(viewTree), opts.actions);
+    if (changes) out.changes = changes;
+  }
+  const inline = headOf(viewYaml, DEFAULT_INLINE_LIMIT);
+  if (inline.length < viewYaml.length || snapshot.truncated) out.truncated = true;
+  if (inline) out.viewportSnapshot = inline;
+  return out;
+}

@@ -1,0 +1,72 @@
+// The snapshot step (SPEC §7, §11.1): the accessibility tree as YAML with refs, scoped, shaped
+// and size-limited; `since` answers {unchanged} when nothing an agent can see has changed.
+
+import { DEFAULT_INLINE_LIMIT, headOf, snapshotHash, takeSnapshot, writeSnapshotFile, type Detail } from '../aria/index.js';
+import { defineStep } from './registry.js';
+import { obj, optBool, optEnum, optNumber, optString, ParamError } from './params.js';
+
+interface SnapshotParams {
+  root?: string;
+  detail: Detail;
+  viewportOnly: boolean;
+  pierceShadow: boolean;
+  includeFrames: boolean;
+  maxDepth: number;
+  maxElements: number;
+  inlineLimit: number;
+  since?: string;
+}
+
+const DEFAULTS: SnapshotParams = {
+  detail: 'full', viewportOnly: false, pierceShadow: true, includeFrames: false, maxDepth: 50, maxElements: 50_000, inlineLimit: DEFAULT_INLINE_LIMIT,
+};
+/** Hashes of this many recent snapshots are kept per tab for `since`. */
+const KEPT_HASHES = 8;
+
+defineStep<SnapshotParams>({
+  name: 'snapshot',
+  summary: 'Accessibility tree as YAML with refs: true | {root, detail: full|interactive|summary, viewportOnly, pierceShadow, includeFrames, maxDepth, maxElements, inlineLimit, since}',
+  needsTab: true,
+  readOnly: true,
+  parse(v) {
+    if (v === true) return { ...DEFAULTS };
+    const o = obj(v, ['root', 'detail', 'mode', 'viewportOnly', 'pierceShadow', 'includeFrames', 'includeText', 'maxDepth', 'maxElements', 'inlineLimit', 'preserveRefs', 'since'], 'snapshot');
+    if (o.mode !== undefined && o.mode !== 'ai') throw new ParamError('"mode" only takes "ai" (refs are always on except in the summary detail)');
+    if (optBool(o, 'preserveRefs') === false) throw new ParamError('"preserveRefs": false is not supported: refs are never recycled within a tab');
+    optBool(o, 'includeText');
+    const since = optString(o, 'since');
+    if (since !== undefined && !/^s\d+$/.test(since)) throw new ParamError(`"since" must be a snapshot id like "s3", got "${since}"`);
+    return {
+      root: optString(o, 'root'),
+      detail: optEnum(o, 'detail', ['full', 'interactive', 'summary'] as const) ?? DEFAULTS.detail,
+      viewportOnly: optBool(o, 'viewportOnly') ?? DEFAULTS.viewportOnly,
+      pierceShadow: optBool(o, 'pierceShadow') ?? DEFAULTS.pierceShadow,
+      includeFrames: optBool(o, 'includeFrames') ?? DEFAULTS.includeFrames,
+      maxDepth: optNumber(o, 'maxDepth', { min: 1, max: 500, integer: true }) ?? DEFAULTS.maxDepth,
+      maxElements: optNumber(o, 'maxElements', { min: 1, integer: true }) ?? DEFAULTS.maxElements,
+      inlineLimit: optNumber(o, 'inlineLimit', { min: 200, integer: true }) ?? DEFAULTS.inlineLimit,
+      ...(since ? { since } : {}),
+    };
+  },
+  async run(ctx, p) {
+    const tab = ctx.command.requireTab();
+    const snap = await tab.page.guard(takeSnapshot(tab.page.session, { ...p, internal: false }, tab.entry.counters, ctx.deadline));
+    tab.entry.counters = snap.counters;
+    const id = `s${snap.snapshotId}`;
+    const hash = snapshotHash(snap.yaml);
+    const hashes = { ...(tab.entry.snapshotHashes ?? {}) };
+    if (p.since && hashes[p.since] === hash) return { unchanged: true, snapshotId: p.since };
+    hashes[id] = hash;
+    tab.entry.snapshotHashes = Object.fromEntries(Object.entries(hashes).slice(-KEPT_HASHES));
+    const out: Record<string, unknown> = { snapshotId: id };
+    if (snap.truncated) out.truncated = true;
+    if (Buffer.byteLength(snap.yaml) > p.inlineLimit) {
+      out.path = await writeSnapshotFile(`${tab.alias}.${id}.yaml`, snap.yaml);
+      out.yaml = headOf(snap.yaml, p.inlineLimit);
+      out.inlineTruncated = true;
+    } else {
+      out.yaml = snap.yaml;
+    }
+    return out;
+  },
+});
