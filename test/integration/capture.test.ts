@@ -35,7 +35,7 @@ describe('debug log and metrics', () => {
     await h.cli('not json', { env });
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ steps: 1, output_bytes: ok.stdout.length });
+    expect(lines[0]).toMatchObject({ steps: 1, output_bytes: Buffer.byteLength(ok.stdout) });
     expect(lines[0].input_bytes).toBe(JSON.stringify({ tab, steps: [{ pageFunction: '1' }] }).length);
     expect(lines[0].time_ms).toBeGreaterThan(0);
     expect(lines[1]).toMatchObject({ steps: 0, input_bytes: 8 });

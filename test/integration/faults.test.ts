@@ -10,7 +10,7 @@ afterAll(async () => { await h?.close(); });
 
 /** Every process (browser, renderers, helpers) whose command line names this debugging port. */
 function chromePids(port: number): number[] {
-  const r = spawnSync('pgrep', ['-f', `remote-debugging-port=${port}`], { encoding: 'utf8' });
+  const r = spawnSync('pgrep', ['-f', `remote-debugging-port=${port}( |$)`], { encoding: 'utf8' });
   return r.stdout.split('\n').filter(Boolean).map(Number);
 }
 

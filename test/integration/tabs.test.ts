@@ -20,7 +20,7 @@ describe('tabs', () => {
     expect(r.out.screenshot).toBe(join(h.tmp, 'cdp-skill', `${r.out.tab}.after.png`));
     expect(readFileSync(r.out.screenshot).subarray(1, 4).toString()).toBe('PNG');
     // Output order: small fields first.
-    expect(Object.keys(r.out)).toEqual(['status', 'tab', 'navigated', 'context', 'screenshot', 'steps']);
+    expect(Object.keys(r.out)).toEqual(['status', 'tab', 'navigated', 'context', 'screenshot', 'fullSnapshot', 'steps', 'viewportSnapshot']);
   });
 
   it('keeps the registry in a private directory', async () => {
