@@ -27,6 +27,7 @@ export function nodeAttributes(n: AriaNode): string {
   if (n.type) a.push(`[type=${n.type}]`);
   if (n.field) a.push(`[name=${n.field}]`);
   if (n.url !== undefined) a.push(`[url=${n.url}]`);
+  if (n.interactive !== undefined) a.push(`[interactive=${n.interactive}]`);
   if (n.ref) a.push(`[ref=${n.ref}]`);
   return a.length ? ` ${a.join(' ')}` : '';
 }

@@ -51,9 +51,8 @@ export function summaryOnly(nodes: AriaNode[]): AriaNode[] {
   for (const n of nodes) {
     const children = n.children ? summaryOnly(n.children) : [];
     if (LANDMARKS.has(n.role)) {
-      const count = countRefs(n.children);
-      const node: AriaNode = { role: n.role, ...(n.name ? { name: n.name } : {}), text: `${count} interactive` };
-      out.push(children.length ? { ...node, children, text: undefined, name: n.name ? `${n.name} (${count} interactive)` : `${count} interactive` } : node);
+      const node: AriaNode = { role: n.role, ...(n.name ? { name: n.name } : {}), interactive: countRefs(n.children) };
+      out.push(children.length ? { ...node, children } : node);
     } else if (n.role === 'heading') {
       out.push({ role: 'heading', ...(n.name ? { name: n.name } : {}), ...(n.level ? { level: n.level } : {}) });
     } else {

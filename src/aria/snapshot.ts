@@ -43,7 +43,7 @@ export async function takeSnapshot(
     includeFrames: options.includeFrames,
     maxDepth: options.maxDepth,
     maxElements: options.maxElements,
-    refs: options.detail !== 'summary',
+    refs: true, // summary shows none, but counts them
     internal: options.internal,
     ...(counters ? { counters } : {}),
   };

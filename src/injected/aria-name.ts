@@ -31,22 +31,22 @@ export function isInlineDisplay(el: Element): boolean {
 
 /** The value an embedded control contributes to a name or shows after a colon. */
 export function controlValue(el: Element, role: string): string | undefined {
-  if (el instanceof HTMLSelectElement) {
+  if (rt.isHtml(el, 'select')) {
     return Array.from(el.selectedOptions).map((o) => collapseSpace(o.text)).join(', ');
   }
-  if (el instanceof HTMLInputElement) {
+  if (rt.isHtml(el, 'input')) {
     if (el.type === 'password') return el.value ? '••••' : '';
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider') return el.value;
     return undefined;
   }
-  if (el instanceof HTMLTextAreaElement) return el.value;
+  if (rt.isHtml(el, 'textarea')) return el.value;
   if ((role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable) {
     return collapseSpace((el as HTMLElement).innerText ?? '');
   }
-  if (el instanceof HTMLProgressElement) {
+  if (rt.isHtml(el, 'progress')) {
     return el.position < 0 ? undefined : `${Math.round(el.position * 100)}%`;
   }
-  if (el instanceof HTMLMeterElement) return String(el.value);
+  if (rt.isHtml(el, 'meter')) return String(el.value);
   if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
     return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? undefined;
   }
@@ -59,12 +59,14 @@ export function controlValue(el: Element, role: string): string | undefined {
 /** Text of a subtree for name-from-content: text nodes, descendants' own names, control values. */
 export function textFromSubtree(root: Element, visited: Set<Element>): string {
   let out = '';
-  for (const child of Array.from(root.childNodes)) {
-    if (child.nodeType === Node.TEXT_NODE) {
-      out += child.textContent ?? '';
+  for (const node of Array.from(root.childNodes)) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      out += node.textContent ?? '';
       continue;
     }
-    if (!(child instanceof Element) || visited.has(child)) continue;
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    const child = node as Element;
+    if (visited.has(child)) continue;
     if (child.localName === 'br') { out += ' '; continue; }
     if (child.localName === 'script' || child.localName === 'style' || child.localName === 'template') continue;
     if (isHiddenForName(child)) continue;
@@ -81,8 +83,8 @@ export function descendantName(el: Element, visited: Set<Element>): string {
   if (value !== undefined) return value;
   const label = el.getAttribute('aria-label');
   if (label && label.trim()) return label;
-  if (el instanceof HTMLImageElement || el.localName === 'area') return el.getAttribute('alt') ?? '';
-  if (el instanceof HTMLInputElement && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) return inputButtonName(el);
+  if (rt.isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? '';
+  if (rt.isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) return inputButtonName(el);
   if (el.shadowRoot) return textFromSubtree(el.shadowRoot as unknown as Element, visited);
   return textFromSubtree(el, visited);
 }
@@ -109,16 +111,16 @@ export function labelledByText(el: Element): string | undefined {
 }
 
 export function nativeLabel(el: Element): string | undefined {
-  if (el instanceof HTMLInputElement && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) {
+  if (rt.isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) {
     return inputButtonName(el);
   }
-  if (el instanceof HTMLInputElement && el.type === 'image') return el.alt || el.value || 'Submit';
+  if (rt.isHtml(el, 'input') && el.type === 'image') return el.alt || el.value || 'Submit';
   const labels = (el as HTMLInputElement).labels;
   if (labels && labels.length) {
     const text = collapseSpace(Array.from(labels).map((l) => textFromSubtree(l, new Set([el]))).join(' '));
     if (text) return text;
   }
-  if (el instanceof HTMLImageElement || el.localName === 'area') return el.getAttribute('alt') ?? undefined;
+  if (rt.isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? undefined;
   if (el.localName === 'fieldset') {
     const legend = Array.from(el.children).find((c) => c.localName === 'legend');
     if (legend) return collapseSpace(textFromSubtree(legend, new Set()));
@@ -154,6 +156,6 @@ export function accessibleName(el: Element, role: string): string {
   if (title && title.trim()) return collapseSpace(title);
   const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
   if (placeholder && (role === 'textbox' || role === 'searchbox' || role === 'combobox')) return collapseSpace(placeholder);
-  if (el instanceof HTMLInputElement && el.type === 'file') return 'Choose File';
+  if (rt.isHtml(el, 'input') && el.type === 'file') return 'Choose File';
   return '';
 }

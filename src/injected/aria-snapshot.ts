@@ -30,6 +30,8 @@ export interface AriaNode {
   vp?: 1;
   /** Live region (status, alert, log, aria-live). */
   live?: 1;
+  /** Summary detail: interactive elements inside a landmark. */
+  interactive?: number;
 }
 
 export interface SnapshotOptions {
@@ -73,16 +75,16 @@ export function isClickableGeneric(el: Element, style: CSSStyleDeclaration): boo
 export function nodeStates(el: Element, role: string, node: AriaNode): void {
   const aria = (name: string): string | null => el.getAttribute(`aria-${name}`);
   if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') {
-    if (el instanceof HTMLInputElement) node.checked = el.indeterminate ? 'mixed' : el.checked ? 'true' : 'false';
+    if (rt.isHtml(el, 'input')) node.checked = el.indeterminate ? 'mixed' : el.checked ? 'true' : 'false';
     else { const c = aria('checked'); node.checked = c === 'mixed' ? 'mixed' : c === 'true' ? 'true' : 'false'; }
   }
   if (el.matches(':disabled') || aria('disabled') === 'true') node.disabled = true;
   const expanded = aria('expanded');
   if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
-  else if (el.localName === 'summary' && el.parentElement instanceof HTMLDetailsElement) node.expanded = el.parentElement.open;
+  else if (el.localName === 'summary' && rt.isHtml(el.parentElement, 'details')) node.expanded = el.parentElement.open;
   const pressed = aria('pressed');
   if (pressed === 'true' || pressed === 'false' || pressed === 'mixed') node.pressed = pressed;
-  if ((el instanceof HTMLOptionElement && el.selected) || aria('selected') === 'true') node.selected = true;
+  if ((rt.isHtml(el, 'option') && el.selected) || aria('selected') === 'true') node.selected = true;
   if ((el as HTMLInputElement).required || aria('required') === 'true') node.required = true;
   const invalid = aria('invalid');
   if ((invalid && invalid !== 'false') || el.matches(':user-invalid')) node.invalid = true;
@@ -98,8 +100,8 @@ export function nodeStates(el: Element, role: string, node: AriaNode): void {
   const value = rt.controlValue(el, role);
   if (value !== undefined && role !== 'checkbox' && role !== 'radio') node.value = value;
   const field = el.getAttribute('name');
-  if (field && (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) node.field = field;
-  if (el instanceof HTMLInputElement && /^(date|datetime-local|time|month|week|file|color)$/.test(el.type)) node.type = el.type;
+  if (field && (rt.isHtml(el, 'input') || rt.isHtml(el, 'select') || rt.isHtml(el, 'textarea'))) node.field = field;
+  if (rt.isHtml(el, 'input') && /^(date|datetime-local|time|month|week|file|color)$/.test(el.type)) node.type = el.type;
   const live = aria('live');
   if (role === 'status' || role === 'alert' || role === 'log' || (live && live !== 'off')) node.live = 1;
 }
@@ -131,12 +133,12 @@ export function pushText(out: AriaNode[], text: string, vp: boolean): void {
 }
 
 export function walkChildren(parent: Element | ShadowRoot | Document, depth: number, st: WalkState, out: AriaNode[]): void {
-  const source = parent instanceof HTMLSlotElement ? parent.assignedNodes({ flatten: true })
+  const source = rt.isHtml(parent, 'slot') ? parent.assignedNodes({ flatten: true })
     // A closed <details> renders only its summary.
-    : parent instanceof HTMLDetailsElement && !parent.open ? Array.from(parent.children).filter((c) => c.localName === 'summary')
+    : rt.isHtml(parent, 'details') && !parent.open ? Array.from(parent.children).filter((c) => c.localName === 'summary')
       : undefined;
-  const host = parent instanceof Element && st.opts.pierceShadow && parent.shadowRoot ? parent.shadowRoot : undefined;
-  const nodes = source && source.length ? source : Array.from((host ?? parent).childNodes);
+  const shadow = parent.nodeType === Node.ELEMENT_NODE && st.opts.pierceShadow ? (parent as Element).shadowRoot : null;
+  const nodes: Node[] = source && source.length ? source : Array.from((shadow ?? parent).childNodes);
   for (const child of nodes) {
     if (st.count >= st.opts.maxElements) { st.truncated = true; return; }
     if (child.nodeType === Node.TEXT_NODE) {
@@ -147,8 +149,8 @@ export function walkChildren(parent: Element | ShadowRoot | Document, depth: num
       range.selectNodeContents(child);
       vp = inViewport(range.getBoundingClientRect(), st.vw, st.vh);
       pushText(out, raw, vp);
-    } else if (child instanceof Element) {
-      walkElement(child, depth, st, out);
+    } else if (child.nodeType === Node.ELEMENT_NODE) {
+      walkElement(child as Element, depth, st, out);
     }
   }
 }
@@ -158,6 +160,7 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return;
   if (depth > st.opts.maxDepth) { st.truncated = true; return; }
   if (el.getAttribute('aria-hidden') === 'true') return;
+  st.count++;
   const style = getComputedStyle(el);
   if (style.display === 'none') return;
   const hiddenSelf = style.visibility === 'hidden' || style.visibility === 'collapse';
@@ -177,7 +180,6 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
     if (!inline) pushText(out, ' ', false);
     return;
   }
-  st.count++;
   const node: AriaNode = { role };
   const name = rt.capName(rt.accessibleName(el, role));
   if (name) node.name = name;
@@ -192,8 +194,8 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   }
   const children: AriaNode[] = [];
   if (role === 'iframe') walkFrame(el as HTMLIFrameElement, depth, st, children);
-  else if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' || !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement)) {
-    if (!(el instanceof HTMLSelectElement) || role === 'listbox') walkChildren(el, depth + 1, st, children);
+  else if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' || !(rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea') || rt.isHtml(el, 'select'))) {
+    if (!(rt.isHtml(el, 'select')) || role === 'listbox') walkChildren(el, depth + 1, st, children);
   }
   rt.settleChildren(node, children);
   out.push(node);
@@ -224,7 +226,9 @@ export function settleChildren(node: AriaNode, children: AriaNode[]): void {
     return;
   }
   const texts = kept.filter((c) => c.role === 'text');
-  if (node.name && texts.length && rt.collapseSpace(texts.map((t) => t.text).join(' ')) === node.name) {
+  const joined = texts.length ? rt.collapseSpace(texts.map((t) => t.text).join(' ')) : '';
+  const cut = node.name?.endsWith('…') ? node.name.slice(0, -1) : undefined;
+  if (node.name && texts.length && (joined === node.name || (cut !== undefined && joined.startsWith(cut)))) {
     const rest = kept.filter((c) => c.role !== 'text');
     if (rest.length) node.children = rest;
     return;

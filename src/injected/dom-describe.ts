@@ -37,3 +37,12 @@ export function isVisible(el: Element): boolean {
   const rect = el.getBoundingClientRect();
   return rect.width > 0 && rect.height > 0;
 }
+
+/** `instanceof` fails for nodes of another frame's realm; tag names do not. */
+export function isHtml<K extends keyof HTMLElementTagNameMap>(n: unknown, tag: K): n is HTMLElementTagNameMap[K] {
+  return !!n && (n as Node).nodeType === 1 && (n as Element).localName === tag;
+}
+
+export function isShadowRoot(n: unknown): n is ShadowRoot {
+  return !!n && (n as Node).nodeType === 11 && 'host' in (n as object);
+}

@@ -32,10 +32,10 @@ export function describeActiveElement(): ActiveElementInfo | undefined {
     box: { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) },
     editable: (el as HTMLElement).isContentEditable || el.matches('input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=image]):not([type=range]):not([type=color]), textarea, select'),
   };
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-    if (el instanceof HTMLInputElement) info.type = el.type;
+  if (rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea')) {
+    if (rt.isHtml(el, 'input')) info.type = el.type;
     // Never echo a secret back into the agent's transcript.
-    info.value = el instanceof HTMLInputElement && el.type === 'password' && el.value ? '••••' : el.value.slice(0, 200);
+    info.value = rt.isHtml(el, 'input') && el.type === 'password' && el.value ? '••••' : el.value.slice(0, 200);
     if (el.placeholder) info.placeholder = el.placeholder;
   }
   return info;

@@ -67,7 +67,7 @@ export function cheapSelector(el: Element): string | undefined {
 export function shadowPathOf(el: Element): string[] | undefined {
   const path: string[] = [];
   let root = el.getRootNode();
-  while (root instanceof ShadowRoot) {
+  while (rt.isShadowRoot(root)) {
     path.unshift(rt.selectorFor(root.host));
     root = root.host.getRootNode();
   }

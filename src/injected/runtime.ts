@@ -11,12 +11,15 @@ import * as ariaRole from './aria-role.js';
 import * as ariaName from './aria-name.js';
 import * as ariaSnapshot from './aria-snapshot.js';
 import * as refMap from './ref-map.js';
+import * as refBox from './ref-box.js';
+import * as elementQuery from './element-query.js';
+import * as elementSearch from './element-search.js';
 
-const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition, ariaRole, ariaName, ariaSnapshot, refMap };
+const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition, ariaRole, ariaName, ariaSnapshot, refMap, refBox, elementQuery, elementSearch };
 
 export type PageRuntime =
   & typeof domDescribe & typeof elementBox & typeof pageContext & typeof serialize & typeof waitCondition
-  & typeof ariaRole & typeof ariaName & typeof ariaSnapshot & typeof refMap;
+  & typeof ariaRole & typeof ariaName & typeof ariaSnapshot & typeof refMap & typeof refBox & typeof elementQuery & typeof elementSearch;
 
 import { RUNTIME_ID } from './runtime-id.js';
 

@@ -26,11 +26,14 @@ export function stripEmpty(value: unknown): unknown {
   return value;
 }
 
-/** Orders the top-level fields and strips empties, except inside step outputs, which are data. */
+/** Fields that are data as given: an empty string there means something ("from": ""). */
+const VERBATIM = new Set<Field>(['steps', 'changes']);
+
+/** Orders the top-level fields and strips empties, except inside data fields. */
 export function assemble(fields: Partial<Record<Field, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of OUTPUT_ORDER) {
-    const v = key === 'steps' ? fields.steps : stripEmpty(fields[key]);
+    const v = VERBATIM.has(key) ? fields[key] ?? undefined : stripEmpty(fields[key]);
     if (v !== undefined && v !== false) out[key] = v;
   }
   return out;

@@ -6,6 +6,8 @@ import './page-function.js';
 import './viewport.js';
 import './screenshot.js';
 import './snapshot.js';
+import './refs.js';
+import './query.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';

@@ -18,7 +18,7 @@ function chromeProcesses(port: number): Proc[] {
   const r = spawnSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
   return r.stdout.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null)
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }))
-    .filter((p) => p.args.includes(`--remote-debugging-port=${port}`));
+    .filter((p) => p.args.split(' ').includes(`--remote-debugging-port=${port}`));
 }
 
 /**
@@ -101,7 +101,9 @@ describe('concurrency', () => {
     const oldest = await timed(tabs[0]);
     const newest = await timed(tabs[5]);
     console.log(`pageFunction + screenshot: oldest tab ${oldest.ms}ms, newest tab ${newest.ms}ms`);
-    expect(oldest.ms).toBeLessThan(3_000);
+    // A stalled background tab takes many seconds; on a loaded machine every command slows down
+    // alike, so the bound is 3 s or three times the newest tab's time, whichever is larger.
+    expect(oldest.ms).toBeLessThan(Math.max(3_000, 3 * newest.ms));
   }, 90_000);
 
   it('launches exactly one Chrome when eight agents start on a port with none running', async () => {

@@ -25,7 +25,7 @@ function browserPids(port: number): number[] {
   const r = spawnSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
   const procs = r.stdout.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null)
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }))
-    .filter((p) => p.args.includes(`--remote-debugging-port=${port}`));
+    .filter((p) => p.args.split(' ').includes(`--remote-debugging-port=${port}`));
   const chrome = new Set(procs.map((p) => p.pid));
   return procs.filter((p) => !p.args.includes('--type=') && !/^(\S*\/)?(sh|dash|bash)$/.test(p.args.split(' ')[0]) && !chrome.has(p.ppid))
     .map((p) => p.pid);

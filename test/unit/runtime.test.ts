@@ -12,7 +12,7 @@ describe('page runtime', () => {
   });
 
   it('has no two page functions with the same name', async () => {
-    const mods = await Promise.all(['dom-describe', 'element-box', 'page-context', 'serialize', 'wait-condition', 'aria-role', 'aria-name', 'aria-snapshot', 'ref-map']
+    const mods = await Promise.all(['dom-describe', 'element-box', 'page-context', 'serialize', 'wait-condition', 'aria-role', 'aria-name', 'aria-snapshot', 'ref-map', 'ref-box', 'element-query', 'element-search']
       .map((f) => import(`../../src/injected/${f}.ts`)));
     const names = mods.flatMap((m) => Object.keys(m).filter((k) => typeof m[k] === 'function'));
     expect(names.length).toBe(new Set(names).size);

@@ -1,0 +1,226 @@
+// Snapshots: exact YAML, refs that persist and re-resolve, shadow DOM, frames, limits, since,
+// and the viewport snapshot and diff after visual commands.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => { h = await startHarness(); });
+afterAll(async () => { await h?.close(); });
+
+async function snap(tab: string, params: unknown = true): Promise<Record<string, any>> {
+  const r = await h.cli({ tab, steps: [{ snapshot: params }] });
+  expect(r.out.status, r.stdout).toBe('ok');
+  return r.out.steps[0].output;
+}
+const refOf = (yaml: string, line: RegExp): string => {
+  const hit = yaml.split('\n').find((l) => line.test(l));
+  const m = hit && /\[ref=(s\d+e\d+)\]/.exec(hit);
+  if (!m) throw new Error(`no ref on a line matching ${line} in\n${yaml}`);
+  return m[1]!;
+};
+const withoutRefs = (yaml: string): string => yaml.replace(/ \[ref=s\d+e\d+\]/g, '');
+
+describe('snapshot YAML', () => {
+  it('renders roles, names, states, values and text of a form page', async () => {
+    const tab = await h.open('aria.html');
+    const out = await snap(tab);
+    expect(out.snapshotId).toMatch(/^s\d+$/);
+    expect(withoutRefs(out.yaml)).toBe([
+      '# scoped to main; also on the page: banner, navigation "Main", contentinfo (use {"root":"body"} for all)',
+      '- main:',
+      '  - heading "Account settings" [level=1]',
+      '  - paragraph: Manage your profile here.',
+      '  - form "Profile":',
+      '    - textbox "Email" [required] [name=email]: "ann@example.com"',
+      '    - text: Password',
+      '    - textbox "Password": "••••"',
+      '    - textbox "Nickname": ""',
+      '    - textbox "Phone number": ""',
+      '    - searchbox "Search docs": ""',
+      '    - checkbox "Subscribe" [checked]',
+      '    - checkbox "Select all" [checked=mixed]',
+      '    - combobox "Country": "Japan"',
+      '    - textbox "Bio": "Hello"',
+      '    - button "Save" [disabled]',
+      '    - button "More options" [collapsed]',
+      '    - button "Bold" [pressed]',
+      '    - button "Send"',
+      '    - textbox "Birthday" [type=date]: "2000-01-02"',
+      '  - img "Logo"',
+      '  - table "People":',
+      '    - row "Name Age City"',
+      '    - row "Ann 34 Paris"',
+      '  - list:',
+      '    - listitem: First',
+      '    - listitem:',
+      '      - link "Second" [url=/aria.html#second]',
+      '  - tablist:',
+      '    - tab "Tab A" [selected]',
+      '    - tab "Tab B"',
+      '  - generic: Clickable div',
+      '  - generic: Pointer span',
+      '  - link "External" [url=https://other.example/path]',
+      '  - paragraph: A very long paragraph name? no — a very long link follows.',
+      '  - link "This link text is deliberately very long so that its accessible name has to be cut somewhere past o…" [url=/long]',
+      '  - status: Ready',
+    ].join('\n'));
+  });
+
+  it('gives refs to interactive, onclick and pointer elements only', async () => {
+    const tab = await h.open('aria.html');
+    const { yaml } = await snap(tab);
+    const refLines = yaml.split('\n').filter((l: string) => l.includes('[ref='));
+    expect(refLines).toHaveLength(21);
+    expect(yaml).not.toMatch(/heading .*\[ref=/);
+    expect(yaml).not.toMatch(/Hidden by/);
+  });
+
+  it('scopes to a root selector or role, and fails fast on a bad root', async () => {
+    const tab = await h.open('aria.html');
+    expect(withoutRefs((await snap(tab, { root: 'role=navigation' })).yaml)).toBe(
+      '- navigation "Main":\n  - link "Home" [url=/]\n  - link "Docs" [url=/docs?x=1]');
+    expect((await snap(tab, { root: 'body' })).yaml).toMatch(/^- banner:/);
+    const bad = await h.cli({ tab, steps: [{ snapshot: { root: 'main[' } }] });
+    expect(bad.out.steps[0].errorType).toBe('StepValidationError');
+    const none = await h.cli({ tab, steps: [{ snapshot: { root: '#nope' } }] });
+    expect(none.out.steps[0].errorType).toBe('ElementNotFoundError');
+  });
+
+  it('has interactive and summary detail levels', async () => {
+    const tab = await h.open('aria.html');
+    const interactive = withoutRefs((await snap(tab, { detail: 'interactive', root: 'form' })).yaml);
+    expect(interactive.split('\n').slice(0, 3)).toEqual(['- form "Profile":', '  - textbox "Email" [required] [name=email]: "ann@example.com"', '  - textbox "Password": "••••"']);
+    expect(interactive).not.toMatch(/text: Password/);
+    const summary = (await snap(tab, { detail: 'summary', root: 'body' })).yaml;
+    expect(summary).not.toMatch(/ref=/);
+    expect(summary).toMatch(/- navigation "Main" \[interactive=2\]/);
+    expect(summary).toMatch(/- heading "Account settings" \[level=1\]/);
+  });
+
+  it('answers unchanged for since when nothing changed, and a new snapshot when something did', async () => {
+    const tab = await h.open('changes.html');
+    const first = await snap(tab);
+    expect(await snap(tab, { since: first.snapshotId })).toEqual({ unchanged: true, snapshotId: first.snapshotId });
+    await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("name").value = "typed"' }] });
+    const after = await snap(tab, { since: first.snapshotId });
+    expect(after.unchanged).toBeUndefined();
+    expect(after.yaml).toMatch(/textbox "Name" \[ref=s\d+e\d+\]: "typed"/);
+  });
+
+  it('writes a large snapshot to a file and keeps its head inline', async () => {
+    const tab = await h.open('big.html?n=5000');
+    const out = await snap(tab);
+    expect(out.inlineTruncated).toBe(true);
+    expect(Buffer.byteLength(out.yaml)).toBeLessThanOrEqual(9000);
+    const full = readFileSync(out.path, 'utf8');
+    expect(full.startsWith(out.yaml)).toBe(true);
+    expect(full).toMatch(/button "Act 1249"/);
+    const capped = await snap(tab, { maxElements: 50, inlineLimit: 100000 });
+    expect(capped.truncated).toBe(true);
+    expect(capped.yaml.split('\n').length).toBeLessThan(60);
+  });
+});
+
+describe('refs', () => {
+  it('keeps the same ref for the same element across invocations', async () => {
+    const tab = await h.open('changes.html');
+    const a = refOf((await snap(tab)).yaml, /button "Menu"/);
+    const b = refOf((await snap(tab)).yaml, /button "Menu"/);
+    expect(b).toBe(a);
+  });
+
+  it('re-resolves refs after a re-render, the right one of two identical buttons included', async () => {
+    const tab = await h.open('rerender.html');
+    const yaml = (await snap(tab)).yaml;
+    const deletes = yaml.split('\n').filter((l: string) => l.includes('button "Delete"')).map((l: string) => /ref=(s\d+e\d+)/.exec(l)![1]!);
+    expect(deletes).toHaveLength(3);
+    const boxesBefore = (await h.cli({ tab, steps: [{ getBox: deletes }] })).out.steps[0].output;
+    await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("rerender").click()' }] });
+    const r = await h.cli({ tab, steps: [{ getBox: deletes }, { pageFunction: { fn: '(refs) => [...refs.entries()].filter(([k]) => k === "' + deletes[1] + '").map(([, el]) => el.dataset.index)', refs: true } }] });
+    const after = r.out.steps[0].output;
+    for (const ref of deletes) {
+      expect(after[ref]).toMatchObject({ reResolved: true, y: boxesBefore[ref].y, x: boxesBefore[ref].x });
+    }
+    // The second "Milk Delete" button is still the second one, not the first look-alike.
+    expect(r.out.steps[1].output.value[0].value).toBe('1');
+  });
+
+  it('refuses a ref from an earlier page and keeps counting after navigation', async () => {
+    const tab = await h.open('changes.html');
+    const old = refOf((await snap(tab)).yaml, /button "Menu"/);
+    await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/changes.html?again` }] });
+    const r = await h.cli({ tab, steps: [{ getBox: old }] });
+    expect(r.out.steps[0].output).toMatchObject({ error: 'earlier page' });
+    expect(r.out.steps[0].output.message).toMatch(/earlier page.*new snapshot/);
+    const fresh = refOf((await snap(tab)).yaml, /button "Menu"/);
+    expect(Number(fresh.split('e')[1])).toBeGreaterThan(Number(old.split('e')[1]));
+  });
+
+  it('reaches elements three shadow roots deep and re-resolves them after the shadow tree re-renders', async () => {
+    const tab = await h.open('shadow.html');
+    const yaml = (await snap(tab)).yaml;
+    expect(withoutRefs(yaml)).toMatch(/- region "Middle":\n\s+- button "Deep action"\n\s+- textbox "Deep field": ""/);
+    const ref = refOf(yaml, /button "Deep action"/);
+    const box = (await h.cli({ tab, steps: [{ getBox: ref }] })).out.steps[0].output;
+    expect(box.width).toBeGreaterThan(0);
+    await h.cli({ tab, steps: [{ pageFunction: 'rerenderLeaf()' }] });
+    const again = (await h.cli({ tab, steps: [{ getBox: ref }] })).out.steps[0].output;
+    expect(again).toMatchObject({ reResolved: true, x: box.x, y: box.y });
+  });
+
+  it('includes same-origin frames when asked', async () => {
+    const tab = await h.open('frames.html');
+    expect((await snap(tab)).yaml).not.toMatch(/Framed button/);
+    const yaml = (await snap(tab, { includeFrames: true })).yaml;
+    expect(withoutRefs(yaml)).toMatch(/- iframe "Inner frame":\n\s+- heading "Inside the frame" \[level=2\]\n\s+- button "Framed button"/);
+  });
+});
+
+describe('after a visual command', () => {
+  it('reports the viewport snapshot, a full snapshot file and the changes', async () => {
+    const tab = await h.open('changes.html');
+    const r = await h.cli({ tab, steps: [{ pageFunction: '() => { document.getElementById("agree").click(); document.getElementById("toggle").click(); document.getElementById("status").textContent = "Saved"; }' }] });
+    expect(r.out.status).toBe('ok');
+    const keys = Object.keys(r.out);
+    expect(keys[keys.length - 1]).toBe('viewportSnapshot');
+    expect(r.out.viewportSnapshot).toMatch(/checkbox "Agree" \[checked\]/);
+    expect(readFileSync(r.out.fullSnapshot, 'utf8')).toMatch(/button "Menu" \[expanded\]/);
+    const c = r.out.changes;
+    expect(c.summary).toMatch(/^Ran script\. 2 added \(s\d+e\d+, s\d+e\d+\)\. .*1 expanded \(s\d+e\d+\)\. 1 checked \(s\d+e\d+\)\..*status: "Saved"/);
+    expect(c.added).toEqual([expect.stringMatching(/^- link "Alpha" \[url=#a\]|^- link "Alpha"/), expect.stringMatching(/link "Beta"/)]);
+    expect(c.changed).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'checked', from: 'false', to: 'true' })]));
+  });
+
+  it('reports removed elements and value changes', async () => {
+    const tab = await h.open('changes.html');
+    const r = await h.cli({ tab, steps: [{ pageFunction: '() => { document.getElementById("remove").click(); document.getElementById("name").value = "Ann"; }' }] });
+    expect(r.out.changes.removed).toEqual([expect.stringMatching(/^- button "Remove me" \[ref=s\d+e\d+\]$/)]);
+    expect(r.out.changes.changed).toEqual([expect.objectContaining({ field: 'value', from: '', to: 'Ann' })]);
+  });
+
+  it('omits changes when nothing changed and when the page navigated', async () => {
+    const tab = await h.open('changes.html');
+    const same = await h.cli({ tab, steps: [{ pageFunction: '1' }] });
+    expect(same.out.changes).toBeUndefined();
+    const nav = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }] });
+    expect(nav.out.navigated).toBe(true);
+    expect(nav.out.changes).toBeUndefined();
+  });
+
+  it('shows what is on screen even when main starts below the fold', async () => {
+    const tab = await h.open('below-fold.html');
+    const r = await h.cli({ tab, steps: [{ pageFunction: '1' }] });
+    expect(r.out.viewportSnapshot).toMatch(/heading "Big hero"/);
+    expect(r.out.viewportSnapshot).not.toMatch(/Main button/);
+  });
+
+  it('takes no snapshot for a read-only command', async () => {
+    const tab = await h.open('changes.html');
+    const r = await h.cli({ tab, steps: [{ snapshot: { detail: 'summary' } }] });
+    expect(r.out.viewportSnapshot).toBeUndefined();
+    expect(r.out.fullSnapshot).toBeUndefined();
+    expect(r.out.screenshot).toBeUndefined();
+    expect(r.out.context.title).toBe('Changes');
+  });
+});
