@@ -138,7 +138,8 @@ export function walkChildren(parent: Element | ShadowRoot | Document, depth: num
     : rt.isHtml(parent, 'details') && !parent.open ? Array.from(parent.children).filter((c) => c.localName === 'summary')
       : undefined;
   const shadow = parent.nodeType === Node.ELEMENT_NODE && st.opts.pierceShadow ? (parent as Element).shadowRoot : null;
-  const nodes: Node[] = source && source.length ? source : Array.from((shadow ?? parent).childNodes);
+  // An empty slot shows its fallback content; a closed details without a summary shows nothing.
+  const nodes: Node[] = source && (source.length || !rt.isHtml(parent, 'slot')) ? source : Array.from((shadow ?? parent).childNodes);
   for (const child of nodes) {
     if (st.count >= st.opts.maxElements) { st.truncated = true; return; }
     if (child.nodeType === Node.TEXT_NODE) {

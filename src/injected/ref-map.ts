@@ -80,7 +80,8 @@ export function refFor(el: Element, role: string, name: string, sid: number, ord
   const existing = s.byElement.get(el);
   if (existing && s.refs.get(existing) === el) {
     const meta = s.meta.get(existing);
-    if (meta) { meta.role = role; meta.name = name; meta.ordinal = ordinal; }
+    // The ordinal stays as first counted: a scoped walk's count is not a document position.
+    if (meta) { meta.role = role; meta.name = name; }
     return existing;
   }
   const ref = `s${sid}e${++s.elementCounter}`;
@@ -119,7 +120,8 @@ export function shadowRootFor(path: string[] | undefined): Document | ShadowRoot
 }
 
 export function matchesMeta(el: Element, meta: RefMeta): boolean {
-  const role = rt.roleOf(el);
+  const raw = rt.roleOf(el);
+  const role = raw === 'presentation' ? 'generic' : raw;
   return role === meta.role && rt.capName(rt.accessibleName(el, role)).toLowerCase() === meta.name.toLowerCase();
 }
 
