@@ -26,7 +26,13 @@ function installDependencies() {
   const lock = join(root, 'package-lock.json');
   if (existsSync(marker) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs)) return;
   log('installing npm dependencies');
-  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+  try {
+    run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+  } catch {
+    // npm ci refuses a lock file another npm version wrote differently; install resolves it.
+    log('npm ci failed; falling back to npm install');
+    run('npm', ['install', '--no-audit', '--no-fund']);
+  }
 }
 
 function build() {
@@ -55,6 +61,11 @@ async function ensureChrome() {
   process.exit(1);
 }
 
-installDependencies();
-build();
-await ensureChrome();
+try {
+  installDependencies();
+  build();
+  await ensureChrome();
+} catch (err) {
+  log(`setup failed: ${err.message.split('\n')[0]}`);
+  process.exit(1);
+}
