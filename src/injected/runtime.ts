@@ -33,7 +33,8 @@ export function runtimeSource(): string {
     for (const [name, value] of Object.entries(mod)) {
       if (typeof value !== 'function') continue;
       fns.push(String(value));
-      names.push(name);
+      // A bundler may rename a declaration to avoid a clash; the runtime key stays the export name.
+      names.push(value.name === name ? name : `${name}: ${value.name}`);
     }
   }
   const body = `'use strict';\n${fns.join('\n')}\nconst rt = { ${names.join(', ')} };\nreturn rt;`;
