@@ -1,18 +1,13 @@
 // The snapshot step (SPEC §7, §11.1): the accessibility tree as YAML with refs, scoped, shaped
 // and size-limited; `since` answers {unchanged} when nothing an agent can see has changed.
 
-import { DEFAULT_INLINE_LIMIT, headOf, snapshotHash, takeSnapshot, writeSnapshotFile, type Detail } from '../aria/index.js';
+import {
+  DEFAULT_INLINE_LIMIT, headOf, snapshotHash, takeSnapshot, writeSnapshotFile, type TakeOptions,
+} from '../aria/index.js';
 import { defineStep } from './registry.js';
 import { obj, optBool, optEnum, optNumber, optString, ParamError } from './params.js';
 
-interface SnapshotParams {
-  root?: string;
-  detail: Detail;
-  viewportOnly: boolean;
-  pierceShadow: boolean;
-  includeFrames: boolean;
-  maxDepth: number;
-  maxElements: number;
+interface SnapshotParams extends Omit<TakeOptions, 'internal'> {
   inlineLimit: number;
   since?: string;
 }
