@@ -77,7 +77,8 @@ defineStep<WaitParams>({
         await ctx.deadline.sleep(p.ms);
         throw new TimeoutError(`wait of ${p.ms}ms is longer than the step timeout (${ctx.deadline.totalMs}ms); raise "timeout"`);
       }
-      await page.guard(ctx.deadline.sleep(p.ms));
+      // Timers may fire a millisecond early against the wall clock: top up until the full delay has passed.
+      for (let left = p.ms; left > 0; left = p.ms - (Date.now() - started)) await page.guard(ctx.deadline.sleep(left));
       return { waited: `${p.ms}ms`, elapsed: Date.now() - started };
     }
     let waited: string;
