@@ -14,12 +14,20 @@ import * as refMap from './ref-map.js';
 import * as refBox from './ref-box.js';
 import * as elementQuery from './element-query.js';
 import * as elementSearch from './element-search.js';
+import * as locate from './locate.js';
+import * as actionability from './actionability.js';
+import * as clickProbe from './click-probe.js';
+import * as formInput from './form-input.js';
+import * as scrolling from './scrolling.js';
+import * as overlays from './overlays.js';
 
-const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition, ariaRole, ariaName, ariaSnapshot, refMap, refBox, elementQuery, elementSearch };
+const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition, ariaRole, ariaName, ariaSnapshot, refMap, refBox, elementQuery, elementSearch,
+  locate, actionability, clickProbe, formInput, scrolling, overlays };
 
 export type PageRuntime =
   & typeof domDescribe & typeof elementBox & typeof pageContext & typeof serialize & typeof waitCondition
-  & typeof ariaRole & typeof ariaName & typeof ariaSnapshot & typeof refMap & typeof refBox & typeof elementQuery & typeof elementSearch;
+  & typeof ariaRole & typeof ariaName & typeof ariaSnapshot & typeof refMap & typeof refBox & typeof elementQuery & typeof elementSearch
+  & typeof locate & typeof actionability & typeof clickProbe & typeof formInput & typeof scrolling & typeof overlays;
 
 import { RUNTIME_ID } from './runtime-id.js';
 

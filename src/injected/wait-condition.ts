@@ -41,3 +41,22 @@ export function waitForCondition(kind: WaitKind, arg: string, timeoutMs: number)
     const timer = setTimeout(() => finish({ ok: false, reason: 'timeout' }), timeoutMs);
   });
 }
+
+/** Resolves true once the DOM has not changed for `quietMs`, false at `timeoutMs` (click waitAfter). */
+export function waitForDomQuiet(quietMs: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const finish = (ok: boolean): void => {
+      observer.disconnect();
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      resolve(ok);
+    };
+    const observer = new MutationObserver(() => {
+      clearTimeout(quiet);
+      quiet = setTimeout(() => finish(true), quietMs);
+    });
+    let quiet = setTimeout(() => finish(true), quietMs);
+    const cap = setTimeout(() => finish(false), timeoutMs);
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+}

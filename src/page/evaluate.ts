@@ -116,3 +116,12 @@ export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Ru
     session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => { /* the document is gone with its objects */ });
   }
 }
+
+/** A CDP object id for an element the page runtime holds (for DOM.* commands that take a node). */
+export async function heldElementObjectId(session: CdpSession, handle: number, deadline: Deadline): Promise<string> {
+  const r = await deadline.race(session.send('Runtime.evaluate', {
+    expression: `globalThis.${GLOBAL}?.heldElement(${Number(handle)})`, returnByValue: false, objectGroup: 'cdp-skill-held',
+  }), 'the element handle');
+  if (!r.result.objectId) throw new EvaluationError('The element is no longer held by the page (it navigated?)');
+  return r.result.objectId;
+}

@@ -7,5 +7,5 @@ export { navigate, reload, goHistory } from './navigation.js';
 export type { NavigationResult } from './navigation.js';
 export { applyViewport, resetViewport } from './viewport.js';
 export { resolvePreset, presetNames } from './device-presets.js';
-export { evaluateInPage, evaluateWithRuntime, terminate, serializeRemoteObject } from './evaluate.js';
+export { evaluateInPage, evaluateWithRuntime, terminate, serializeRemoteObject, heldElementObjectId } from './evaluate.js';
 export type { FailedRequest } from './network-idle.js';

@@ -21,6 +21,9 @@ export class LifecycleTracker {
   /** Bumped on every main-frame commit (new document) and same-document navigation. */
   documentCount = 0;
   sameDocumentCount = 0;
+  /** Bumped when the main frame asks for, or starts, a navigation, and when it stops loading. */
+  requestedCount = 0;
+  stoppedCount = 0;
   url: string;
 
   constructor(session: CdpSession, mainFrameId: string, url: string, loaderId?: string) {
@@ -46,6 +49,18 @@ export class LifecycleTracker {
         // A restored page fires no lifecycle events again: it is already fully loaded.
         this.#reached.set(e.frame.loaderId, new Set(['DOMContentLoaded', 'load', 'networkIdle']));
       }
+      this.#notify();
+    });
+    const requested = (e: { frameId: string }): void => {
+      if (e.frameId !== this.#mainFrameId) return;
+      this.requestedCount++;
+      this.#notify();
+    };
+    session.on('Page.frameRequestedNavigation', requested);
+    session.on('Page.frameStartedLoading', requested);
+    session.on('Page.frameStoppedLoading', (e) => {
+      if (e.frameId !== this.#mainFrameId) return;
+      this.stoppedCount++;
       this.#notify();
     });
     session.on('Page.navigatedWithinDocument', (e) => {
@@ -107,5 +122,15 @@ export class LifecycleTracker {
 
   snapshotCounts(): { documents: number; sameDocument: number } {
     return { documents: this.documentCount, sameDocument: this.sameDocumentCount };
+  }
+
+  /** Resolves when `check` holds (re-checked on every lifecycle event) or at the deadline, never rejecting. */
+  async settle(check: () => boolean, deadline: Deadline): Promise<boolean> {
+    try {
+      await this.#until(check, deadline, 'the page to settle');
+      return true;
+    } catch {
+      return false; // best effort: the caller reports what it saw
+    }
   }
 }

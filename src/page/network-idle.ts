@@ -16,7 +16,8 @@ const MAX_TRACKED = 10_000;
 const MAX_FAILED = 50;
 
 export class NetworkTracker {
-  readonly #inflight = new Map<string, { url: string; method: string }>();
+  readonly #inflight = new Map<string, { url: string; method: string; seq: number }>();
+  #seq = 0;
   readonly #waiters = new Set<() => void>();
   readonly failed: FailedRequest[] = [];
   #lastActivity = Date.now();
@@ -24,7 +25,7 @@ export class NetworkTracker {
   constructor(session: CdpSession) {
     session.on('Network.requestWillBeSent', (e) => {
       if (this.#inflight.size >= MAX_TRACKED) this.#inflight.delete(this.#inflight.keys().next().value as string);
-      this.#inflight.set(e.requestId, { url: e.request.url.slice(0, 300), method: e.request.method });
+      this.#inflight.set(e.requestId, { url: e.request.url.slice(0, 300), method: e.request.method, seq: ++this.#seq });
       this.#touch();
     });
     const finish = (id: string): void => {
@@ -48,6 +49,35 @@ export class NetworkTracker {
 
   get pending(): number {
     return this.#inflight.size;
+  }
+
+  /** A mark for pendingSince: requests started after it are the ones an action caused. */
+  get mark(): number {
+    return this.#seq;
+  }
+
+  pendingSince(mark: number): number {
+    let n = 0;
+    for (const r of this.#inflight.values()) if (r.seq > mark) n++;
+    return n;
+  }
+
+  /** Resolves when no request started after `mark` is in flight, or at the deadline (never rejects). */
+  async settleSince(mark: number, deadline: Deadline): Promise<boolean> {
+    if (this.pendingSince(mark) === 0) return true;
+    let waiter: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      waiter = () => { if (this.pendingSince(mark) === 0) resolve(); };
+      this.#waiters.add(waiter);
+    });
+    try {
+      await deadline.race(done, 'requests to finish');
+      return true;
+    } catch {
+      return false; // best effort: long polls and slow APIs don't hold the answer
+    } finally {
+      this.#waiters.delete(waiter);
+    }
   }
 
   #touch(): void {

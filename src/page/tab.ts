@@ -64,6 +64,9 @@ export class Page {
       session.send('Page.getFrameTree'),
       session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
       session.send('Inspector.enable'),
+      // Headless Chrome stops rendering a tab hidden behind another one in its window (a popup
+      // the page opened, say): screenshots and animation frames would stall. Show ours.
+      session.send('Page.bringToFront'),
       viewport ? applyViewport(session, viewport) : undefined,
     ]);
     const f = tree.frameTree.frame;

@@ -48,6 +48,13 @@ async function runStep(step: ValidatedStep, session: CommandSession): Promise<un
   return hardStop.race(step.def.run(ctx, step.params), `step ${step.index} (${step.action})`);
 }
 
+/** A step reports non-fatal issues as `warnings` in its output; the result carries them as `warning` (SPEC §10.5). */
+export function splitWarnings(raw: unknown): { output: unknown; warning?: string } {
+  if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { warnings?: unknown }).warnings)) return { output: raw };
+  const { warnings, ...output } = raw as { warnings: string[] };
+  return { output, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
+}
+
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */
 async function saveTabState(watch: TabWatch): Promise<void> {
   const { entry, alias } = watch.tab;
@@ -84,8 +91,8 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     }
     for (const step of fatal ? [] : cmd.steps) {
       try {
-        const output = await runStep(step, session);
-        steps.push({ action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}) });
+        const { output, warning } = splitWarnings(await runStep(step, session));
+        steps.push({ action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}) });
       } catch (err) {
         const c = classify(err);
         const stop = !step.optional && cmd.stopOnError;

@@ -8,6 +8,9 @@ import './screenshot.js';
 import './snapshot.js';
 import './refs.js';
 import './query.js';
+import './interaction.js';
+import './forms.js';
+import './scroll.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';

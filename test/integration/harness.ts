@@ -27,6 +27,8 @@ export interface Harness {
   baseUrl: string;
   /** Runs the CLI with a command object (or raw text) as its one argument. */
   cli(command: unknown, options?: { stdin?: string; args?: string[]; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
+  /** The JSON value of a page expression, read through the CLI's pageFunction (throws on failure). */
+  value(tab: string, expression: string): Promise<any>;
   /** Opens a fixture page in a new tab of this harness's Chrome; returns the alias. */
   open(path: string): Promise<string>;
   close(): Promise<void>;
@@ -120,6 +122,12 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
   }
   return {
     port, tmp, env, baseUrl: server.url, cli,
+    async value(tab, expression) {
+      const r = await cli({ tab, steps: [{ pageFunction: `JSON.stringify(${expression})` }] });
+      const out = r.out.steps?.[0]?.output;
+      if (r.out.status !== 'ok' || out?.type !== 'string') throw new Error(`evaluating ${expression} failed: ${r.stdout}`);
+      return JSON.parse(out.value);
+    },
     async open(path) {
       const r = await cli({ steps: [{ openTab: { url: `${server.url}/${path.replace(/^\//, '')}`, port } }] });
       if (r.out.status !== 'ok') throw new Error(`openTab ${path} failed: ${r.stdout}`);

@@ -1,0 +1,133 @@
+// Click (SPEC §9.1): a trusted mouse click at a visible point of the element, a check that the
+// events reached it, and element.click() only when they did not — never both. A hidden checkbox
+// or radio is clicked through its label and the state change is confirmed (SPEC §19.16).
+
+import { isContextDestroyed } from '../cdp/index.js';
+import { ExecutionError, type Deadline } from '../common/index.js';
+import { evaluateInPage, type Page } from '../page/index.js';
+import { clickAt, moveMouse, type Point } from './mouse.js';
+import { prepareAction, type Actionable, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
+import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
+import type { ProbeReport } from '../injected/click-probe.js';
+
+export interface ClickOptions extends TargetOptions {
+  jsClick?: boolean;
+  nativeOnly?: boolean;
+  doubleClick?: boolean;
+}
+
+export interface ClickResult extends SettleResult {
+  clicked: true;
+  method: 'cdp' | 'jsClick' | 'jsClick-auto';
+  cdpAttempted?: true;
+  targetReceived?: boolean;
+  reResolved?: true;
+  autoForced?: true;
+  selectorIndex?: number;
+  viaLabel?: true;
+  checked?: boolean;
+  element?: string;
+  warnings: string[];
+}
+
+/** Reads the probe; a document that navigated away has no probe, and the click evidently landed. */
+async function readProbe(page: Page, deadline: Deadline): Promise<ProbeReport> {
+  try {
+    return await page.guard(evaluateInPage(page.session, (rt) => rt.readClickProbe(), undefined, { deadline, what: 'the click to be confirmed' }));
+  } catch (err) {
+    if (isContextDestroyed(err)) return { armed: false, reached: [], seen: [] };
+    throw err;
+  }
+}
+
+async function jsClick(page: Page, handle: number, count: number, deadline: Deadline): Promise<{ ok: boolean; checked?: boolean }> {
+  return page.guard(evaluateInPage(page.session, (rt, a) => rt.jsClick(a.handle, a.count), { handle, count }, { deadline, what: 'element.click()' }));
+}
+
+async function arm(page: Page, a: Actionable, deadline: Deadline): Promise<boolean> {
+  return page.guard(evaluateInPage(page.session, (rt, h) => rt.armClickProbe(h.pointer, h.control, h.x, h.y),
+    { pointer: a.pointerHandle, control: a.handle, x: a.x, y: a.y }, { deadline, what: 'the click probe' }));
+}
+
+/** Trusted clicks that landed elsewhere (a layout shift) were swallowed; this many are retried. */
+const MAX_MISSED_CLICKS = 3;
+
+/**
+ * Trusted click attempts: each re-checks the point right before pressing, and a click whose first
+ * event lands elsewhere is swallowed by the probe and retried. Returns the last report.
+ */
+async function trustedClick(page: Page, target: TargetSpec, refs: RefHolder, opts: ClickOptions, first: Actionable, count: number, deadline: Deadline)
+  : Promise<{ a: Actionable; probe: ProbeReport }> {
+  let a = first;
+  let probe: ProbeReport = { armed: true, reached: [], seen: [] };
+  for (let attempt = 1; attempt <= MAX_MISSED_CLICKS; attempt++) {
+    if (await arm(page, a, deadline)) {
+      await moveMouse(page, a, deadline);
+      await clickAt(page, a, deadline, count);
+      probe = await readProbe(page, deadline);
+      if (!probe.armed || probe.reached.length > 0) return { a, probe };
+    }
+    if (attempt < MAX_MISSED_CLICKS) a = await prepareAction(page, target, 'click', refs, opts, deadline);
+  }
+  return { a, probe };
+}
+
+export async function clickCoordinates(page: Page, at: Point, count: number, deadline: Deadline): Promise<SettleResult> {
+  const mark = markBeforeAction(page);
+  await moveMouse(page, at, deadline);
+  await clickAt(page, at, deadline, count);
+  return settleAfterAction(page, mark, deadline);
+}
+
+export async function click(page: Page, target: TargetSpec, refs: RefHolder, opts: ClickOptions, deadline: Deadline): Promise<ClickResult> {
+  if (opts.nativeOnly) opts = { ...opts, keepCoverCheck: true };
+  let a = await prepareAction(page, target, 'click', refs, opts, deadline);
+  const count = opts.doubleClick ? 2 : 1;
+  const warnings: string[] = [];
+  // Auto-forced past a covering element: a trusted click would land on the cover, so go straight to element.click().
+  const coveredForce = a.autoForced && (a.forcedBecause?.reason === 'covered' || a.forcedBecause?.reason === 'pointer-events');
+  const useJs = opts.jsClick || (coveredForce && !opts.nativeOnly);
+  const mark = markBeforeAction(page);
+  let method: ClickResult['method'] = useJs ? (opts.jsClick ? 'jsClick' : 'jsClick-auto') : 'cdp';
+  let targetReceived: boolean | undefined;
+  let checked = a.checked;
+  let cdpAttempted: true | undefined;
+  if (useJs) {
+    const r = await jsClick(page, a.pointerHandle, count, deadline);
+    if (r.checked !== undefined) checked = r.checked;
+  } else {
+    const t = await trustedClick(page, target, refs, opts, a, count, deadline);
+    a = t.a;
+    const probe = t.probe;
+    targetReceived = !probe.armed || probe.reached.length > 0;
+    if (probe.checked !== undefined) checked = probe.checked;
+    if (!targetReceived) {
+      const missedBy = probe.other ? ` by ${probe.other}` : '';
+      if (opts.nativeOnly) {
+        throw new ExecutionError(`The trusted click on ${a.desc} was intercepted${missedBy} (swallowed, nothing was clicked); nativeOnly allows no fallback`, { category: 'covered' });
+      }
+      const r = await jsClick(page, a.pointerHandle, count, deadline);
+      method = 'jsClick-auto';
+      cdpAttempted = true;
+      if (r.checked !== undefined) checked = r.checked;
+      warnings.push(`trusted clicks kept landing elsewhere${missedBy} (swallowed); used element.click()`);
+    } else if (probe.toggled === false) {
+      warnings.push(`the click reached ${a.desc} but its checked state did not change (still ${probe.checked ? 'checked' : 'unchecked'})`);
+    }
+  }
+  if (a.autoForced) warnings.push(`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`);
+  const settled = await settleAfterAction(page, mark, deadline);
+  if (settled.warning) warnings.push(settled.warning);
+  return {
+    clicked: true, method, ...settled,
+    ...(cdpAttempted ? { cdpAttempted } : {}),
+    ...(targetReceived !== undefined ? { targetReceived } : {}),
+    ...(a.reResolved ? { reResolved: true } : {}),
+    ...(a.autoForced ? { autoForced: true } : {}),
+    ...(a.selectorIndex !== undefined ? { selectorIndex: a.selectorIndex } : {}),
+    ...(a.viaLabel ? { viaLabel: true } : {}),
+    ...(checked !== undefined ? { checked } : {}),
+    element: a.desc,
+    warnings,
+  };
+}

@@ -1,0 +1,95 @@
+// Fill (SPEC §9.2, DECISIONS): click the field as a person would, select what it holds, insert the
+// text with Input.insertText, read the value back, and only if the page did not take it (a
+// framework-controlled input) set it with the native setter — saying which method worked.
+
+import { ElementNotEditableError, ExecutionError, type Deadline } from '../common/index.js';
+import { evaluateInPage, type Page } from '../page/index.js';
+import type { PageRuntime } from '../injected/runtime.js';
+import { clickAt, moveMouse } from './mouse.js';
+import { prepareAction, type Located, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
+import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
+
+export interface FillOptions extends TargetOptions {
+  clear?: boolean;
+  react?: boolean;
+}
+
+export interface FillResult extends SettleResult {
+  filled: true;
+  method: 'insertText' | 'nativeSetter' | 'select';
+  /** What the field holds when it differs from the value asked for (maxlength). */
+  value?: string;
+  reResolved?: true;
+  autoForced?: true;
+  warnings: string[];
+}
+
+type Fillable = Located & { x?: number; y?: number; autoForced?: true };
+
+async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable> {
+  const r = await page.guard(evaluateInPage(page.session, (rt) => rt.holdFocused(), undefined, { deadline, what: 'the focused element' }));
+  if (!r.ok) throw new ElementNotEditableError('Nothing is focused to fill: name the field with {"selector"|"ref"|"label", "value"}, or click it first', { category: 'not-editable' });
+  return { handle: r.handle, desc: r.desc };
+}
+
+async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: boolean, deadline: Deadline): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean }> {
+  const call = <A, R>(fn: (rt: PageRuntime, a: A) => R, a: A): Promise<Awaited<R>> =>
+    page.guard(evaluateInPage(page.session, fn, a, { deadline, what: `filling ${el.desc}` }));
+  if (el.x !== undefined && el.y !== undefined) {
+    const at = { x: el.x, y: el.y };
+    await moveMouse(page, at, deadline);
+    await clickAt(page, at, deadline);
+  }
+  const before = await call((rt, a) => ({ prep: rt.prepareField(a.handle, a.clear), value: rt.currentValue(rt.heldElement(a.handle)!) }), { handle: el.handle, clear });
+  if (!before.prep.ok) return { ok: false, value: '', before: '' };
+  const want = clear ? value : before.value + value;
+  if (value === '') {
+    if (clear) await call((rt, h) => rt.deleteSelection(h), el.handle);
+  } else {
+    await page.guard(deadline.race(page.session.send('Input.insertText', { text: value }), `typing into ${el.desc}`));
+  }
+  const after = await call((rt, a) => rt.confirmValue(a.handle, a.want, true), { handle: el.handle, want });
+  return { ...after, before: before.value };
+}
+
+/** Fills one field; `target` undefined means the focused element. */
+export async function fill(page: Page, target: TargetSpec | undefined, value: string, refs: RefHolder, opts: FillOptions, deadline: Deadline): Promise<FillResult> {
+  const el: Fillable = target ? await prepareAction(page, target, 'fill', refs, opts, deadline) : await focusedElement(page, deadline);
+  const warnings: string[] = [];
+  const mark = markBeforeAction(page);
+  const clear = opts.clear ?? true;
+  let method: FillResult['method'];
+  let shown: string | undefined;
+  if (el.desc.startsWith('select')) {
+    const r = await page.guard(evaluateInPage(page.session, (rt, a) => rt.selectOptions(a.handle, { values: [a.value] }), { handle: el.handle, value }, { deadline, what: `selecting in ${el.desc}` }));
+    if (!r.ok) throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, { category: 'option-not-found' });
+    method = 'select';
+  } else {
+    const typed = opts.react ? undefined : await insertAndConfirm(page, el, value, clear, deadline);
+    method = 'insertText';
+    if (typed?.truncated) {
+      shown = typed.value;
+      warnings.push(`${el.desc} kept ${typed.value.length} characters (maxlength)`);
+    } else if (typed && !typed.ok && typed.value !== typed.before) {
+      // The page took the typing and rewrote it (formatting, upper-casing): its value is the truth.
+      shown = typed.value;
+      warnings.push(`the page rewrote the value of ${el.desc} as "${typed.value}"`);
+    } else if (!typed?.ok) {
+      const r = await page.guard(evaluateInPage(page.session, (rt, a) => rt.setValueNatively(a.handle, a.want ?? rt.currentValue(rt.heldElement(a.handle)!) + a.value),
+        { handle: el.handle, want: clear ? value : undefined, value }, { deadline, what: `setting the value of ${el.desc}` }));
+      method = 'nativeSetter';
+      if (!r.ok) {
+        if (r.value === (typed?.before ?? r.value) && r.value !== value) throw new ExecutionError(`${el.desc} did not take the value: it still shows "${r.value}" (typing and the native setter were both tried)`, { category: 'not-editable' });
+        shown = r.value;
+        warnings.push(`the page rewrote the value of ${el.desc} as "${r.value}"`);
+      }
+    }
+  }
+  if (el.autoForced) warnings.push(`auto-forced: ${el.desc} failed its visibility checks`);
+  const settled = await settleAfterAction(page, mark, deadline);
+  if (settled.warning) warnings.push(settled.warning);
+  return {
+    filled: true, method, ...settled, ...(shown !== undefined ? { value: shown } : {}),
+    ...(el.reResolved ? { reResolved: true } : {}), ...(el.autoForced ? { autoForced: true } : {}), warnings,
+  };
+}

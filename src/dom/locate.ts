@@ -1,0 +1,153 @@
+// Finding the element a step means and waiting until it can take the action (SPEC §6, §8): one
+// resolution for every targeting form, retried at 0/50/100/200 ms within the actionability
+// timeout; a failure that waiting can't fix fails at once; auto-force when only checks fail.
+
+import {
+  ElementNotEditableError, ElementNotFoundError, ExecutionError, StaleElementError, StepValidationError, TimeoutError, type Deadline,
+} from '../common/index.js';
+import { evaluateInPage, type Page } from '../page/index.js';
+import type { Counters } from '../injected/ref-map.js';
+import type { LocateFailure, TargetSpec } from '../injected/locate.js';
+import type { ActionFailure, ActionKind } from '../injected/actionability.js';
+import { refProblem } from '../injected/ref-box.js';
+
+export type { TargetSpec } from '../injected/locate.js';
+export type { ActionKind } from '../injected/actionability.js';
+
+/** SPEC §8.9 default actionability timeout. */
+export const DEFAULT_ACTION_TIMEOUT_MS = 5_000;
+const RETRY_DELAYS_MS = [0, 50, 100, 200];
+/** Pause after a scrollUntilVisible step for lazy-loaded content to render. */
+const SCROLL_SETTLE_MS = 50;
+
+/** Where ref counters live between calls (the tab's registry entry). */
+export interface RefHolder { counters?: Counters }
+
+export interface TargetOptions {
+  within?: string;
+  /** Actionability timeout (SPEC §8.9), capped by the step deadline. */
+  timeoutMs?: number;
+  force?: boolean;
+  stable?: boolean;
+  /** Scrolls the page (or its main scroller) between attempts while the element is missing. */
+  scrollUntilVisible?: { direction: 'down' | 'up'; distance?: number; maxAttempts: number };
+  /** Never auto-force past a covering element (a trusted click there would hit the cover). */
+  keepCoverCheck?: boolean;
+}
+
+export interface Located {
+  handle: number;
+  desc: string;
+  reResolved?: true;
+  selectorIndex?: number;
+}
+
+export interface Actionable extends Located {
+  /** The element the pointer goes to: the target, or the visible label of a hidden checkbox. */
+  pointerHandle: number;
+  x: number;
+  y: number;
+  viaLabel?: true;
+  checked?: boolean;
+  autoForced?: true;
+  /** Why auto-force was needed (the check that kept failing). */
+  forcedBecause?: ActionFailure;
+}
+
+export function describeTarget(t: TargetSpec, within?: string): string {
+  const base = t.by === 'css' ? `"${t.selector}"` : t.by === 'ref' ? t.ref : t.by === 'text' ? `text "${t.text}"`
+    : t.by === 'label' ? `label "${t.label}"` : t.by === 'selectors' ? `any of ${JSON.stringify(t.selectors)}` : `(${t.x}, ${t.y})`;
+  return within ? `${base} within "${within}"` : base;
+}
+
+export function targetValue(t: TargetSpec): string {
+  return t.by === 'css' ? t.selector : t.by === 'ref' ? t.ref : t.by === 'text' ? t.text : t.by === 'label' ? t.label
+    : t.by === 'selectors' ? t.selectors.join(', ') : `${t.x},${t.y}`;
+}
+
+function locateError(t: TargetSpec, f: LocateFailure, waitedMs: number, within?: string): Error {
+  const details = { target: { by: t.by, value: targetValue(t) } };
+  switch (f.reason) {
+    case 'invalid-selector': return new StepValidationError(`Invalid CSS selector ${f.message?.replace(/\.$/, '')}. For text use {"text": "…"}, for refs "s1e4".`, { ...details, category: 'invalid-selector' });
+    case 'within-not-found': return new ElementNotFoundError(`No element matches withinSelector "${f.message}" (waited ${waitedMs}ms)`, details);
+    case 'earlier-page': case 'stale': case 'malformed':
+      return new StaleElementError(refProblem(targetValue(t), f.reason, f.role, f.name), { ...details, category: 'stale-ref' });
+    case 'unknown': return new ElementNotFoundError(refProblem(targetValue(t), f.reason), { ...details, category: 'stale-ref' });
+    default: return new ElementNotFoundError(`No element matches ${describeTarget(t, within)} (waited ${waitedMs}ms)`, details);
+  }
+}
+
+async function scrollStep(page: Page, s: NonNullable<TargetOptions['scrollUntilVisible']>, deadline: Deadline): Promise<boolean> {
+  return evaluateInPage(page.session, (rt, a) => rt.scrollMainBy(a.dy), { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
+    { deadline, what: 'scrolling to find the element' });
+}
+
+/** Resolves the target to one element, waiting (bounded) for it to appear. */
+export async function locate(page: Page, target: TargetSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<Located> {
+  const started = Date.now();
+  const until = deadline.cap(opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS);
+  let scrolls = 0;
+  for (let attempt = 0; ; attempt++) {
+    const r = await page.guard(evaluateInPage(page.session, (rt, a) => rt.locateElement(a),
+      { target, within: opts.within, counters: refs.counters }, { deadline, what: `the element ${describeTarget(target)}` }));
+    if (r.ok) {
+      refs.counters = r.counters;
+      return { handle: r.handle, desc: r.desc, ...(r.reResolved ? { reResolved: true } : {}), ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}) };
+    }
+    const final = r.reason === 'invalid-selector' || r.reason === 'earlier-page' || r.reason === 'malformed';
+    if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within);
+    const s = opts.scrollUntilVisible;
+    let moved = false;
+    if (s && scrolls < s.maxAttempts && r.reason === 'not-found') {
+      scrolls++;
+      moved = await scrollStep(page, s, deadline);
+    }
+    // After a scroll, only give lazy content a moment; otherwise back off as SPEC §8.9 says.
+    await until.sleep(moved ? SCROLL_SETTLE_MS : RETRY_DELAYS_MS[Math.min(attempt + 1, RETRY_DELAYS_MS.length - 1)]!);
+  }
+}
+
+function actionError(f: ActionFailure, desc: string, action: ActionKind, waitedMs: number): Error {
+  const details: Record<string, unknown> = { category: f.reason === 'not-select' ? 'not-editable' : f.reason === 'pointer-events' || f.reason === 'unstable' ? 'not-visible' : f.reason, element: desc };
+  if (f.interceptor) details.interceptor = f.interceptor;
+  const message = `${desc} ${f.message}${f.final ? '' : ` (waited ${waitedMs}ms)`}`;
+  if (f.reason === 'not-editable' || f.reason === 'not-select' || (f.reason === 'disabled' && action === 'fill')) return new ElementNotEditableError(message, details);
+  if (f.reason === 'detached') return new StaleElementError(`${desc} was removed from the page before the ${action}; take a new snapshot or retry`, { ...details, category: 'stale-ref' });
+  return f.final ? new ExecutionError(message, details) : new TimeoutError(message, details);
+}
+
+/** Checks that can be forced past: the element is there, a check about its looks keeps failing. */
+const FORCEABLE = new Set(['not-visible', 'covered', 'pointer-events', 'unstable']);
+
+/**
+ * Resolves the target and waits until it can take `action`. Re-resolves when the element is
+ * replaced while waiting (a re-render), never acting on anything but what the target names.
+ */
+export async function prepareAction(
+  page: Page, target: TargetSpec, action: ActionKind, refs: RefHolder, opts: TargetOptions, deadline: Deadline,
+): Promise<Actionable> {
+  const started = Date.now();
+  const until = deadline.cap(opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS);
+  let located = await locate(page, target, refs, opts, deadline);
+  let last: ActionFailure | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const forceable = (f: ActionFailure): boolean => FORCEABLE.has(f.reason) && !(opts.keepCoverCheck && (f.reason === 'covered' || f.reason === 'pointer-events'));
+    const force = !!opts.force || (until.expired() && !!last && forceable(last));
+    const r = await page.guard(evaluateInPage(page.session, (rt, a) => rt.checkActionable(a),
+      { handle: located.handle, action, force, stable: opts.stable }, { deadline, what: `${located.desc} to be ready for ${action}` }));
+    if (r.ok) {
+      return {
+        ...located, pointerHandle: r.handle, x: r.x, y: r.y,
+        ...(r.viaLabel ? { viaLabel: true } : {}), ...(r.checked !== undefined ? { checked: r.checked } : {}),
+        ...(force && !opts.force ? { autoForced: true, forcedBecause: last } : {}),
+      };
+    }
+    if (r.reason === 'detached' && !until.expired()) {
+      located = await locate(page, target, refs, opts, deadline); // re-rendered: find it again
+      continue;
+    }
+    last = r;
+    if (r.final || (until.expired() && (force || !forceable(r)))) throw actionError(r, located.desc, action, Date.now() - started);
+    if (!until.expired()) await until.sleep(RETRY_DELAYS_MS[Math.min(attempt + 1, RETRY_DELAYS_MS.length - 1)]!);
+  }
+}

@@ -1,0 +1,57 @@
+// The mouse, as a person moves it: trusted Input.dispatchMouseEvent events, intermediate moves on
+// the way to a point, and the pointer position remembered for the rest of the command.
+
+import type { Deadline } from '../common/index.js';
+import type { Page } from '../page/index.js';
+
+export interface Point { x: number; y: number }
+
+const positions = new WeakMap<Page, Point>();
+/** Where a pointer enters from when the command has not moved it yet: just off the target. */
+const APPROACH_OFFSET_PX = 12;
+
+type MouseType = 'mouseMoved' | 'mousePressed' | 'mouseReleased' | 'mouseWheel';
+
+function send(page: Page, type: MouseType, p: Point, extra: { button?: 'left' | 'none'; buttons?: number; clickCount?: number; deltaX?: number; deltaY?: number } = {}): Promise<unknown> {
+  return page.session.send('Input.dispatchMouseEvent', {
+    type, x: p.x, y: p.y, button: extra.button ?? 'none', buttons: extra.buttons ?? 0,
+    ...(extra.clickCount !== undefined ? { clickCount: extra.clickCount } : {}),
+    ...(extra.deltaX !== undefined ? { deltaX: extra.deltaX, deltaY: extra.deltaY ?? 0 } : {}),
+  });
+}
+
+export function mousePosition(page: Page): Point | undefined {
+  return positions.get(page);
+}
+
+/** Moves to `to` through `steps` evenly spaced points (the last one is `to`), `delayMs` apart. */
+export async function moveMouse(page: Page, to: Point, deadline: Deadline, opts: { steps?: number; delayMs?: number; buttons?: number } = {}): Promise<void> {
+  const from = positions.get(page) ?? { x: Math.max(0, to.x - APPROACH_OFFSET_PX), y: Math.max(0, to.y - APPROACH_OFFSET_PX) };
+  const steps = Math.max(1, opts.steps ?? 2);
+  for (let i = 1; i <= steps; i++) {
+    const p = { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
+    await page.guard(deadline.race(send(page, 'mouseMoved', p, { buttons: opts.buttons ?? 0, button: opts.buttons ? 'left' : 'none' }), 'the mouse to move'));
+    positions.set(page, p);
+    if (opts.delayMs && i < steps) await deadline.sleep(opts.delayMs);
+  }
+}
+
+export async function mouseDown(page: Page, at: Point, deadline: Deadline, clickCount = 1): Promise<void> {
+  await page.guard(deadline.race(send(page, 'mousePressed', at, { button: 'left', buttons: 1, clickCount }), 'the mouse button to go down'));
+}
+
+export async function mouseUp(page: Page, at: Point, deadline: Deadline, clickCount = 1): Promise<void> {
+  await page.guard(deadline.race(send(page, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount }), 'the mouse button to come up'));
+}
+
+/** Press and release at `at` (twice for a double click, with click counts 1 then 2). */
+export async function clickAt(page: Page, at: Point, deadline: Deadline, clickCount = 1): Promise<void> {
+  for (let n = 1; n <= clickCount; n++) {
+    await mouseDown(page, at, deadline, n);
+    await mouseUp(page, at, deadline, n);
+  }
+}
+
+export async function wheel(page: Page, at: Point, deltaX: number, deltaY: number, deadline: Deadline): Promise<void> {
+  await page.guard(deadline.race(send(page, 'mouseWheel', at, { deltaX, deltaY }), 'the wheel to scroll'));
+}

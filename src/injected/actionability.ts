@@ -1,0 +1,202 @@
+// Actionability (SPEC §8) of a held element, checked in one page call: attached, enabled or
+// editable, visible, scrolled into view, not under pointer-events:none, and the point a pointer
+// would use actually lands on it (else the interceptor is named and classified). Runs in the page.
+import type { PageRuntime } from './runtime.js';
+declare const rt: PageRuntime;
+
+export type ActionKind = 'click' | 'hover' | 'fill' | 'select' | 'upload' | 'drag' | 'focus';
+
+export interface ActionCheck {
+  handle: number;
+  action: ActionKind;
+  /** Skip every check but "attached"; the point is the element's centre. */
+  force: boolean;
+  /** Also require the box to hold still across two animation frames (SPEC §8.6). */
+  stable?: boolean;
+}
+
+export interface Interceptor { kind: string; selector: string; text?: string }
+
+export type ActionFailure = {
+  ok: false;
+  reason: 'detached' | 'not-visible' | 'covered' | 'pointer-events' | 'disabled' | 'not-editable' | 'not-select' | 'unstable';
+  message: string;
+  interceptor?: Interceptor;
+  /** A failure that waiting will not fix. */
+  final?: true;
+};
+export type ActionOutcome =
+  | { ok: true; x: number; y: number; handle: number; viaLabel?: true; checked?: boolean }
+  | ActionFailure;
+
+export function isDisabled(el: Element): boolean {
+  if ((el as HTMLButtonElement).disabled === true) return true;
+  if (el.closest('[aria-disabled="true"]')) return true;
+  const fieldset = el.closest('fieldset');
+  if (fieldset?.disabled) {
+    const legend = fieldset.querySelector(':scope > legend');
+    return !legend?.contains(el);
+  }
+  return false;
+}
+
+/** SPEC §8.2: why `el` can't take typed text, or undefined when it can. */
+export function notEditableReason(el: Element): { message: string; final?: true } | undefined {
+  if (rt.isHtml(el, 'input') && el.type === 'file') return { message: 'is a file input: use {"upload": {"selector": …, "files": [...]}}', final: true };
+  if (!rt.isTextControl(el)) return { message: `is not a text field (${el.localName}${rt.isHtml(el, 'input') ? ` type=${el.type}` : ''})`, final: true };
+  if (isDisabled(el)) return { message: 'is disabled' };
+  if ((el as HTMLInputElement).readOnly || el.getAttribute('aria-readonly') === 'true') return { message: 'is read-only' };
+  return undefined;
+}
+
+/** Why `el` is not visible (SPEC §8.3), or undefined. */
+export function invisibleReason(el: Element): string | undefined {
+  if (el.closest('[hidden]')) return 'has the hidden attribute';
+  if (el.closest('[aria-hidden="true"]')) return 'is aria-hidden';
+  const style = getComputedStyle(el);
+  if (style.visibility === 'hidden' || style.visibility === 'collapse') return 'has visibility:hidden';
+  if (!rt.isVisible(el)) {
+    const r = el.getBoundingClientRect();
+    return r.width && r.height ? 'is hidden by CSS (display, opacity or content-visibility)' : 'has no size (display:none or 0×0)';
+  }
+  for (let e: Element | null = el; e; e = rt.parentOrHost(e)) {
+    if (Number(getComputedStyle(e).opacity) === 0) return 'has opacity 0';
+  }
+  return undefined;
+}
+
+/** A hidden native checkbox or radio is operated through its visible label (SPEC §19.16). */
+export function visibleLabelOf(el: Element): Element | undefined {
+  if (!rt.isHtml(el, 'input') || !/^(checkbox|radio)$/.test(el.type)) return undefined;
+  return Array.from(el.labels ?? []).find((l) => rt.isVisible(l));
+}
+
+export function classifyInterceptor(el: Element): Interceptor {
+  // Climb to the layer that covers the target: the outermost positioned ancestor below body.
+  let layer = el;
+  for (let e: Element | null = el; e && e !== document.body && e !== document.documentElement; e = rt.parentOrHost(e)) {
+    const pos = getComputedStyle(e).position;
+    if (pos === 'fixed' || pos === 'sticky' || pos === 'absolute' || e.getAttribute('role') === 'dialog' || e.localName === 'dialog') layer = e;
+  }
+  const hay = `${layer.id} ${typeof layer.className === 'string' ? layer.className : ''} ${layer.getAttribute('aria-label') ?? ''} ${rt.collapseSpace(layer.textContent ?? '').slice(0, 300)}`.toLowerCase();
+  const role = layer.getAttribute('role') ?? '';
+  let kind = 'overlay';
+  if (/cookie/.test(hay)) kind = 'cookie-banner';
+  else if (/consent|gdpr|privacy/.test(hay)) kind = 'consent-dialog';
+  else if (/^(dialog|alertdialog)$/.test(role) || layer.localName === 'dialog' || layer.getAttribute('aria-modal') === 'true' || /modal/.test(hay)) kind = 'modal';
+  else if (/^(alert|status)$/.test(role) || /toast|notification|snackbar/.test(hay)) kind = 'notification';
+  else if (/^(tooltip|menu|listbox)$/.test(role) || /popup|popover|tooltip|dropdown/.test(hay)) kind = 'popup';
+  else if (getComputedStyle(layer).position === 'sticky' || /header|navbar/.test(hay) || layer.localName === 'header') kind = 'sticky-header';
+  const text = rt.collapseSpace((layer as HTMLElement).innerText ?? '').slice(0, 60);
+  return { kind, selector: rt.selectorFor(layer), ...(text ? { text } : {}) };
+}
+
+/** Whether a pointer at (x, y) reaches `el` (itself, a descendant, or a label of it). */
+export function pointReaches(el: Element, x: number, y: number): Element | true | null {
+  const hit = rt.deepElementFromPoint(x, y);
+  if (!hit) return null;
+  for (let e: Element | null = hit; e; e = rt.parentOrHost(e)) if (e === el) return true;
+  if (rt.isHtml(hit, 'label') && hit.control === el) return true;
+  const label = hit.closest('label');
+  if (label && (label as HTMLLabelElement).control === el) return true;
+  return hit;
+}
+
+/** The visible part of the element's largest box, and points in it to try: centre first. */
+export function candidatePoints(el: Element): { x: number; y: number }[] {
+  const clip = visibleClip(el);
+  let best: { l: number; t: number; r: number; b: number } | undefined;
+  for (const rect of Array.from(el.getClientRects())) {
+    const l = Math.max(rect.left, clip.l);
+    const t = Math.max(rect.top, clip.t);
+    const r = Math.min(rect.right, clip.r);
+    const b = Math.min(rect.bottom, clip.b);
+    if (r - l < 1 || b - t < 1) continue;
+    if (!best || (r - l) * (b - t) > (best.r - best.l) * (best.b - best.t)) best = { l, t, r, b };
+  }
+  if (!best) return [];
+  const at = (fx: number, fy: number): { x: number; y: number } =>
+    ({ x: Math.round((best!.l + (best!.r - best!.l) * fx) * 100) / 100, y: Math.round((best!.t + (best!.b - best!.t) * fy) * 100) / 100 });
+  return [at(0.5, 0.5), at(0.25, 0.5), at(0.75, 0.5), at(0.5, 0.25), at(0.5, 0.75)];
+}
+
+/** The viewport, narrowed by every ancestor that clips its overflow (scrolling containers). */
+export function visibleClip(el: Element): { l: number; t: number; r: number; b: number } {
+  const clip = { l: 0, t: 0, r: innerWidth, b: innerHeight };
+  for (let e = rt.parentOrHost(el); e && e !== document.documentElement && e !== document.body; e = rt.parentOrHost(e)) {
+    const style = getComputedStyle(e);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const r = e.getBoundingClientRect();
+    if (style.overflowX !== 'visible') { clip.l = Math.max(clip.l, r.left); clip.r = Math.min(clip.r, r.right); }
+    if (style.overflowY !== 'visible') { clip.t = Math.max(clip.t, r.top); clip.b = Math.min(clip.b, r.bottom); }
+    if (style.position === 'fixed') break;
+  }
+  return clip;
+}
+
+export function inViewportFully(el: Element): boolean {
+  const r = el.getBoundingClientRect();
+  const c = visibleClip(el);
+  return r.top >= c.t && r.left >= c.l && r.bottom <= c.b && r.right <= c.r;
+}
+
+export function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
+export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
+  const original = rt.heldElement(c.handle);
+  if (!original || !original.isConnected) return { ok: false, reason: 'detached', message: 'was removed from the page' };
+  let el = original;
+  let handle = c.handle;
+  let viaLabel: true | undefined;
+  const checkedOf = (): boolean | undefined => (rt.isHtml(original, 'input') && /^(checkbox|radio)$/.test(original.type) ? original.checked : undefined);
+  if (!c.force) {
+    if (c.action === 'fill') {
+      const why = notEditableReason(el);
+      if (why) return { ok: false, reason: why.final ? 'not-editable' : (isDisabled(el) ? 'disabled' : 'not-editable'), message: why.message, ...(why.final ? { final: true as const } : {}) };
+    } else if (c.action === 'select') {
+      if (!rt.isHtml(el, 'select')) return { ok: false, reason: 'not-select', message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`, final: true };
+      if (isDisabled(el)) return { ok: false, reason: 'disabled', message: 'is disabled' };
+    } else if (c.action === 'click' && isDisabled(el)) {
+      return { ok: false, reason: 'disabled', message: 'is disabled' };
+    }
+    if (c.action === 'click' && invisibleReason(el)) {
+      const label = visibleLabelOf(el);
+      if (label) { el = label; handle = rt.holdElement(label); viaLabel = true; }
+    }
+    const hidden = c.action === 'upload' || c.action === 'select' ? undefined : invisibleReason(el);
+    if (hidden) return { ok: false, reason: 'not-visible', message: hidden };
+  }
+  if (c.action === 'upload' || c.action === 'select') return { ok: true, x: 0, y: 0, handle };
+  if (!inViewportFully(el)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  if (c.stable && !c.force) {
+    const before = el.getBoundingClientRect();
+    await nextFrame();
+    await nextFrame();
+    const after = el.getBoundingClientRect();
+    if (before.x !== after.x || before.y !== after.y || before.width !== after.width || before.height !== after.height) {
+      return { ok: false, reason: 'unstable', message: 'is still moving (animating)' };
+    }
+  }
+  const points = candidatePoints(el);
+  const done = (p: { x: number; y: number }): ActionOutcome => {
+    const checked = checkedOf();
+    return { ok: true, x: p.x, y: p.y, handle, ...(viaLabel ? { viaLabel } : {}), ...(checked !== undefined ? { checked } : {}) };
+  };
+  if (c.force) {
+    const r = el.getBoundingClientRect();
+    return done(points[0] ?? { x: r.left + r.width / 2, y: r.top + r.height / 2 });
+  }
+  if (!points.length) return { ok: false, reason: 'not-visible', message: 'is outside the viewport (clipped by a scrolling container?)' };
+  if (getComputedStyle(el).pointerEvents === 'none') return { ok: false, reason: 'pointer-events', message: 'has pointer-events: none' };
+  let firstHit: Element | null = null;
+  for (const p of points) {
+    const reach = pointReaches(el, p.x, p.y);
+    if (reach === true) return done(p);
+    firstHit ??= reach;
+  }
+  if (!firstHit) return { ok: false, reason: 'not-visible', message: 'is not under any point of the viewport' };
+  const interceptor = classifyInterceptor(firstHit);
+  return { ok: false, reason: 'covered', message: `is covered by ${interceptor.selector} (${interceptor.kind})`, interceptor };
+}

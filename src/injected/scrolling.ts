@@ -1,0 +1,61 @@
+// Scrolling the page or a scrollable container (SPEC §9.7, §8.10): instant, whatever the page's
+// scroll-behavior, and reporting where it ended up. Runs in the page.
+import type { PageRuntime } from './runtime.js';
+declare const rt: PageRuntime;
+
+export type ScrollMove = { to: 'top' | 'bottom' } | { by: { x: number; y: number } } | { at: { x?: number; y?: number } };
+
+export function isScrollable(el: Element): boolean {
+  const style = getComputedStyle(el);
+  const y = /(auto|scroll|overlay)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
+  const x = /(auto|scroll|overlay)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
+  return y || x;
+}
+
+/** The document's scroller, or — when the document itself does not scroll — the largest visible scrolling container. */
+export function mainScroller(): Element {
+  const doc = document.scrollingElement ?? document.documentElement;
+  if (doc.scrollHeight > innerHeight + 1) return doc;
+  let best: Element | undefined;
+  let bestArea = 0;
+  for (const el of rt.deepElements(document)) {
+    if (!isScrollable(el)) continue;
+    const r = el.getBoundingClientRect();
+    const area = r.width * r.height;
+    if (area > bestArea && rt.isVisible(el)) { best = el; bestArea = area; }
+  }
+  return best ?? doc;
+}
+
+/** Scrolls the main scroller by `dy` (0 → most of a screen); false when it could not move. */
+export function scrollMainBy(dy: number): boolean {
+  const el = mainScroller();
+  const before = el.scrollTop;
+  const step = dy || Math.round((el === document.scrollingElement ? innerHeight : el.clientHeight) * 0.8);
+  el.scrollBy({ top: step, behavior: 'instant' });
+  return el.scrollTop !== before;
+}
+
+export function scrollPosition(el: Element | undefined): { scrollX: number; scrollY: number } {
+  if (!el || el === document.scrollingElement) return { scrollX: Math.round(scrollX), scrollY: Math.round(scrollY) };
+  return { scrollX: Math.round(el.scrollLeft), scrollY: Math.round(el.scrollTop) };
+}
+
+/** Moves the page, or the held container, and reports the final position of what moved. */
+export function scrollBy(move: ScrollMove, containerHandle?: number): { scrollX: number; scrollY: number } | { error: string } {
+  const container = containerHandle !== undefined ? rt.heldElement(containerHandle) : undefined;
+  if (containerHandle !== undefined && !container) return { error: 'the container is gone' };
+  const el = container ?? document.scrollingElement ?? document.documentElement;
+  if ('to' in move) el.scrollTo({ top: move.to === 'top' ? 0 : el.scrollHeight, left: el.scrollLeft, behavior: 'instant' });
+  else if ('by' in move) el.scrollBy({ left: move.by.x, top: move.by.y, behavior: 'instant' });
+  else el.scrollTo({ left: move.at.x ?? el.scrollLeft, top: move.at.y ?? el.scrollTop, behavior: 'instant' });
+  return scrollPosition(container);
+}
+
+/** Brings a held element to the middle of its scrolling containers and the viewport. */
+export function scrollElementIntoView(handle: number): { scrollX: number; scrollY: number } | { error: string } {
+  const el = rt.heldElement(handle);
+  if (!el || !el.isConnected) return { error: 'was removed from the page' };
+  el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+  return scrollPosition(undefined);
+}

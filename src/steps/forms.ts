@@ -1,0 +1,137 @@
+// Form steps: fill (SPEC §9.2, all its forms), selectOption (SPEC §9.8) and upload (SPEC §19.13).
+
+import { ExecutionError, errorMessage } from '../common/index.js';
+import { fill, selectOption, upload, type FillOptions, type OptionChoice, type TargetSpec } from '../dom/index.js';
+import { defineStep } from './registry.js';
+import { describe, isObj, obj, optBool, optNumber, ParamError, type Obj } from './params.js';
+import { ACTION_OPTION_KEYS, actionOptions, hasTarget, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
+import { settledOutput } from './interaction.js';
+
+// ── fill ───────────────────────────────────────────────────────────────────────────────────
+interface FillField { key: string; target: TargetSpec | undefined; value: string }
+interface FillParams { fields: FillField[]; opts: FillOptions; batch: boolean }
+
+const FILL_TARGET_KEYS = TARGET_KEYS.filter((k) => k !== 'selectors' && k !== 'x' && k !== 'y' && k !== 'text');
+const FILL_KEYS = [...FILL_TARGET_KEYS, ...ACTION_OPTION_KEYS, 'value', 'clear', 'react'] as const;
+
+function fillValue(v: unknown, key: string): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new ParamError(`the value for ${key} must be a string, got ${describe(v)}`);
+}
+
+function fillOptions(o: Obj): FillOptions {
+  const clear = optBool(o, 'clear');
+  return { ...actionOptions(o), ...(clear !== undefined ? { clear } : {}), ...(optBool(o, 'react') ? { react: true } : {}) };
+}
+
+function batchFields(map: Obj): FillField[] {
+  const entries = Object.entries(map);
+  if (!entries.length) throw new ParamError('fill needs at least one field');
+  return entries.map(([key, v]) => ({ key, target: stringTarget(key, 'field'), value: fillValue(v, `"${key}"`) }));
+}
+
+defineStep<FillParams>({
+  name: 'fill',
+  summary: 'Fill fields: {selector|ref|label, value, clear, react} | {"#a": "x", "s1e4": "y"} | {fields: {…}, react} | "text" (focused element)',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    if (typeof v === 'string' || typeof v === 'number') return { fields: [{ key: 'focused', target: undefined, value: String(v) }], opts: {}, batch: false };
+    if (!isObj(v)) throw new ParamError(`fill takes {selector|ref|label, value}, a map of fields, or a string for the focused element; got ${describe(v)}`);
+    if (v.fields !== undefined) {
+      const o = obj(v, ['fields', 'react', 'clear', 'force', 'timeout'], 'fill');
+      if (!isObj(o.fields)) throw new ParamError(`"fields" must be an object of selector → value, got ${describe(o.fields)}`);
+      return { fields: batchFields(o.fields), opts: fillOptions(o), batch: true };
+    }
+    if ('value' in v || hasTarget(v, FILL_TARGET_KEYS)) {
+      const o = obj(v, FILL_KEYS, 'fill');
+      if (o.value === undefined) throw new ParamError('fill needs "value"');
+      const target = hasTarget(o, FILL_TARGET_KEYS) ? objectTarget(o, 'fill', FILL_TARGET_KEYS) : undefined;
+      return { fields: [{ key: target ? 'field' : 'focused', target, value: fillValue(o.value, '"value"') }], opts: fillOptions(o), batch: false };
+    }
+    return { fields: batchFields(v), opts: {}, batch: true };
+  },
+  async run(ctx, p) {
+    const tab = ctx.command.requireTab();
+    if (!p.batch) {
+      const f = p.fields[0]!;
+      const r = await fill(tab.page, f.target, f.value, tab.entry, p.opts, ctx.deadline);
+      return {
+        filled: true, method: r.method, ...(await settledOutput(tab, r)), ...(r.value !== undefined ? { value: r.value } : {}),
+        ...(r.reResolved ? { reResolved: true } : {}), ...(r.autoForced ? { autoForced: true } : {}),
+        ...(r.warnings.length ? { warnings: r.warnings } : {}),
+      };
+    }
+    const done: Record<string, string> = {};
+    const warnings: string[] = [];
+    for (const f of p.fields) {
+      try {
+        const r = await fill(tab.page, f.target, f.value, tab.entry, p.opts, ctx.deadline);
+        done[f.key] = r.method;
+        warnings.push(...r.warnings);
+      } catch (err) {
+        // Say what did land, so the agent retries only the rest.
+        const landed = Object.keys(done);
+        throw new ExecutionError(`Filled ${landed.length} of ${p.fields.length} fields${landed.length ? ` (${landed.join(', ')})` : ''}; "${f.key}" failed: ${errorMessage(err)}`,
+          { ...(err as { details?: Record<string, unknown> }).details, filled: landed });
+      }
+    }
+    return { filled: p.fields.length, methods: done, ...(warnings.length ? { warnings } : {}) };
+  },
+});
+
+// ── selectOption ───────────────────────────────────────────────────────────────────────────
+interface SelectParams { target: TargetSpec; choice: OptionChoice; opts: ReturnType<typeof actionOptions> }
+
+defineStep<SelectParams>({
+  name: 'selectOption',
+  summary: 'Choose in a <select>: {selector|ref, value | label | index | values: [...]} → {selected, multiple}',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    const o = obj(v, ['selector', 'ref', 'withinSelector', 'value', 'label', 'index', 'values', ...ACTION_OPTION_KEYS], 'selectOption');
+    const target = objectTarget(o, 'selectOption', ['selector', 'ref', 'withinSelector']);
+    const forms = ['value', 'label', 'index', 'values'].filter((k) => o[k] !== undefined);
+    if (forms.length !== 1) throw new ParamError('selectOption needs exactly one of "value", "label", "index", "values"');
+    let choice: OptionChoice;
+    if (o.values !== undefined) {
+      if (!Array.isArray(o.values) || !o.values.length || o.values.some((x) => typeof x !== 'string')) throw new ParamError(`"values" must be a non-empty array of strings, got ${describe(o.values)}`);
+      choice = { values: o.values as string[] };
+    } else if (o.index !== undefined) {
+      choice = { indexes: [optNumber(o, 'index', { min: 0, integer: true })!] };
+    } else if (o.label !== undefined) {
+      choice = { labels: [fillValue(o.label, '"label"')] };
+    } else {
+      choice = { values: [fillValue(o.value, '"value"')] };
+    }
+    return { target, choice, opts: actionOptions(o) };
+  },
+  async run(ctx, p) {
+    const tab = ctx.command.requireTab();
+    const r = await selectOption(tab.page, p.target, p.choice, tab.entry, p.opts, ctx.deadline);
+    return { selected: r.selected, multiple: r.multiple, ...(await settledOutput(tab, r)), ...(r.reResolved ? { reResolved: true } : {}) };
+  },
+});
+
+// ── upload ─────────────────────────────────────────────────────────────────────────────────
+interface UploadParams { target: TargetSpec; files: string[]; opts: ReturnType<typeof actionOptions> }
+
+defineStep<UploadParams>({
+  name: 'upload',
+  summary: 'Set files on a file input (or the button/drop zone hiding one): {selector|ref|label, files: "path" | ["a", "b"]}',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    const o = obj(v, ['selector', 'ref', 'label', 'exact', 'withinSelector', 'files', 'file', 'timeout'], 'upload');
+    const raw = o.files ?? o.file;
+    const files = typeof raw === 'string' ? [raw] : raw;
+    if (!Array.isArray(files) || !files.length || files.some((f) => typeof f !== 'string' || !f)) throw new ParamError(`"files" must be a path or a non-empty array of paths, got ${describe(raw)}`);
+    return { target: objectTarget(o, 'upload', ['selector', 'ref', 'label', 'exact', 'withinSelector']), files: files as string[], opts: actionOptions(o) };
+  },
+  async run(ctx, p) {
+    const tab = ctx.command.requireTab();
+    const r = await upload(tab.page, p.target, p.files, tab.entry, p.opts, ctx.deadline);
+    return { uploaded: r.uploaded, input: r.input, ...(await settledOutput(tab, r)) };
+  },
+});

@@ -1,0 +1,148 @@
+// Pointer steps: click (SPEC §9.1) and hover (SPEC §9.5). Tabs a click opens are registered so the
+// agent can use their alias at once.
+
+import { findAlias, readRegistry, registerTab, type TabEntry } from '../cdp/index.js';
+import { Deadline } from '../common/index.js';
+import { click, clickCoordinates, hover, moveMouse, type ClickOptions, type SettleResult, type TargetSpec } from '../dom/index.js';
+import { evaluateInPage } from '../page/index.js';
+import { defineStep, type AttachedTab } from './registry.js';
+import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
+import { ACTION_OPTION_KEYS, actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
+
+/** Time a newly opened tab gets to show up as a target. */
+const NEW_TAB_WAIT_MS = 1_000;
+
+export interface NewTab { tab: string; targetId: string; url: string }
+
+/** Registers the tabs this page opened during the action (opener = this tab, not yet known). */
+export async function registerOpenedTabs(tab: AttachedTab, expected: number): Promise<NewTab[]> {
+  const until = Deadline.after(NEW_TAB_WAIT_MS);
+  const known = new Set(Object.values(readRegistry().tabs).map((e) => e.targetId));
+  let found: { targetId: string; url: string }[] = [];
+  while (true) {
+    const { targetInfos } = await tab.conn.browser().send('Target.getTargets');
+    found = targetInfos.filter((t) => t.type === 'page' && t.openerId === tab.page.targetId && !known.has(t.targetId));
+    if (found.length >= expected || until.expired()) break;
+    await until.sleep(50);
+  }
+  const out: NewTab[] = [];
+  for (const t of found) {
+    const entry: TabEntry = { targetId: t.targetId, host: tab.entry.host, port: tab.entry.port, ...(tab.entry.wsEndpoint ? { wsEndpoint: tab.entry.wsEndpoint } : {}) };
+    const alias = findAlias(readRegistry(), t.targetId) ?? await registerTab(entry);
+    out.push({ tab: alias, targetId: t.targetId, url: t.url });
+  }
+  return out;
+}
+
+export async function settledOutput(tab: AttachedTab, s: SettleResult): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  if (s.navigated) { out.navigated = true; out.newUrl = s.newUrl; }
+  if (s.opened?.length) out.newTabs = await registerOpenedTabs(tab, s.opened.length);
+  return out;
+}
+
+// ── click ──────────────────────────────────────────────────────────────────────────────────
+interface ClickParams {
+  target: TargetSpec;
+  opts: ClickOptions;
+  waitAfter?: { timeoutMs: number; quietMs: number };
+}
+
+const CLICK_KEYS = [...TARGET_KEYS, ...ACTION_OPTION_KEYS, 'jsClick', 'nativeOnly', 'doubleClick', 'scrollUntilVisible', 'waitAfter'] as const;
+
+function readScrollSearch(v: unknown): ClickOptions['scrollUntilVisible'] {
+  if (v === undefined || v === false) return undefined;
+  if (v === true) return { direction: 'down', maxAttempts: 20 };
+  const o = obj(v, ['direction', 'distance', 'maxAttempts'], 'scrollUntilVisible');
+  const direction = o.direction === undefined ? 'down' : o.direction;
+  if (direction !== 'down' && direction !== 'up') throw new ParamError(`"direction" must be down or up, got ${describe(direction)}`);
+  const distance = optNumber(o, 'distance', { min: 1 });
+  return { direction, ...(distance ? { distance } : {}), maxAttempts: optNumber(o, 'maxAttempts', { min: 1, max: 200, integer: true }) ?? 20 };
+}
+
+function readWaitAfter(v: unknown): ClickParams['waitAfter'] {
+  if (v === undefined || v === false) return undefined;
+  if (v === true) return { timeoutMs: 2_000, quietMs: 100 };
+  const o = obj(v, ['timeout', 'stableTime'], 'waitAfter');
+  return { timeoutMs: optNumber(o, 'timeout', { min: 0, max: 60_000 }) ?? 2_000, quietMs: optNumber(o, 'stableTime', { min: 0, max: 10_000 }) ?? 100 };
+}
+
+defineStep<ClickParams>({
+  name: 'click',
+  summary: 'Click: "s1e4" | "css" | {ref|selector|text|selectors|x+y, exact, withinSelector, doubleClick, force, jsClick, nativeOnly, scrollUntilVisible, waitAfter, timeout}',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    if (typeof v === 'string') return { target: stringTarget(v, 'click'), opts: {} };
+    if (!isObj(v)) throw new ParamError(`click takes "s1e4", a CSS selector or an object, got ${describe(v)}`);
+    const o = obj(v, CLICK_KEYS, 'click');
+    const target = objectTarget(o, 'click', TARGET_KEYS.filter((k) => k !== 'label'));
+    const opts: ClickOptions = {
+      ...actionOptions(o),
+      ...(optBool(o, 'jsClick') ? { jsClick: true } : {}),
+      ...(optBool(o, 'nativeOnly') ? { nativeOnly: true } : {}),
+      ...(optBool(o, 'doubleClick') ? { doubleClick: true } : {}),
+    };
+    if (opts.jsClick && opts.nativeOnly) throw new ParamError('"jsClick" and "nativeOnly" contradict each other');
+    const scroll = readScrollSearch(o.scrollUntilVisible);
+    if (scroll) opts.scrollUntilVisible = scroll;
+    const waitAfter = readWaitAfter(o.waitAfter);
+    return { target, opts, ...(waitAfter ? { waitAfter } : {}) };
+  },
+  async run(ctx, p) {
+    const tab = ctx.command.requireTab();
+    const { page } = tab;
+    if (p.target.by === 'coords') {
+      const s = await clickCoordinates(page, p.target, p.opts.doubleClick ? 2 : 1, ctx.deadline);
+      return { clicked: true, method: 'cdp', ...(await settledOutput(tab, s)) };
+    }
+    const r = await click(page, p.target, tab.entry, p.opts, ctx.deadline);
+    if (p.waitAfter) {
+      const w = p.waitAfter;
+      await page.guard(evaluateInPage(page.session, (rt, a) => rt.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' }))
+        .catch(() => { /* waitAfter is best effort: a page that keeps changing is reported by the diff */ });
+    }
+    return {
+      clicked: true, method: r.method,
+      ...(r.cdpAttempted ? { cdpAttempted: true } : {}),
+      ...(await settledOutput(tab, r)),
+      ...(r.reResolved ? { reResolved: true } : {}),
+      ...(r.autoForced ? { autoForced: true } : {}),
+      ...(r.targetReceived !== undefined ? { targetReceived: r.targetReceived } : {}),
+      ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}),
+      ...(r.viaLabel ? { viaLabel: true } : {}),
+      ...(r.checked !== undefined ? { checked: r.checked } : {}),
+      ...(r.warnings.length ? { warnings: r.warnings } : {}),
+    };
+  },
+});
+
+// ── hover ──────────────────────────────────────────────────────────────────────────────────
+interface HoverParams { target: TargetSpec; opts: ClickOptions & { durationMs?: number; captureResult?: boolean } }
+
+defineStep<HoverParams>({
+  name: 'hover',
+  summary: 'Hover: "s1e4" | "css" | {ref|selector|text|x+y, duration, captureResult, force, timeout} → appeared menus/tooltips with captureResult',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    if (typeof v === 'string') return { target: stringTarget(v, 'hover'), opts: {} };
+    const o = obj(v, [...TARGET_KEYS, ...ACTION_OPTION_KEYS, 'duration', 'captureResult'], 'hover');
+    const durationMs = optNumber(o, 'duration', { min: 0, max: 60_000 });
+    return {
+      target: objectTarget(o, 'hover', TARGET_KEYS.filter((k) => k !== 'label' && k !== 'selectors')),
+      opts: { ...actionOptions(o), ...(durationMs !== undefined ? { durationMs } : {}), ...(optBool(o, 'captureResult') ? { captureResult: true } : {}) },
+    };
+  },
+  async run(ctx, p) {
+    const tab = ctx.command.requireTab();
+    if (p.target.by === 'coords') {
+      await moveMouse(tab.page, p.target, ctx.deadline, { steps: 3 });
+      if (p.opts.durationMs) await ctx.deadline.sleep(p.opts.durationMs);
+      return { hovered: true };
+    }
+    const r = await hover(tab.page, p.target, tab.entry, p.opts, ctx.deadline);
+    const { warnings, ...rest } = r;
+    return { ...rest, ...(warnings.length ? { warnings } : {}) };
+  },
+});
