@@ -59,7 +59,9 @@ export function controlValue(el: Element, role: string): string | undefined {
 /** Text of a subtree for name-from-content: text nodes, descendants' own names, control values. */
 export function textFromSubtree(root: Element, visited: Set<Element>): string {
   let out = '';
-  for (const node of Array.from(root.childNodes)) {
+  // A <slot> shows the nodes assigned to it (web components), or its own fallback content.
+  const assigned = root.localName === 'slot' ? (root as HTMLSlotElement).assignedNodes({ flatten: true }) : [];
+  for (const node of assigned.length ? assigned : Array.from(root.childNodes)) {
     if (node.nodeType === Node.TEXT_NODE) {
       out += node.textContent ?? '';
       continue;

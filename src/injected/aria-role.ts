@@ -108,6 +108,9 @@ export function implicitRole(el: Element): string {
     case 'tr': return 'row';
     case 'label': case 'legend': case 'figcaption': case 'caption': return 'none-labelling';
   }
+  // An editing host (rich-text editors) is where an agent types: show it as a textbox. Chrome's
+  // tree calls it generic; this is a deliberate difference (see ax-accuracy.test.ts).
+  if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return 'textbox';
   return 'generic';
 }
 

@@ -6,7 +6,9 @@ import { startHarness, type Harness } from './harness.js';
 
 /** Our role → Chrome's internal role where we choose an ARIA role agents know. */
 const DELIBERATE_ROLE: Record<string, string[]> = {
-  textbox: ['Date', 'DateTime', 'InputTime'], // date/time inputs: we say textbox [type=date]
+  // date/time inputs: we say textbox [type=date]; a contenteditable host (rich-text editor), which
+  // Chrome calls generic, is a textbox to us so agents see where to type and get a ref for it
+  textbox: ['Date', 'DateTime', 'InputTime', 'generic'],
   button: ['DisclosureTriangle', 'ColorWell'], // <summary>, <input type=color>
   generic: ['none'], // a clickable <span> (onclick or cursor: pointer) that Chrome leaves out; we give it a ref
 };
@@ -28,7 +30,7 @@ async function cdp(port: number, url: string): Promise<{ send: (m: string, p?: o
   };
 }
 
-it.each(['aria.html', 'changes.html', 'rerender.html'])('matches Chrome for every ref on %s', async (page) => {
+it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html'])('matches Chrome for every ref on %s', async (page) => {
   const tab = await h.open(page);
   const r = await h.cli({ tab, steps: [{ snapshot: { root: 'body' } }] });
   const ours = [...(r.out.steps[0].output.yaml as string).matchAll(/^\s*- (\w+)(?: "((?:[^"\\]|\\.)*)")?.*\[ref=(s\d+e\d+)\]/gm)]
