@@ -17,6 +17,7 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const RAW_CLIENT = fileURLToPath(new URL('./raw-cdp-client.mjs', import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const TARGET = { kind: 'listTabs', maxRatioToNode: 1.5 }; // the read-only command vs. a bare Node start
+const CLICK_TARGET = { kind: 'click', maxRatioToRawCdp: 2.5 }; // issue 4: a click with its capture vs. the raw CDP floor
 const CHILD_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -140,6 +141,7 @@ async function measure({ runs, coldRuns }) {
     const targets = await getJson(port, '/json/list');
     const pageWs = targets.find((t) => t.type === 'page' && t.url === pageUrl).webSocketDebuggerUrl;
     const chrome = (await getJson(port, '/json/version')).Browser;
+    const actions = (await cli({ steps: [{ openTab: { url: `${server.url}/actions.html`, port } }] }, env)).output.tab;
     const kinds = [
       { key: 'node', label: 'node -e 0', run: () => timeNode(['-e', '0'], env) },
       { key: 'rawCdp', label: 'raw CDP evaluate', run: () => timeNode([RAW_CLIENT, pageWs], env) },
@@ -149,6 +151,20 @@ async function measure({ runs, coldRuns }) {
         key: 'gotoScreenshot',
         label: 'goto + screenshot',
         run: () => cli({ tab, steps: [{ goto: `${server.url}/demo.html` }, { screenshot: true }] }, env),
+      },
+      // Interactions, each with its full post-command capture (screenshot, snapshots, diff).
+      { key: 'click', label: 'click (+capture)', run: () => cli({ tab: actions, steps: [{ click: '#save' }] }, env) },
+      { key: 'fill', label: 'fill (+capture)', run: () => cli({ tab: actions, steps: [{ fill: { label: 'Full name', value: 'Ann Lee' } }] }, env) },
+      {
+        key: 'batch5',
+        label: '5-step batch (+capture)',
+        run: () => cli({
+          tab: actions,
+          steps: [
+            { fill: { label: 'Email address', value: 'ann@example.com' } }, { fill: { '#city': 'Paris' } },
+            { selectOption: { selector: '#country', value: 'fr' } }, { click: '#news' }, { click: { text: 'Save draft' } },
+          ],
+        }, env),
       },
     ];
     const warm = await measureWarm(kinds, runs);
@@ -207,6 +223,10 @@ async function main() {
   printTable(labels, results);
   console.log(`\ntarget: ${labels[TARGET.kind]} median ≤ ${TARGET.maxRatioToNode}× node -e 0: `
     + `${ratio.toFixed(2)}× — ${target.met ? 'met' : 'NOT met'}`);
+  const clickRatio = results[CLICK_TARGET.kind].ratioToRawCdp;
+  target.click = { ...CLICK_TARGET, ratio: clickRatio, met: clickRatio <= CLICK_TARGET.maxRatioToRawCdp };
+  console.log(`target: ${labels[CLICK_TARGET.kind]} median ≤ ${CLICK_TARGET.maxRatioToRawCdp}× raw CDP: `
+    + `${clickRatio.toFixed(2)}× — ${target.click.met ? 'met' : 'NOT met'}`);
   await mkdir(RESULTS_DIR, { recursive: true });
   const report = { date: new Date().toISOString(), node: process.version, platform: `${process.platform}-${process.arch}`, chrome, ...options, target, results };
   await writeFile(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -30,7 +30,9 @@ try {
     const acted = await cdpSkill({
       tab: opened.tab,
       steps: [
-        { pageFunction: "() => { document.querySelector('#inc').click(); return document.querySelector('#count').value; }" },
+        { click: { text: 'Increment' } },
+        { click: '#inc' },
+        { pageFunction: "document.querySelector('#count').value" },
         { screenshot: { selector: '#langs', padding: 8 } },
       ],
     });

@@ -34,12 +34,17 @@ const TOGGLE_LABELS: Partial<Record<DiffField, readonly [string, string, string]
   disabled: ['disabled', 'enabled', 'enabled/disabled'],
 };
 
+/** Steps that support an action rather than being one: they name the command only when alone. */
+const SUPPORTING = new Set(['wait', 'poll', 'pageFunction', 'pipeline', 'viewport']);
+
 export function actionVerb(actions: string[]): string {
+  let fallback: string | undefined;
   for (let i = actions.length - 1; i >= 0; i--) {
     const verb = Object.hasOwn(ACTION_VERBS, actions[i]!) ? ACTION_VERBS[actions[i]!] : undefined;
-    if (verb) return verb;
+    if (verb && !SUPPORTING.has(actions[i]!)) return verb;
+    fallback ??= verb;
   }
-  return 'Done';
+  return fallback ?? 'Done';
 }
 
 export function summarize({ actions, added, removed, changed, after }: SummaryInput): string {

@@ -158,9 +158,11 @@ describe('live regions', () => {
 });
 
 describe('action verb', () => {
-  it('uses the last acting step, skipping observation steps', () => {
+  it('uses the last acting step, skipping observation and supporting steps', () => {
     expect(actionVerb(['click', 'fill', 'snapshot', 'query'])).toBe('Filled');
-    expect(actionVerb(['goto', 'wait'])).toBe('Waited');
+    expect(actionVerb(['goto', 'wait'])).toBe('Navigated');
+    expect(actionVerb(['click', 'click', 'pageFunction', 'screenshot'])).toBe('Clicked');
+    expect(actionVerb(['wait'])).toBe('Waited');
     expect(actionVerb(['selectOption'])).toBe('Selected');
     expect(actionVerb(['back'])).toBe('Went back');
     expect(actionVerb(['pageFunction', 'extract'])).toBe('Ran script');
