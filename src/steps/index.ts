@@ -8,6 +8,7 @@ import './screenshot.js';
 import './snapshot.js';
 import './refs.js';
 import './query.js';
+import './keyboard.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
