@@ -9,6 +9,8 @@ import { knownKeyNames, lookupKey, modifierBit, MODIFIERS, type KeyDefinition, t
 
 type KeyEvent = Protocol.Input.DispatchKeyEventRequest;
 
+/** How long releases may take once a press failed at its deadline (the runner allows 2 s of grace). */
+const RELEASE_WAIT_MS = 1_000;
 const TEXT_SUPPRESSING = modifierBit('Alt') | modifierBit('Control') | modifierBit('Meta');
 
 function modifierOf(def: KeyDefinition): ModifierName | undefined {
@@ -48,13 +50,18 @@ export async function pressCombo(session: CdpSession, combo: KeyCombo, deadline:
       await keyDown(session, def, modifiers, deadline);
     }
   } finally {
-    // Release what went down even after a failure, or the page would see keys stuck down.
-    for (const def of down.reverse()) {
+    // Release what went down even after a failure, or the page would see keys stuck down. The
+    // releases are queued in order at once; a hung page gets RELEASE_WAIT_MS past the deadline.
+    const releases = down.reverse().map((def) => {
       const modifier = modifierOf(def);
       if (modifier) modifiers &= ~modifierBit(modifier);
-      await session.sendWith('Input.dispatchKeyEvent', keyEvent('keyUp', def, modifiers), { timeoutMs: Math.max(1_000, deadline.remainingMs()) })
-        .catch(() => { /* the tab is gone or hung: there is nothing left to release keys in */ });
-    }
+      return session.send('Input.dispatchKeyEvent', keyEvent('keyUp', def, modifiers));
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(RELEASE_WAIT_MS, deadline.remainingMs())); });
+    await Promise.race([Promise.all(releases), giveUp])
+      .catch(() => { /* the tab is gone: there is nothing left to release keys in */ })
+      .finally(() => clearTimeout(timer));
   }
 }
 

@@ -214,6 +214,17 @@ describe('press', () => {
     expect(value).toEqual([]);
   });
 
+  it('times out on a page busy in its keydown handler instead of hanging', async () => {
+    await run([{ pageFunction: `document.getElementById('other').addEventListener('keydown', () => { const t = Date.now(); while (Date.now() - t < 3000); }, { once: true })` }]);
+    const r = await run([{ press: { key: 'Control+a', selector: '#other' }, timeout: 800 }]);
+    expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'TimeoutError' });
+    expect(r.out.steps[0].error).toMatch(/Timed out after 800ms waiting for the page to take the press of "Control"/);
+    expect(r.ms).toBeLessThan(8_000);
+    // The keys were released: the next press sees no modifier held.
+    const { value } = await runThenRead<KeyEventRecord[]>([{ pageFunction: 'window.__events = []' }, { press: 'x' }], events('keydown'));
+    expect(value.map((e) => [e.key, e.ctrl])).toEqual([['x', false]]);
+  });
+
   it('rejects a combination that is not one before anything runs', async () => {
     const r = await run([{ pageFunction: 'window.__ran = true' }, { press: 'a+b' }]);
     expect(r.out).toMatchObject({ status: 'error', error: { type: 'VALIDATION' } });
