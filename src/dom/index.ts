@@ -1,5 +1,5 @@
-// dom/ — acting on elements: one resolution path (css, ref, text, label, selector lists,
-// coordinates), actionability waits, trusted mouse input, and the interactions built on them.
+// dom/ — acting on elements like a person: one resolution path (css, ref, text, label, selector
+// lists, coordinates), actionability waits, trusted mouse and keyboard input, and the interactions.
 export { locate, prepareAction, describeTarget, DEFAULT_ACTION_TIMEOUT_MS } from './locate.js';
 export type { TargetSpec, TargetOptions, RefHolder, Located, Actionable, ActionKind } from './locate.js';
 export { click, clickCoordinates } from './click.js';
@@ -17,3 +17,10 @@ export { moveMouse, mouseDown, mouseUp, clickAt, wheel, mousePosition } from './
 export type { Point } from './mouse.js';
 export { markBeforeAction, settleAfterAction } from './settle.js';
 export type { SettleResult, ActionMark } from './settle.js';
+export { parseCombo, editingCommands } from './key-combo.js';
+export type { KeyCombo, ComboParse } from './key-combo.js';
+export { lookupKey, withShift, displayName, knownKeyNames } from './key-definitions.js';
+export type { KeyDefinition, ModifierName } from './key-definitions.js';
+export { pressCombo, typeText, typingPlan, unknownKeyWarning } from './keyboard.js';
+export type { TypeOutcome } from './keyboard.js';
+export { focusElement } from './focus.js';

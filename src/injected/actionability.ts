@@ -189,6 +189,8 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
     return done(points[0] ?? { x: r.left + r.width / 2, y: r.top + r.height / 2 });
   }
   if (!points.length) return { ok: false, reason: 'not-visible', message: 'is outside the viewport (clipped by a scrolling container?)' };
+  // Keyboard focus does not go through the pointer: a covered field can still be typed into.
+  if (c.action === 'focus') return done(points[0]!);
   if (getComputedStyle(el).pointerEvents === 'none') return { ok: false, reason: 'pointer-events', message: 'has pointer-events: none' };
   let firstHit: Element | null = null;
   for (const p of points) {

@@ -156,3 +156,28 @@ export function fileInputFor(handle: number, count: number): { ok: true; handle:
   if (count > 1 && !input.multiple) return { ok: false, message: `takes one file (no "multiple" attribute), got ${count}`, category: 'validation' };
   return { ok: true, handle: rt.holdElement(input), desc: rt.describeElement(input) };
 }
+
+/**
+ * Keyboard focus for a held element, as a click would give it: a label's control, the editing host
+ * of text inside one; the caret goes to the end of what the field holds (typing appends).
+ */
+export function focusHeld(handle: number): { ok: true } | { ok: false; message: string } {
+  const el = rt.heldElement(handle);
+  if (!el || !el.isConnected) return { ok: false, message: 'was removed from the page' };
+  const control = rt.isHtml(el, 'label') && el.control ? el.control : el;
+  const host = (control as HTMLElement).isContentEditable && !control.matches('[contenteditable]')
+    ? control.closest('[contenteditable]') ?? control : control;
+  if (rt.deepActiveElement() === host) return { ok: true };
+  (host as HTMLElement).focus?.({ preventScroll: true });
+  if (rt.deepActiveElement() !== host) return { ok: false, message: `cannot take keyboard focus (<${host.localName}> is not an input, link, button, contenteditable or [tabindex])` };
+  if (rt.isHtml(host, 'input') || rt.isHtml(host, 'textarea')) {
+    try { host.setSelectionRange(host.value.length, host.value.length); } catch { /* email, number: no caret API; the browser keeps its own */ }
+  } else if ((host as HTMLElement).isContentEditable) {
+    const range = document.createRange();
+    range.selectNodeContents(host);
+    range.collapse(false);
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(range);
+  }
+  return { ok: true };
+}

@@ -52,7 +52,7 @@ async function runStep(step: ValidatedStep, session: CommandSession): Promise<un
 export function splitWarnings(raw: unknown): { output: unknown; warning?: string } {
   if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { warnings?: unknown }).warnings)) return { output: raw };
   const { warnings, ...output } = raw as { warnings: string[] };
-  return { output, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
+  return { output: Object.keys(output).length ? output : undefined, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
 }
 
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */

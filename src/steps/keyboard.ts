@@ -1,0 +1,97 @@
+// Keyboard steps: press (SPEC §9.4) and type (§9.3). Trusted key events go to whatever has focus,
+// or to the element named by selector/ref after focusing it, as a person's keyboard would.
+
+import { StepValidationError } from '../common/index.js';
+import {
+  focusElement, markBeforeAction, parseCombo, pressCombo, settleAfterAction, typeText, unknownKeyWarning, type KeyCombo, type TargetSpec,
+} from '../dom/index.js';
+import { defineStep, type StepContext } from './registry.js';
+import { obj, optNumber, ParamError, reqString, type Obj } from './params.js';
+import { actionOptions, hasTarget, objectTarget } from './targets.js';
+import { settledOutput } from './interaction.js';
+
+interface Target { target?: TargetSpec; opts?: ReturnType<typeof actionOptions> }
+const KEY_TARGET_KEYS = ['selector', 'ref', 'text', 'label', 'exact', 'withinSelector'] as const;
+/** `type` has its own "text" (what to type): its target is a selector, ref or label. */
+const TYPE_TARGET_KEYS = ['selector', 'ref', 'label', 'exact', 'withinSelector'] as const;
+type PressParams = Target & { raw: string; times: number } & ({ combo: KeyCombo } | { unknown: string });
+interface TypeParams extends Target { text: string; delayMs: number }
+
+const MAX_TIMES = 100;
+const MAX_TEXT = 10_000;
+const MAX_DELAY_MS = 10_000;
+/** Longer text is echoed cut short, with its length: the agent knows what it sent. */
+const ECHO_CHARS = 80;
+function readTarget(o: Obj, step: string, keys: readonly string[] = KEY_TARGET_KEYS): Target {
+  if (!hasTarget(o, keys)) return {};
+  return { target: objectTarget(o, step, keys), opts: actionOptions(o) };
+}
+
+function readPress(v: unknown): PressParams {
+  const o: Obj = typeof v === 'string' ? { key: v } : obj(v, ['key', 'times', 'timeout', ...KEY_TARGET_KEYS], 'press');
+  if (o.key === undefined) throw new ParamError('press needs "key": "Enter" | "Control+a" | {key, selector | ref, times}');
+  const raw = reqString(o, 'key', { nonEmpty: true, maxLength: 100 });
+  const times = optNumber(o, 'times', { min: 1, max: MAX_TIMES, integer: true }) ?? 1;
+  const parsed = parseCombo(raw);
+  if (!parsed.ok && parsed.reason === 'malformed') throw new ParamError(parsed.message);
+  const target = typeof v === 'string' ? {} : readTarget(o, 'press');
+  return { ...target, raw, times, ...(parsed.ok ? { combo: parsed.combo } : { unknown: parsed.token }) };
+}
+
+function readType(v: unknown): TypeParams {
+  const o: Obj = typeof v === 'string' ? { text: v } : obj(v, ['text', 'delay', 'timeout', ...TYPE_TARGET_KEYS], 'type');
+  const text = reqString(o, 'text', { maxLength: MAX_TEXT });
+  const delayMs = optNumber(o, 'delay', { min: 0, max: MAX_DELAY_MS }) ?? 0;
+  return { ...(typeof v === 'string' ? {} : readTarget(o, 'type', TYPE_TARGET_KEYS)), text, delayMs };
+}
+
+async function focusIfTargeted(ctx: StepContext, t: Target): Promise<void> {
+  if (!t.target) return;
+  const tab = ctx.command.requireTab();
+  await focusElement(tab.page, t.target, tab.entry, t.opts ?? {}, ctx.deadline);
+}
+
+defineStep<PressParams>({
+  name: 'press',
+  summary: 'Press a key or combination to the focused element: "Enter" | "Control+a" | {key, selector | ref, times: 1} → {pressed} (+ warning for an unknown key, nothing pressed)',
+  needsTab: true,
+  readOnly: false,
+  parse: readPress,
+  async run(ctx, p) {
+    if ('unknown' in p) return { warnings: [await unknownKeyWarning(p.unknown, p.raw)] };
+    const tab = ctx.command.requireTab();
+    const { page } = tab;
+    await focusIfTargeted(ctx, p);
+    const mark = markBeforeAction(page);
+    for (let i = 0; i < p.times; i++) await page.guard(pressCombo(page.session, p.combo, ctx.deadline));
+    const settled = await settleAfterAction(page, mark, ctx.deadline);
+    return { pressed: p.combo.name, ...(p.times > 1 ? { times: p.times } : {}), ...(await settledOutput(tab, settled)) };
+  },
+});
+
+defineStep<TypeParams>({
+  name: 'type',
+  summary: 'Type text key by key into the focused element: "text" | {text, selector | ref, delay: 0} → {typed} ("\\n" is Enter; characters without a key are inserted as text)',
+  needsTab: true,
+  readOnly: false,
+  parse: readType,
+  async run(ctx, p) {
+    const chars = [...p.text.replace(/\r\n/g, '\n')].length;
+    const minimumMs = p.delayMs * (chars - 1);
+    if (minimumMs > ctx.deadline.remainingMs()) {
+      throw new StepValidationError(`Typing ${chars} characters ${p.delayMs}ms apart takes ${minimumMs}ms, more than the step timeout (${ctx.deadline.totalMs}ms): raise "timeout" or lower "delay"`);
+    }
+    const tab = ctx.command.requireTab();
+    const { page } = tab;
+    await focusIfTargeted(ctx, p);
+    const mark = markBeforeAction(page);
+    const outcome = await page.guard(typeText(page.session, p.text, p.delayMs, ctx.deadline));
+    const settled = await settleAfterAction(page, mark, ctx.deadline);
+    const typed = chars > ECHO_CHARS ? `${[...p.text].slice(0, ECHO_CHARS).join('')}…` : p.text;
+    return {
+      typed, ...(chars > ECHO_CHARS ? { length: chars } : {}),
+      ...(outcome.inserted ? { insertedAsText: outcome.inserted } : {}),
+      ...(await settledOutput(tab, settled)),
+    };
+  },
+});
