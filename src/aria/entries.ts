@@ -9,12 +9,16 @@ function textOf(n: AriaNode): string {
   return (n.children ?? []).map(textOf).join(' ').replace(/\s+/g, ' ').trim();
 }
 
+/** Layers whose appearance is news even without a ref: a dialog or menu that opened. */
+const LAYER_ROLES = new Set(['dialog', 'alertdialog', 'menu', 'listbox', 'tooltip', 'alert']);
+
 export function diffEntries(tree: AriaNode[]): DiffEntry[] {
   const out: DiffEntry[] = [];
   const liveCount = new Map<string, number>();
   const visit = (nodes: AriaNode[]): void => {
     for (const n of nodes) {
-      if (n.ref || n.live) {
+      const layer = !n.ref && !n.live && LAYER_ROLES.has(n.role);
+      if (n.ref || n.live || layer) {
         const states: DiffEntry['states'] = {};
         if (n.checked !== undefined) states.checked = n.checked;
         if (n.expanded !== undefined) states.expanded = String(n.expanded);
@@ -25,9 +29,12 @@ export function diffEntries(tree: AriaNode[]): DiffEntry[] {
         if (n.value !== undefined) states.value = n.value;
         let key = n.ref;
         if (!key) {
-          const i = liveCount.get(n.role) ?? 0;
-          liveCount.set(n.role, i + 1);
-          key = `${n.role}#${i}`;
+          // Live regions keep their key (role#n) while their text changes; a layer is named as it
+          // reads in the summary: dialog "Cart" (numbered only when two share a name).
+          const base = layer ? `${n.role} "${n.name ?? ''}"` : n.role;
+          const i = liveCount.get(base) ?? 0;
+          liveCount.set(base, i + 1);
+          key = layer ? (i ? `${base} ${i + 1}` : base) : `${base}#${i}`;
         }
         if (n.live) states.text = textOf(n);
         out.push({ key, role: n.role, name: n.name ?? '', states, line: nodeLine(n) });
