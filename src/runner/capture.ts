@@ -10,7 +10,7 @@ import { evaluateInPage } from '../page/index.js';
 import {
   DEFAULT_INLINE_LIMIT, diffEntries, headOf, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
-import { diffViewport, type DiffEntry } from '../diff/index.js';
+import { actionVerb, diffViewport, type DiffEntry } from '../diff/index.js';
 import type { SnapshotOptions } from '../injected/aria-snapshot.js';
 import type { AttachedTab } from '../steps/index.js';
 
@@ -27,7 +27,10 @@ function internalOptions(tab: AttachedTab): SnapshotOptions {
 export async function captureBefore(tab: AttachedTab): Promise<DiffEntry[] | undefined> {
   try {
     const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
-    const snap = await tab.page.guard(evaluateInPage(tab.page.session, (rt, o) => rt.ariaSnapshot(o), internalOptions(tab), { deadline, what: 'the before-snapshot' }));
+    const snap = await tab.page.guard(evaluateInPage(tab.page.session, (rt, o) => {
+      rt.armLiveRecorder();
+      return rt.ariaSnapshot(o);
+    }, internalOptions(tab), { deadline, what: 'the before-snapshot' }));
     if (!snap.ok) return undefined;
     tab.entry.counters = snap.counters;
     return diffEntries(viewportOnly(snap.tree));
@@ -55,6 +58,7 @@ export async function captureAfter(
   const stateP = evaluateInPage(page.session, (rt, o) => ({
     context: rt.pageContext(),
     snapshot: o ? rt.ariaSnapshot(o) : undefined,
+    live: o ? rt.takeLiveRecords() : [],
   }), snapOpts, { deadline, what: 'the page context' });
   const shotP = opts.visual
     ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
@@ -68,7 +72,7 @@ export async function captureAfter(
     out.navigated = true; // SPEC §14.3: an unknown URL after the command counts as navigation
     return out;
   }
-  const { context, snapshot } = state.value;
+  const { context, snapshot, live } = state.value;
   out.context = context;
   const stripHash = (u: string): string => u.split('#')[0]!;
   const navigated = stripHash(context.url) !== stripHash(opts.startUrl) || page.lifecycle.documentCount > 0;
@@ -85,7 +89,14 @@ export async function captureAfter(
   }
   if (!navigated && opts.before) {
     const changes = diffViewport(opts.before, diffEntries(viewTree), opts.actions);
-    if (changes) out.changes = changes;
+    // Messages that came and went during the command: not in the final snapshot, still news.
+    const transient = live.filter((text) => !fullYaml.includes(text.slice(0, 60)));
+    if (transient.length) {
+      const quoted = transient.map((t) => `"${t}"`).join(', ');
+      out.changes = changes
+        ? { ...changes, summary: `${changes.summary} Briefly shown: ${quoted}.`, transient }
+        : { summary: `${actionVerb(opts.actions)}. Briefly shown: ${quoted}.`, transient };
+    } else if (changes) out.changes = changes;
   }
   const inline = headOf(viewYaml, DEFAULT_INLINE_LIMIT);
   if (inline.length < viewYaml.length || snapshot.truncated) out.truncated = true;

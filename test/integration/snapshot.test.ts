@@ -178,6 +178,14 @@ describe('refs', () => {
 });
 
 describe('after a visual command', () => {
+  it('reports a toast and a status message that came and went during the command', async () => {
+    const tab = await h.open('toast.html');
+    const r = await h.cli({ tab, steps: [{ click: '#save' }, { click: '#flash' }, { wait: 600 }] });
+    expect(r.out.changes.transient).toEqual(['Settings saved', 'Copied to clipboard']);
+    expect(r.out.changes.summary).toMatch(/Briefly shown: "Settings saved", "Copied to clipboard"\.$/);
+    expect(await h.value(tab, 'document.querySelector(".toast")')).toBeNull();
+  });
+
   it('reports the viewport snapshot, a full snapshot file and the changes', async () => {
     const tab = await h.open('changes.html');
     const r = await h.cli({ tab, steps: [{ pageFunction: '() => { document.getElementById("agree").click(); document.getElementById("toggle").click(); document.getElementById("status").textContent = "Saved"; }' }] });

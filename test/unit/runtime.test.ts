@@ -2,9 +2,24 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { installExpression, runtimeSource, RUNTIME_GLOBAL } from '../../src/injected/runtime.js';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Every page file: all of src/injected/ but the assembler and its id. */
+function pageFiles(): string[] {
+  return readdirSync(new URL('../../src/injected/', import.meta.url)).filter((f) => f.endsWith('.ts') && !/^runtime(-id)?\.ts$/.test(f));
+}
 
 describe('page runtime', () => {
+  it('has no module-level values in page files (only exported functions travel to the page)', () => {
+    const offenders = pageFiles().filter((f) => /^(const|let|var|class) /m.test(readFileSync(new URL(`../../src/injected/${f}`, import.meta.url), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('exports every top-level function of the page files', () => {
+    const offenders = pageFiles().flatMap((f) => [...readFileSync(new URL(`../../src/injected/${f}`, import.meta.url), 'utf8').matchAll(/^(async )?function (\w+)/gm)].map((m) => `${f}: ${m[2]}`));
+    expect(offenders).toEqual([]);
+  });
+
   it('assembles into one IIFE exposing every page function', () => {
     const rt = runInNewContext(runtimeSource(), {}) as Record<string, unknown>;
     for (const name of ['pageContext', 'selectorFor', 'isVisible', 'waitForCondition', 'elementBox', 'serializeValue'])
@@ -12,8 +27,7 @@ describe('page runtime', () => {
   });
 
   it('has no two page functions with the same name', async () => {
-    const mods = await Promise.all(['dom-describe', 'element-box', 'page-context', 'serialize', 'wait-condition', 'aria-role', 'aria-name', 'aria-snapshot', 'ref-map', 'ref-box', 'element-query', 'element-search']
-      .map((f) => import(`../../src/injected/${f}.ts`)));
+    const mods = await Promise.all(pageFiles().map((f) => import(`../../src/injected/${f}`)));
     const names = mods.flatMap((m) => Object.keys(m).filter((k) => typeof m[k] === 'function'));
     expect(names.length).toBe(new Set(names).size);
   });

@@ -1,0 +1,59 @@
+// Transient feedback (issue 3): a toast or live-region message that appears and vanishes while a
+// command runs would be missed by the before/after snapshots, so its text is recorded as it is
+// added, from the before-capture to the after-capture. Runs in the page.
+import type { PageRuntime } from './runtime.js';
+declare const rt: PageRuntime;
+
+interface LiveRecorder { observer: MutationObserver; texts: string[]; handle: (records: MutationRecord[]) => void }
+
+
+export function liveSelector(): string {
+  return '[role=alert], [role=status], [role=log], [aria-live]:not([aria-live=off]), output, '
+    + '[class*=toast], [class*=snackbar], [class*=notification], [class*=flash]';
+}
+
+export function liveRecorderSlot(): { recorder?: LiveRecorder } {
+  const g = globalThis as unknown as { __cdpSkillLive?: { recorder?: LiveRecorder } };
+  if (!g.__cdpSkillLive) g.__cdpSkillLive = {};
+  return g.__cdpSkillLive;
+}
+
+/** The live region a changed node belongs to, if any. */
+export function liveRegionOf(node: Node): Element | null {
+  const el = node.nodeType === 1 ? (node as Element) : node.parentElement;
+  return el?.closest(liveSelector()) ?? null;
+}
+
+export function armLiveRecorder(): void {
+  const slot = liveRecorderSlot();
+  slot.recorder?.observer.disconnect();
+  const texts: string[] = [];
+  const seen = new Set<Element>();
+  const handle = (records: MutationRecord[]): void => {
+    seen.clear();
+    for (const r of records) {
+      const nodes = r.type === 'characterData' ? [r.target] : [r.target, ...Array.from(r.addedNodes)];
+      for (const n of nodes) {
+        const region = liveRegionOf(n) ?? (n.nodeType === 1 ? (n as Element).querySelector(liveSelector()) : null);
+        if (!region || seen.has(region)) continue;
+        seen.add(region);
+        const text = rt.collapseSpace((region as HTMLElement).innerText ?? region.textContent ?? '').slice(0, 150);
+        if (text && !texts.includes(text) && texts.length < 10) texts.push(text);
+      }
+    }
+  };
+  const observer = new MutationObserver(handle);
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['hidden', 'class', 'style'] });
+  slot.recorder = { observer, texts, handle };
+}
+
+/** Texts recorded since arming (the recorder stops). */
+export function takeLiveRecords(): string[] {
+  const slot = liveRecorderSlot();
+  const rec = slot.recorder;
+  if (!rec) return [];
+  rec.handle(rec.observer.takeRecords());
+  rec.observer.disconnect();
+  slot.recorder = undefined;
+  return rec.texts;
+}
