@@ -198,6 +198,13 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
     if (reach === true) return done(p);
     firstHit ??= reach;
   }
+  // Under a sticky header or a fixed bar at the viewport's edge? Centre it and look again.
+  if (firstHit) {
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    for (const p of candidatePoints(el)) {
+      if (pointReaches(el, p.x, p.y) === true) return done(p);
+    }
+  }
   if (!firstHit) return { ok: false, reason: 'not-visible', message: 'is not under any point of the viewport' };
   const interceptor = classifyInterceptor(firstHit);
   return { ok: false, reason: 'covered', message: `is covered by ${interceptor.selector} (${interceptor.kind})`, interceptor };

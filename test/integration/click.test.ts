@@ -114,6 +114,17 @@ describe('click', () => {
     expect(seen.filter((e) => e === 'target')).toHaveLength(1);
   });
 
+  it('clicks a button hidden behind a sticky header, with a trusted click', async () => {
+    const tab = await h.open('sticky.html');
+    // Scroll so the button sits under the header, as after a jump to an anchor.
+    await h.cli({ tab, steps: [{ pageFunction: 'scrollTo(0, document.querySelector("#buy-17").getBoundingClientRect().top + scrollY - 10)' }] });
+    expect(await h.value(tab, 'document.elementFromPoint(50, document.querySelector("#buy-17").getBoundingClientRect().top + 5).closest("header") !== null')).toBe(true);
+    const r = await h.cli({ tab, steps: [{ pageFunction: 'window.__clicks = []; document.addEventListener("click", (e) => __clicks.push(e.target.id + (e.isTrusted ? "" : ":untrusted")))' }, { click: '#buy-17' }] });
+    expect(r.out.steps[1].output).toMatchObject({ method: 'cdp', targetReceived: true });
+    expect(r.out.steps[1].output.autoForced).toBeUndefined();
+    expect(await h.value(tab, 'window.__clicks')).toEqual(['buy-17']);
+  });
+
   it('reports a pushState route as navigation with the new URL', async () => {
     const tab = await h.open('actions.html');
     const r = await h.cli({ tab, steps: [{ click: '#route' }] });

@@ -178,6 +178,15 @@ describe('refs', () => {
 });
 
 describe('after a visual command', () => {
+  it('keeps a sticky header in the viewport snapshot after scrolling', async () => {
+    const tab = await h.open('sticky.html');
+    const r = await h.cli({ tab, steps: [{ scroll: { y: 2400 } }] });
+    const yaml: string = r.out.viewportSnapshot;
+    expect(yaml.startsWith('- banner:\n  - navigation:\n    - link "Home"')).toBe(true);
+    expect(yaml).not.toContain('"Product 1"');
+    expect(yaml).toContain('button "Buy 20"');
+  });
+
   it('reports a toast and a status message that came and went during the command', async () => {
     const tab = await h.open('toast.html');
     const r = await h.cli({ tab, steps: [{ click: '#save' }, { click: '#flash' }, { wait: 600 }] });
