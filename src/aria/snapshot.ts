@@ -5,8 +5,7 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ElementNotFoundError, StepValidationError, stateDir, type Deadline } from '../common/index.js';
-import type { CdpSession } from '../cdp/index.js';
-import { evaluateInPage } from '../page/index.js';
+import { evaluateIn, type EvalTarget } from '../page/index.js';
 import type { AriaNode, SnapshotOptions } from '../injected/aria-snapshot.js';
 import type { Counters } from '../injected/ref-map.js';
 import { renderYaml } from './render.js';
@@ -34,7 +33,7 @@ export interface TakenSnapshot {
 }
 
 export async function takeSnapshot(
-  session: CdpSession, options: TakeOptions, counters: Counters | undefined, deadline: Deadline,
+  where: EvalTarget, options: TakeOptions, counters: Counters | undefined, deadline: Deadline,
 ): Promise<TakenSnapshot> {
   const opts: SnapshotOptions = {
     ...(options.root ? { root: options.root } : {}),
@@ -47,7 +46,7 @@ export async function takeSnapshot(
     internal: options.internal,
     ...(counters ? { counters } : {}),
   };
-  const outcome = await evaluateInPage(session, (rt, o) => rt.ariaSnapshot(o), opts, { deadline, what: 'the snapshot' });
+  const outcome = await evaluateIn(where, (rt, o) => rt.ariaSnapshot(o), opts, { deadline, what: 'the snapshot' });
   if (!outcome.ok) {
     if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid root selector "${options.root}": ${outcome.message}`);
     throw new ElementNotFoundError(`No element matches root "${options.root}"`);

@@ -27,6 +27,8 @@ export interface TabEntry {
   counters?: { snapshot: number; element: number };
   /** Content hashes of recent agent snapshots by id, for snapshot {since}. */
   snapshotHashes?: Record<string, string>;
+  /** The frame steps run in (SPEC §13.2, §19.12), until {"frame": "top"} or a new top document. */
+  frame?: { frameId: string; url: string };
 }
 
 export interface RegistryData {

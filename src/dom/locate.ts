@@ -5,7 +5,7 @@
 import {
   ElementNotEditableError, ElementNotFoundError, ExecutionError, StaleElementError, StepValidationError, TimeoutError, type Deadline,
 } from '../common/index.js';
-import { evaluateInPage, type Page } from '../page/index.js';
+import { evaluateIn, type Page } from '../page/index.js';
 import type { Counters } from '../injected/ref-map.js';
 import type { LocateFailure, TargetSpec } from '../injected/locate.js';
 import type { ActionFailure, ActionKind } from '../injected/actionability.js';
@@ -45,8 +45,11 @@ export interface Located {
 export interface Actionable extends Located {
   /** The element the pointer goes to: the target, or the visible label of a hidden checkbox. */
   pointerHandle: number;
+  /** The point in top-viewport coordinates, for Input events. */
   x: number;
   y: number;
+  /** The same point in the element's own frame, for checks made in the page. */
+  local: { x: number; y: number };
   viaLabel?: true;
   checked?: boolean;
   autoForced?: true;
@@ -65,7 +68,14 @@ export function targetValue(t: TargetSpec): string {
     : t.by === 'selectors' ? t.selectors.join(', ') : `${t.x},${t.y}`;
 }
 
-function locateError(t: TargetSpec, f: LocateFailure, waitedMs: number, within?: string): Error {
+function locateError(t: TargetSpec, f: LocateFailure, waitedMs: number, within?: string, frameUrl?: string): Error {
+  const err = locateErrorAtTop(t, f, waitedMs, within);
+  // Refs and selectors are per document: say where the search ran when it was not the top one.
+  if (frameUrl && f.reason !== 'invalid-selector') err.message += ` (searched the frame ${frameUrl}; {"frame": "top"} goes back to the page)`;
+  return err;
+}
+
+function locateErrorAtTop(t: TargetSpec, f: LocateFailure, waitedMs: number, within?: string): Error {
   const details = { target: { by: t.by, value: targetValue(t) } };
   switch (f.reason) {
     case 'invalid-selector': return new StepValidationError(`Invalid CSS selector ${f.message?.replace(/\.$/, '')}. For text use {"text": "…"}, for refs "s1e4".`, { ...details, category: 'invalid-selector' });
@@ -78,7 +88,7 @@ function locateError(t: TargetSpec, f: LocateFailure, waitedMs: number, within?:
 }
 
 async function scrollStep(page: Page, s: NonNullable<TargetOptions['scrollUntilVisible']>, deadline: Deadline): Promise<boolean> {
-  return evaluateInPage(page.session, (rt, a) => rt.scrollMainBy(a.dy), { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
+  return evaluateIn(page.evalTarget(), (rt, a) => rt.scrollMainBy(a.dy), { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
     { deadline, what: 'scrolling to find the element' });
 }
 
@@ -88,14 +98,14 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
   const until = deadline.cap(opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS);
   let scrolls = 0;
   for (let attempt = 0; ; attempt++) {
-    const r = await page.guard(evaluateInPage(page.session, (rt, a) => rt.locateElement(a),
+    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.locateElement(a),
       { target, within: opts.within, counters: refs.counters }, { deadline, what: `the element ${describeTarget(target)}` }));
     if (r.ok) {
       refs.counters = r.counters;
       return { handle: r.handle, desc: r.desc, ...(r.reResolved ? { reResolved: true } : {}), ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}) };
     }
     const final = r.reason === 'invalid-selector' || r.reason === 'earlier-page' || r.reason === 'malformed';
-    if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within);
+    if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within, page.frame?.url);
     const s = opts.scrollUntilVisible;
     let moved = false;
     if (s && scrolls < s.maxAttempts && r.reason === 'not-found') {
@@ -133,11 +143,13 @@ export async function prepareAction(
   for (let attempt = 0; ; attempt++) {
     const forceable = (f: ActionFailure): boolean => FORCEABLE.has(f.reason) && !(opts.keepCoverCheck && (f.reason === 'covered' || f.reason === 'pointer-events'));
     const force = !!opts.force || (until.expired() && !!last && forceable(last));
-    const r = await page.guard(evaluateInPage(page.session, (rt, a) => rt.checkActionable(a),
+    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.checkActionable(a),
       { handle: located.handle, action, force, stable: opts.stable }, { deadline, what: `${located.desc} to be ready for ${action}` }));
     if (r.ok) {
+      // Inside a frame the page reports frame coordinates; Input events take the top viewport's.
+      const off = page.frame && action !== 'select' && action !== 'upload' ? await page.guard(page.frames.offset(page.frame.frameId, deadline)) : { x: 0, y: 0 };
       return {
-        ...located, pointerHandle: r.handle, x: r.x, y: r.y,
+        ...located, pointerHandle: r.handle, x: r.x + off.x, y: r.y + off.y, local: { x: r.x, y: r.y },
         ...(r.viaLabel ? { viaLabel: true } : {}), ...(r.checked !== undefined ? { checked: r.checked } : {}),
         ...(force && !opts.force ? { autoForced: true, forcedBecause: last } : {}),
       };

@@ -209,3 +209,10 @@ export function holdFocused(): { ok: true; handle: number; desc: string } | { ok
   if (!el || el === document.body || el === document.documentElement) return { ok: false };
   return { ok: true, handle: holdElement(el), desc: describeElement(el) };
 }
+
+/** The n-th <iframe>/<frame> of this document, or the one with this name, held for DOM lookups. */
+export function holdFrameOwner(index: number | undefined, name: string | undefined): { ok: true; handle: number; desc: string } | { ok: false; count: number } {
+  const owners = Array.from(document.querySelectorAll('iframe, frame'));
+  const el = name !== undefined ? owners.find((f) => f.getAttribute('name') === name || f.id === name) : owners[index ?? 0];
+  return el ? { ok: true, handle: holdElement(el), desc: describeElement(el) } : { ok: false, count: owners.length };
+}

@@ -75,6 +75,16 @@ async function callWithRuntime(session: CdpSession, callee: string, sourceName: 
   return rawEvaluate(session, slow, options);
 }
 
+/** Where to evaluate: a session, and a context in it when not its main frame's. */
+export interface EvalTarget { session: CdpSession; contextId?: number }
+
+/** evaluateInPage in the frame the steps run in (`page.evalTarget()`), top document by default. */
+export function evaluateIn<A, R>(
+  where: EvalTarget, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {},
+): Promise<Awaited<R>> {
+  return evaluateInPage(where.session, fn, arg, { ...options, ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
+}
+
 /** Calls a page-runtime function. `fn` must use only its parameters (it is sent as source). */
 export async function evaluateInPage<A, R>(
   session: CdpSession, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {},
@@ -118,9 +128,10 @@ export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Ru
 }
 
 /** A CDP object id for an element the page runtime holds (for DOM.* commands that take a node). */
-export async function heldElementObjectId(session: CdpSession, handle: number, deadline: Deadline): Promise<string> {
-  const r = await deadline.race(session.send('Runtime.evaluate', {
+export async function heldElementObjectId(where: EvalTarget, handle: number, deadline: Deadline): Promise<string> {
+  const r = await deadline.race(where.session.send('Runtime.evaluate', {
     expression: `globalThis.${GLOBAL}?.heldElement(${Number(handle)})`, returnByValue: false, objectGroup: 'cdp-skill-held',
+    ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
   }), 'the element handle');
   if (!r.result.objectId) throw new EvaluationError('The element is no longer held by the page (it navigated?)');
   return r.result.objectId;

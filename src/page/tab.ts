@@ -4,6 +4,7 @@
 
 import { ConnectionError, PageCrashedError } from '../common/index.js';
 import type { CdpSession, Connection, ViewportMetrics } from '../cdp/index.js';
+import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
 import { NetworkTracker } from './network-idle.js';
 import { applyViewport } from './viewport.js';
@@ -20,11 +21,17 @@ export class Page {
   readonly lifecycle: LifecycleTracker;
   readonly network: NetworkTracker;
   readonly dialogs: DialogRecord[] = [];
+  readonly frames: Frames;
+  /** The frame steps run in (SPEC §13.2); undefined is the top document. */
+  frame: FrameTarget | undefined;
   readonly #fatal: Promise<never>;
   #fatalError: Error | undefined;
 
-  private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }) {
+  private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }, contexts: FrameContexts) {
     this.session = session;
+    this.frames = new Frames(conn, session, contexts);
+    // A new top document has new frames: steps go back to the top (SPEC §19.12).
+    session.on('Page.frameNavigated', (e) => { if (!e.frame.parentId) this.frame = undefined; });
     this.targetId = targetId;
     this.lifecycle = new LifecycleTracker(session, frame.id, frame.url, frame.loaderId);
     this.network = new NetworkTracker(session);
@@ -57,6 +64,8 @@ export class Page {
 
   /** Enables what a command needs, all at once, and re-applies per-tab emulation. */
   static async open(conn: Connection, session: CdpSession, targetId: string, viewport?: ViewportMetrics): Promise<Page> {
+    const contexts = new FrameContexts();
+    contexts.track(session); // before Runtime.enable, which reports the existing contexts
     const [, , , tree] = await Promise.all([
       session.send('Page.enable'),
       session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
@@ -70,7 +79,15 @@ export class Page {
       viewport ? applyViewport(session, viewport) : undefined,
     ]);
     const f = tree.frameTree.frame;
-    return new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId });
+    return new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+  }
+
+  /** Where the selected frame's code runs: a session and, for a same-process frame, its context. */
+  evalTarget(): { session: CdpSession; contextId?: number } {
+    const f = this.frame;
+    if (!f) return { session: this.session };
+    const contextId = this.frames.contextOf(f);
+    return { session: f.session, ...(contextId !== undefined ? { contextId } : {}) };
   }
 
   get fatalError(): Error | undefined {

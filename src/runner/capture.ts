@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
 import { captureScreenshot } from '../capture/index.js';
-import { evaluateInPage } from '../page/index.js';
+import { evaluateIn, evaluateInPage } from '../page/index.js';
 import {
   DEFAULT_INLINE_LIMIT, diffEntries, headOf, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
@@ -23,17 +23,22 @@ function internalOptions(tab: AttachedTab): SnapshotOptions {
   };
 }
 
-/** The viewport's elements before the steps run, for the diff. Undefined when it can't be had. */
-export async function captureBefore(tab: AttachedTab): Promise<DiffEntry[] | undefined> {
+export interface BeforeCapture { entries: DiffEntry[]; frameId?: string }
+
+/**
+ * The viewport's elements before the steps run, for the diff — of the frame the steps run in, when
+ * one is chosen. Undefined when it can't be had.
+ */
+export async function captureBefore(tab: AttachedTab): Promise<BeforeCapture | undefined> {
   try {
     const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
-    const snap = await tab.page.guard(evaluateInPage(tab.page.session, (rt, o) => {
+    const snap = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, o) => {
       rt.armLiveRecorder();
       return rt.ariaSnapshot(o);
     }, internalOptions(tab), { deadline, what: 'the before-snapshot' }));
     if (!snap.ok) return undefined;
     tab.entry.counters = snap.counters;
-    return diffEntries(viewportOnly(snap.tree));
+    return { entries: diffEntries(viewportOnly(snap.tree)), ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}) };
   } catch {
     return undefined; // no diff then; the command itself is unaffected
   }
@@ -50,21 +55,26 @@ export interface AfterCapture {
 }
 
 export async function captureAfter(
-  tab: AttachedTab, opts: { visual: boolean; startUrl: string; before?: DiffEntry[]; actions: string[] },
+  tab: AttachedTab, opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: string[] },
 ): Promise<AfterCapture> {
   const { page, alias } = tab;
   const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
   const snapOpts = opts.visual ? internalOptions(tab) : undefined;
+  // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
+  const inFrame = page.frame !== undefined;
   const stateP = evaluateInPage(page.session, (rt, o) => ({
     context: rt.pageContext(),
     snapshot: o ? rt.ariaSnapshot(o) : undefined,
     live: o ? rt.takeLiveRecords() : [],
-  }), snapOpts, { deadline, what: 'the page context' });
+  }), inFrame ? undefined : snapOpts, { deadline, what: 'the page context' });
+  const frameP = inFrame && snapOpts
+    ? evaluateIn(page.evalTarget(), (rt, o) => ({ snapshot: rt.ariaSnapshot(o), live: rt.takeLiveRecords() }), snapOpts, { deadline, what: 'the frame snapshot' })
+    : undefined;
   const shotP = opts.visual
     ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
       (fn, arg) => evaluateInPage(page.session, fn, arg, { deadline }))
     : undefined;
-  const [state, shot] = await Promise.allSettled([page.guard(stateP), shotP && page.guard(shotP)]);
+  const [state, shot, framed] = await Promise.allSettled([page.guard(stateP), shotP && page.guard(shotP), frameP && page.guard(frameP)]);
   const out: AfterCapture = {};
   // Screenshot failure is non-fatal (SPEC §17.1): the field is simply absent.
   if (shot.status === 'fulfilled' && shot.value) out.screenshot = shot.value.path;
@@ -72,7 +82,8 @@ export async function captureAfter(
     out.navigated = true; // SPEC §14.3: an unknown URL after the command counts as navigation
     return out;
   }
-  const { context, snapshot, live } = state.value;
+  const { context } = state.value;
+  const { snapshot, live } = framed.status === 'fulfilled' && framed.value ? framed.value : state.value;
   out.context = context;
   const stripHash = (u: string): string => u.split('#')[0]!;
   const navigated = stripHash(context.url) !== stripHash(opts.startUrl) || page.lifecycle.documentCount > 0;
@@ -87,8 +98,8 @@ export async function captureAfter(
   } catch {
     // A full disk costs the file, not the answer.
   }
-  if (!navigated && opts.before) {
-    const changes = diffViewport(opts.before, diffEntries(viewTree), opts.actions);
+  if (!navigated && opts.before && opts.before.frameId === page.frame?.frameId) {
+    const changes = diffViewport(opts.before.entries, diffEntries(viewTree), opts.actions);
     // Messages that came and went during the command: not in the final snapshot, still news.
     const transient = live.filter((text) => !fullYaml.includes(text.slice(0, 60)));
     if (transient.length) {

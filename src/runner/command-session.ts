@@ -1,7 +1,7 @@
 // The runner's side of CommandState: browser connections of this command (one per browser),
 // the tab it works on, and attaching to tabs by alias, by target, or by opening a new one.
 
-import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
+import { ConnectionError, Deadline, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
 import {
   attachToTarget, connectBrowser, forgetTab, isLoopbackHost, normaliseAddress, readRegistry, registerTab,
   type BrowserAddress, type Connection, type TabEntry,
@@ -11,6 +11,8 @@ import type { AttachedTab, CommandState } from '../steps/index.js';
 
 /** A new tab's window: a common laptop viewport, the same on every machine. */
 const DEFAULT_WINDOW = { width: 1280, height: 800 };
+/** Finding the tab's chosen frame again at attach (out-of-process frames need an attach). */
+const FRAME_RESTORE_MS = 5_000;
 const addressKey = (a: BrowserAddress): string => a.wsEndpoint ?? `${a.host}:${a.port}`;
 
 export class CommandSession implements CommandState {
@@ -53,6 +55,13 @@ export class CommandSession implements CommandState {
   async #attach(conn: Connection, alias: string, entry: TabEntry): Promise<AttachedTab> {
     const session = await attachToTarget(conn, entry.targetId);
     const page = await Page.open(conn, session, entry.targetId, entry.viewport);
+    if (entry.frame) {
+      try {
+        page.frame = await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS));
+      } catch {
+        entry.frame = undefined; // the frame is gone (the page navigated): steps run at the top again
+      }
+    }
     const tab = { alias, entry, conn, page };
     this.tab = tab;
     this.#onAttach(tab);

@@ -4,9 +4,8 @@
 import { ConnectionError, Deadline } from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector, type ConsoleReport } from '../capture/index.js';
-import type { DiffEntry } from '../diff/index.js';
 import type { AttachedTab, StepContext } from '../steps/index.js';
-import { captureAfter, captureBefore } from './capture.js';
+import { captureAfter, captureBefore, type BeforeCapture } from './capture.js';
 import { CommandSession } from './command-session.js';
 import { classify, type ClassifiedError } from './failure.js';
 import { assemble } from './output.js';
@@ -57,10 +56,12 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
 
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */
 async function saveTabState(watch: TabWatch): Promise<void> {
-  const { entry, alias } = watch.tab;
-  if (JSON.stringify([entry.counters, entry.snapshotHashes]) === watch.startEntry) return;
+  const { entry, alias, page } = watch.tab;
+  // The chosen frame stays with the tab (SPEC §19.12); a new top document reset it to the top.
+  entry.frame = page.frame ? { frameId: page.frame.frameId, url: page.frame.url } : undefined;
+  if (JSON.stringify([entry.counters, entry.snapshotHashes, entry.frame]) === watch.startEntry) return;
   try {
-    await patchTab(alias, { counters: entry.counters, snapshotHashes: entry.snapshotHashes });
+    await patchTab(alias, { counters: entry.counters, snapshotHashes: entry.snapshotHashes, frame: entry.frame });
   } catch {
     // Refs still work in this document; only the cross-document counter floor is lost.
   }
@@ -72,13 +73,13 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
   const session = new CommandSession(cmd.timeoutMs, (tab) => {
     watch = {
       tab, console: new ConsoleCollector(tab.page.session, startedMs), startUrl: tab.page.lifecycle.url,
-      startEntry: JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes]),
+      startEntry: JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame]),
     };
   });
   const steps: StepResult[] = [];
   const errors: { step: number; action: string; error: string; type?: string }[] = [];
   let fatal: ClassifiedError | undefined;
-  let before: DiffEntry[] | undefined;
+  let before: BeforeCapture | undefined;
   const visual = cmd.steps.some((s) => !s.def.readOnly);
   try {
     if (cmd.tab && !cmd.steps[0]!.def.providesTab) {

@@ -11,6 +11,7 @@ import './query.js';
 import './interaction.js';
 import './forms.js';
 import './scroll.js';
+import './frames.js';
 import './keyboard.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';

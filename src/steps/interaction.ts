@@ -4,7 +4,7 @@
 import { findAlias, readRegistry, registerTab, type TabEntry } from '../cdp/index.js';
 import { Deadline } from '../common/index.js';
 import { click, clickCoordinates, hover, moveMouse, type ClickOptions, type SettleResult, type TargetSpec } from '../dom/index.js';
-import { evaluateInPage } from '../page/index.js';
+import { evaluateIn } from '../page/index.js';
 import { defineStep, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
 import { ACTION_OPTION_KEYS, actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
@@ -99,7 +99,7 @@ defineStep<ClickParams>({
     const r = await click(page, p.target, tab.entry, p.opts, ctx.deadline);
     if (p.waitAfter) {
       const w = p.waitAfter;
-      await page.guard(evaluateInPage(page.session, (rt, a) => rt.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' }))
+      await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' }))
         .catch(() => { /* waitAfter is best effort: a page that keeps changing is reported by the diff */ });
     }
     return {

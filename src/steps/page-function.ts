@@ -26,11 +26,14 @@ async function runFunction(page: Page, p: PageFunctionParams, deadline: Deadline
     + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
     + `const __cdpValue = await __cdpFn(${arg});\n`
     + `return ${p.serialize ? 'rt.serializeValue(__cdpValue)' : '__cdpValue'};`;
-  return evaluateWithRuntime(page.session, call, { deadline, what: 'pageFunction to return' });
+  const where = page.evalTarget();
+  return evaluateWithRuntime(where.session, call, { deadline, what: 'pageFunction to return', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
 }
 
 async function runExpression(page: Page, p: PageFunctionParams, deadline: Deadline): Promise<unknown> {
+  const { session, contextId } = page.evalTarget();
   const request: Protocol.Runtime.EvaluateRequest = {
+    ...(contextId !== undefined ? { contextId } : {}),
     expression: `${p.source}\n//# sourceURL=cdp-skill/expression.js`,
     awaitPromise: p.await,
     returnByValue: !p.serialize,
@@ -38,11 +41,11 @@ async function runExpression(page: Page, p: PageFunctionParams, deadline: Deadli
     userGesture: true,
     objectGroup: 'cdp-skill-expression',
   };
-  const call = page.session.sendWith('Runtime.evaluate', request, { timeoutMs: deadline.remainingMs() + 5_000 });
+  const call = session.sendWith('Runtime.evaluate', request, { timeoutMs: deadline.remainingMs() + 5_000 });
   let { result, exceptionDetails } = await deadline.race(call, 'the expression to return');
   if (!exceptionDetails && p.await && result.subtype === 'promise' && result.objectId) {
     // replMode returns a promise as a value; awaiting it is what "await" asks for.
-    const awaited = page.session.sendWith('Runtime.awaitPromise', { promiseObjectId: result.objectId, returnByValue: !p.serialize },
+    const awaited = session.sendWith('Runtime.awaitPromise', { promiseObjectId: result.objectId, returnByValue: !p.serialize },
       { timeoutMs: deadline.remainingMs() + 5_000 });
     ({ result, exceptionDetails } = await deadline.race(awaited, 'the expression\'s promise to settle'));
   }
@@ -50,7 +53,7 @@ async function runExpression(page: Page, p: PageFunctionParams, deadline: Deadli
     throw new EvaluationError(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
   }
   if (!p.serialize) return result.value;
-  return serializeRemoteObject(page.session, result, deadline);
+  return serializeRemoteObject(session, result, deadline);
 }
 
 defineStep<PageFunctionParams>({

@@ -1,0 +1,166 @@
+// Frames of one tab (SPEC §13): the execution context of every frame, same-process frames from
+// the page's frame tree and out-of-process (cross-origin) frames through their own flat sessions
+// (Target.setAutoAttach), the frame steps run in, and where a frame sits in the top viewport.
+
+import { ExecutionError, type Deadline } from '../common/index.js';
+import type { CdpSession, Connection, Protocol } from '../cdp/index.js';
+
+export interface FrameInfo {
+  frameId: string;
+  url: string;
+  name?: string;
+  parentId?: string;
+  depth: number;
+  crossOrigin?: true;
+}
+
+/** Where a frame's code runs: its session (the tab's, or an out-of-process frame's) and context. */
+export interface FrameTarget {
+  frameId: string;
+  session: CdpSession;
+  /** The default context of a same-process child frame; undefined = the session's main frame. */
+  contextId?: number;
+  url: string;
+  crossOrigin: boolean;
+}
+
+interface ChildTarget { session: CdpSession; frameId: string; parentFrameId?: string; url: string }
+
+const originOf = (url: string): string => {
+  try { return new URL(url).origin; } catch { return url; }
+};
+
+/** Tracks default execution contexts per (session, frame); install before Runtime.enable. */
+export class FrameContexts {
+  readonly #contexts = new Map<string, number>();
+
+  track(session: CdpSession): void {
+    const key = (frameId: string): string => `${session.id ?? ''}|${frameId}`;
+    session.on('Runtime.executionContextCreated', (e) => {
+      const aux = e.context.auxData as { frameId?: string; isDefault?: boolean } | undefined;
+      if (aux?.frameId && aux.isDefault) this.#contexts.set(key(aux.frameId), e.context.id);
+    });
+    session.on('Runtime.executionContextDestroyed', (e) => {
+      for (const [k, id] of this.#contexts) if (id === e.executionContextId && k.startsWith(`${session.id ?? ''}|`)) this.#contexts.delete(k);
+    });
+    session.on('Runtime.executionContextsCleared', () => {
+      for (const k of [...this.#contexts.keys()]) if (k.startsWith(`${session.id ?? ''}|`)) this.#contexts.delete(k);
+    });
+  }
+
+  get(session: CdpSession, frameId: string): number | undefined {
+    return this.#contexts.get(`${session.id ?? ''}|${frameId}`);
+  }
+}
+
+export class Frames {
+  readonly #conn: Connection;
+  readonly #top: CdpSession;
+  readonly #contexts: FrameContexts;
+  readonly #children = new Map<string, ChildTarget>();
+  #attached: Promise<void> | undefined;
+
+  constructor(conn: Connection, top: CdpSession, contexts: FrameContexts) {
+    this.#conn = conn;
+    this.#top = top;
+    this.#contexts = contexts;
+  }
+
+  /** Attaches to out-of-process frames (once per command), recursively, each with Runtime enabled. */
+  attachChildren(deadline: Deadline): Promise<void> {
+    this.#attached ??= deadline.race(this.#autoAttach(this.#top), 'the frames of the page to attach');
+    return this.#attached;
+  }
+
+  async #autoAttach(parent: CdpSession): Promise<void> {
+    const found: Protocol.Target.AttachedToTargetEvent[] = [];
+    const off = parent.on('Target.attachedToTarget', (e) => { if (e.targetInfo.type === 'iframe') found.push(e); });
+    try {
+      await parent.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+    } finally {
+      off();
+    }
+    await Promise.all(found.map(async (e) => {
+      const session = this.#conn.session(e.sessionId);
+      this.#contexts.track(session);
+      const info = e.targetInfo as Protocol.Target.TargetInfo & { parentFrameId?: string };
+      this.#children.set(e.targetInfo.targetId, { session, frameId: e.targetInfo.targetId, parentFrameId: info.parentFrameId, url: e.targetInfo.url });
+      await Promise.all([session.send('Runtime.enable'), session.send('Page.enable')]);
+      await this.#autoAttach(session);
+    }));
+  }
+
+  /** Every frame: the tab's frame tree, then each out-of-process frame's tree under its owner. */
+  async list(deadline: Deadline): Promise<FrameInfo[]> {
+    await this.attachChildren(deadline);
+    const out: FrameInfo[] = [];
+    const topOrigin = originOf((await this.#top.send('Page.getFrameTree')).frameTree.frame.url);
+    const add = (node: Protocol.Page.FrameTree, depth: number, parentId?: string): void => {
+      const f = node.frame;
+      out.push({
+        frameId: f.id, url: f.url + (f.urlFragment ?? ''), depth,
+        ...(f.name ? { name: f.name } : {}), ...(parentId ? { parentId } : {}),
+        ...(depth > 0 && originOf(f.url) !== topOrigin ? { crossOrigin: true as const } : {}),
+      });
+      for (const c of node.childFrames ?? []) add(c, depth + 1, f.id);
+    };
+    add((await this.#top.send('Page.getFrameTree')).frameTree, 0);
+    for (const child of this.#children.values()) {
+      const tree = (await child.session.send('Page.getFrameTree')).frameTree;
+      const parent = out.find((f) => f.frameId === child.parentFrameId);
+      add(tree, (parent?.depth ?? 0) + 1, child.parentFrameId);
+    }
+    return out;
+  }
+
+  /** Where code for `frameId` runs. */
+  async target(frameId: string, deadline: Deadline): Promise<FrameTarget> {
+    const topTree = (await this.#top.send('Page.getFrameTree')).frameTree;
+    const topUrl = topTree.frame.url;
+    if (frameId === topTree.frame.id) return { frameId, session: this.#top, url: topUrl, crossOrigin: false };
+    const findIn = (node: Protocol.Page.FrameTree): Protocol.Page.Frame | undefined =>
+      node.frame.id === frameId ? node.frame : (node.childFrames ?? []).map(findIn).find(Boolean);
+    const local = findIn(topTree);
+    if (local) return this.#inSession(this.#top, frameId, local.url, topUrl);
+    await this.attachChildren(deadline);
+    const child = this.#children.get(frameId);
+    if (child) return { frameId, session: child.session, url: child.url, crossOrigin: originOf(child.url) !== originOf(topUrl) };
+    for (const c of this.#children.values()) {
+      const nested = findIn((await c.session.send('Page.getFrameTree')).frameTree);
+      if (nested) return this.#inSession(c.session, frameId, nested.url, topUrl);
+    }
+    throw new ExecutionError(`No frame ${frameId} in this tab (it was removed or the page navigated). List frames with {"frame": {"list": true}}.`, { category: 'frame' });
+  }
+
+  /** The context code for `t` runs in now (a frame that navigated has a new one). */
+  contextOf(t: FrameTarget): number | undefined {
+    return t.contextId === undefined ? undefined : this.#contexts.get(t.session, t.frameId) ?? t.contextId;
+  }
+
+  #inSession(session: CdpSession, frameId: string, url: string, topUrl: string): FrameTarget {
+    const contextId = this.#contexts.get(session, frameId);
+    if (contextId === undefined) throw new ExecutionError(`Frame ${frameId} has no document yet (it is still loading); retry in a moment.`, { category: 'frame' });
+    return { frameId, session, contextId, url, crossOrigin: originOf(url) !== originOf(topUrl) };
+  }
+
+  /** Top-viewport offset of `frameId`'s content box: the boxes of its <iframe> owners, summed up the chain. */
+  async offset(frameId: string, deadline: Deadline): Promise<{ x: number; y: number }> {
+    const frames = await this.list(deadline);
+    let x = 0;
+    let y = 0;
+    for (let f = frames.find((i) => i.frameId === frameId); f?.parentId; f = frames.find((i) => i.frameId === f!.parentId)) {
+      const { session } = await this.target(f.parentId, deadline);
+      const { backendNodeId } = await session.send('DOM.getFrameOwner', { frameId: f.frameId });
+      const { object } = await session.send('DOM.resolveNode', { backendNodeId });
+      const box = await session.send('Runtime.callFunctionOn', {
+        objectId: object.objectId!, returnByValue: true,
+        functionDeclaration: 'function () { const r = this.getBoundingClientRect(); const s = getComputedStyle(this); '
+          + 'return { x: r.left + this.clientLeft + parseFloat(s.paddingLeft), y: r.top + this.clientTop + parseFloat(s.paddingTop) }; }',
+      });
+      const v = box.result.value as { x: number; y: number };
+      x += v.x;
+      y += v.y;
+    }
+    return { x, y };
+  }
+}

@@ -1,0 +1,51 @@
+// The frame step (SPEC §13.1–13.2): list the frames, or choose the one later steps run in — kept
+// for the tab across calls until {"frame": "top"} or a new top document (SPEC §19.12).
+
+import { chooseFrame, type FrameChoice } from '../dom/index.js';
+import { defineStep } from './registry.js';
+import { describe, isObj, obj, optBool, optNumber, optString, ParamError } from './params.js';
+import { stringTarget } from './targets.js';
+
+type FrameParams = { list: true } | { top: true } | FrameChoice;
+
+defineStep<FrameParams>({
+  name: 'frame',
+  summary: 'Choose the frame later steps run in: "iframe css" | index | {selector|ref|index|name|frameId} | "top"; {list: true} → {mainFrameId, currentFrameId, frames}',
+  needsTab: true,
+  readOnly: false,
+  parse(v) {
+    if (v === 'top') return { top: true };
+    if (typeof v === 'string') return { target: stringTarget(v, 'frame') };
+    if (typeof v === 'number') {
+      if (!Number.isInteger(v) || v < 0) throw new ParamError(`a frame index must be a whole number ≥ 0, got ${v}`);
+      return { index: v };
+    }
+    if (!isObj(v)) throw new ParamError(`frame takes "top", an iframe selector, an index or an object; got ${describe(v)}`);
+    const o = obj(v, ['list', 'top', 'selector', 'ref', 'index', 'name', 'frameId'], 'frame');
+    const forms = ['list', 'top', 'selector', 'ref', 'index', 'name', 'frameId'].filter((k) => o[k] !== undefined);
+    if (forms.length !== 1) throw new ParamError('frame needs exactly one of "list", "top", "selector", "ref", "index", "name", "frameId"');
+    if (o.list !== undefined) { if (optBool(o, 'list') !== true) throw new ParamError('"list" must be true'); return { list: true }; }
+    if (o.top !== undefined) { if (optBool(o, 'top') !== true) throw new ParamError('"top" must be true'); return { top: true }; }
+    if (o.index !== undefined) return { index: optNumber(o, 'index', { min: 0, integer: true })! };
+    if (o.name !== undefined) return { name: optString(o, 'name')! };
+    if (o.frameId !== undefined) return { frameId: optString(o, 'frameId')! };
+    return { target: stringTarget(optString(o, 'selector') ?? optString(o, 'ref')!, o.selector !== undefined ? 'selector' : 'ref') };
+  },
+  async run(ctx, p) {
+    const tab = ctx.command.requireTab();
+    const { page } = tab;
+    if ('list' in p) {
+      const frames = await page.guard(page.frames.list(ctx.deadline));
+      return { mainFrameId: frames[0]!.frameId, currentFrameId: page.frame?.frameId ?? frames[0]!.frameId, frames };
+    }
+    if ('top' in p) {
+      page.frame = undefined;
+      tab.entry.frame = undefined;
+      return { frameId: page.lifecycle.mainFrameId, url: page.lifecycle.url, top: true };
+    }
+    const target = await chooseFrame(page, p, tab.entry, ctx.deadline);
+    page.frame = target;
+    tab.entry.frame = { frameId: target.frameId, url: target.url };
+    return { frameId: target.frameId, url: target.url, ...(target.crossOrigin ? { crossOrigin: true } : {}) };
+  },
+});
