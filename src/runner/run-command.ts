@@ -5,6 +5,7 @@ import { ConnectionError, Deadline } from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector, type ConsoleReport } from '../capture/index.js';
 import type { AttachedTab, StepContext } from '../steps/index.js';
+import type { FailedRequest } from '../page/index.js';
 import { captureAfter, captureBefore, type BeforeCapture } from './capture.js';
 import { CommandSession } from './command-session.js';
 import { classify, type ClassifiedError } from './failure.js';
@@ -45,6 +46,16 @@ async function runStep(step: ValidatedStep, session: CommandSession): Promise<un
   // runner still never waits past it.
   const hardStop = Deadline.after(step.timeoutMs + STEP_GRACE_MS);
   return hardStop.race(step.def.run(ctx, step.params), `step ${step.index} (${step.action})`);
+}
+
+/** Requests reported per command: an agent otherwise never sees a failing API call. */
+const MAX_NETWORK_FAILURES = 10;
+
+/** Failed requests and HTTP errors during the command (SPEC §17.4), capped, with the rest counted. */
+export function networkReport(failed: FailedRequest[]): { failed: FailedRequest[]; more?: number } | undefined {
+  if (!failed.length) return undefined;
+  const shown = failed.slice(0, MAX_NETWORK_FAILURES).map((f) => ({ ...f, url: f.url.length > 150 ? `${f.url.slice(0, 149)}…` : f.url }));
+  return { failed: shown, ...(failed.length > shown.length ? { more: failed.length - shown.length } : {}) };
 }
 
 /** A step reports non-fatal issues as `warnings` in its output; the result carries them as `warning` (SPEC §10.5). */
@@ -122,6 +133,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       ...captured,
       console: consoleReport,
       dialogs: watch?.tab.page.dialogs,
+      network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
       steps,
       errors,
       error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message } : undefined,
