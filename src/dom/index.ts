@@ -24,5 +24,5 @@ export type { KeyDefinition, ModifierName } from './key-definitions.js';
 export { pressCombo, typeText, typingPlan, unknownKeyWarning } from './keyboard.js';
 export type { TypeOutcome } from './keyboard.js';
 export { focusElement } from './focus.js';
-export { chooseFrame } from './frame-select.js';
+export { chooseFrame, findFrameWith } from './frame-select.js';
 export type { FrameChoice } from './frame-select.js';

@@ -2,8 +2,10 @@
 // agent can use their alias at once.
 
 import { findAlias, readRegistry, registerTab, type TabEntry } from '../cdp/index.js';
-import { Deadline } from '../common/index.js';
-import { click, clickCoordinates, hover, moveMouse, type ClickOptions, type SettleResult, type TargetSpec } from '../dom/index.js';
+import { Deadline, ElementNotFoundError } from '../common/index.js';
+import {
+  click, clickCoordinates, DEFAULT_ACTION_TIMEOUT_MS, describeTarget, findFrameWith, hover, moveMouse, type ClickOptions, type SettleResult, type TargetSpec,
+} from '../dom/index.js';
 import { evaluateIn } from '../page/index.js';
 import { defineStep, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
@@ -45,10 +47,12 @@ export async function settledOutput(tab: AttachedTab, s: SettleResult): Promise<
 interface ClickParams {
   target: TargetSpec;
   opts: ClickOptions;
+  /** SPEC §13.3: look in every frame when the element is not in the current one. */
+  searchFrames?: true;
   waitAfter?: { timeoutMs: number; quietMs: number };
 }
 
-const CLICK_KEYS = [...TARGET_KEYS, ...ACTION_OPTION_KEYS, 'jsClick', 'nativeOnly', 'doubleClick', 'scrollUntilVisible', 'waitAfter'] as const;
+const CLICK_KEYS = [...TARGET_KEYS, ...ACTION_OPTION_KEYS, 'jsClick', 'nativeOnly', 'doubleClick', 'scrollUntilVisible', 'waitAfter', 'searchFrames'] as const;
 
 function readScrollSearch(v: unknown): ClickOptions['scrollUntilVisible'] {
   if (v === undefined || v === false) return undefined;
@@ -69,7 +73,7 @@ function readWaitAfter(v: unknown): ClickParams['waitAfter'] {
 
 defineStep<ClickParams>({
   name: 'click',
-  summary: 'Click: "s1e4" | "css" | {ref|selector|text|selectors|x+y, exact, withinSelector, doubleClick, force, jsClick, nativeOnly, scrollUntilVisible, waitAfter, timeout}',
+  summary: 'Click: "s1e4" | "css" | {ref|selector|text|selectors|x+y, exact, withinSelector, doubleClick, force, jsClick, nativeOnly, scrollUntilVisible, searchFrames, waitAfter, timeout}',
   needsTab: true,
   readOnly: false,
   parse(v) {
@@ -87,7 +91,9 @@ defineStep<ClickParams>({
     const scroll = readScrollSearch(o.scrollUntilVisible);
     if (scroll) opts.scrollUntilVisible = scroll;
     const waitAfter = readWaitAfter(o.waitAfter);
-    return { target, opts, ...(waitAfter ? { waitAfter } : {}) };
+    const searchFrames = optBool(o, 'searchFrames');
+    if (searchFrames && target.by === 'coords') throw new ParamError('"searchFrames" needs an element target, not coordinates');
+    return { target, opts, ...(waitAfter ? { waitAfter } : {}), ...(searchFrames ? { searchFrames: true as const } : {}) };
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
@@ -96,7 +102,20 @@ defineStep<ClickParams>({
       const s = await clickCoordinates(page, p.target, p.opts.doubleClick ? 2 : 1, ctx.deadline);
       return { clicked: true, method: 'cdp', ...(await settledOutput(tab, s)) };
     }
-    const r = await click(page, p.target, tab.entry, p.opts, ctx.deadline);
+    let inFrame: { frameId: string; url: string } | undefined;
+    const original = page.frame;
+    if (p.searchFrames) {
+      const found = await findFrameWith(page, p.target, tab.entry, p.opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS, ctx.deadline);
+      if (!found) throw new ElementNotFoundError(`No element matches ${describeTarget(p.target)} in any frame`, { target: { by: p.target.by }, category: 'selector-not-found' });
+      if (found.frameId !== (original?.frameId ?? page.lifecycle.mainFrameId)) inFrame = { frameId: found.frameId, url: found.url };
+      page.frame = found.session === page.session && found.contextId === undefined ? undefined : found;
+    }
+    let r: Awaited<ReturnType<typeof click>>;
+    try {
+      r = await click(page, p.target, tab.entry, p.opts, ctx.deadline);
+    } finally {
+      page.frame = original; // the search never changes where later steps run
+    }
     if (p.waitAfter) {
       const w = p.waitAfter;
       await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' }))
@@ -112,6 +131,7 @@ defineStep<ClickParams>({
       ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}),
       ...(r.viaLabel ? { viaLabel: true } : {}),
       ...(r.checked !== undefined ? { checked: r.checked } : {}),
+      ...(inFrame ? { frame: inFrame } : {}),
       ...(r.warnings.length ? { warnings: r.warnings } : {}),
     };
   },

@@ -75,6 +75,15 @@ describe('frame', () => {
     expect(await h.value(tab, 'location.pathname')).toBe('/xframes.html');
   });
 
+  it('finds a click target in whichever frame holds it when asked, and stays where it was', async () => {
+    const tab = await openFrames();
+    const r = await h.cli({ tab, steps: [{ click: { text: 'Pay now', searchFrames: true } }, { pageFunction: 'location.pathname' }] });
+    expect(r.out.steps[0].output).toMatchObject({ clicked: true, method: 'cdp', frame: { url: expect.stringMatching(/xframe-pay.html$/) } });
+    expect(r.out.steps[1].output.value).toBe('/xframes.html');
+    await h.cli({ tab, steps: [{ frame: '#pay' }] });
+    expect(await h.value(tab, 'window.__events')).toEqual(['paid:']);
+  });
+
   it('says when no such frame exists, and where a failed search ran', async () => {
     const tab = await openFrames();
     const r = await h.cli({ tab, stopOnError: false, steps: [{ frame: 5 }, { frame: '#same' }, { click: { selector: '#top-button', timeout: 300 } }] });
