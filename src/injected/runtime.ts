@@ -20,14 +20,15 @@ import * as clickProbe from './click-probe.js';
 import * as formInput from './form-input.js';
 import * as scrolling from './scrolling.js';
 import * as overlays from './overlays.js';
+import * as drag from './drag.js';
 
 const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition, ariaRole, ariaName, ariaSnapshot, refMap, refBox, elementQuery, elementSearch,
-  locate, actionability, clickProbe, formInput, scrolling, overlays };
+  locate, actionability, clickProbe, formInput, scrolling, overlays, drag };
 
 export type PageRuntime =
   & typeof domDescribe & typeof elementBox & typeof pageContext & typeof serialize & typeof waitCondition
   & typeof ariaRole & typeof ariaName & typeof ariaSnapshot & typeof refMap & typeof refBox & typeof elementQuery & typeof elementSearch
-  & typeof locate & typeof actionability & typeof clickProbe & typeof formInput & typeof scrolling & typeof overlays;
+  & typeof locate & typeof actionability & typeof clickProbe & typeof formInput & typeof scrolling & typeof overlays & typeof drag;
 
 import { RUNTIME_ID } from './runtime-id.js';
 
