@@ -17,3 +17,5 @@ export { moveMouse, mouseDown, mouseUp, clickAt, wheel, mousePosition } from './
 export type { Point } from './mouse.js';
 export { markBeforeAction, settleAfterAction } from './settle.js';
 export type { SettleResult, ActionMark } from './settle.js';
+export { drag } from './drag.js';
+export type { DragEndSpec, DragMethod, DragOptions, DragResult } from './drag.js';
