@@ -11,6 +11,7 @@ import './query.js';
 import './interaction.js';
 import './forms.js';
 import './scroll.js';
+import './drag.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
