@@ -64,7 +64,7 @@ function inPage<A, R>(page: Page, fn: (rt: PageRuntime, arg: A) => R, arg: A, de
 
 /** The gesture itself: which way it went, and what it should be judged by. */
 async function perform(page: Page, src: ResolvedEnd, kind: DragKind, from: Point, to: Point, opts: DragOptions, deadline: Deadline, warnings: string[])
-  : Promise<{ method: 'mouse' | 'html5'; synthetic?: true; started?: boolean }> {
+  : Promise<{ method: 'mouse' | 'html5'; synthetic?: true; started?: boolean; intercepted?: boolean }> {
   const synthesize = async (why: string): Promise<{ method: 'html5'; synthetic: true; started: boolean }> => {
     const r = await inPage(page, (rt, a) => rt.synthesizeDrag(a.handle, a.from, a.to, a.steps), { handle: src.handle!, from, to, steps: opts.steps }, deadline, 'the synthesized drag');
     warnings.push(`${why}; dispatched synthesized DragEvents (isTrusted false)${r.started ? '' : ', and the page cancelled dragstart'}`);
@@ -77,11 +77,11 @@ async function perform(page: Page, src: ResolvedEnd, kind: DragKind, from: Point
   const g = await dragGesture(page, from, to, { steps: opts.steps, delayMs: opts.delayMs, intercept, expectNative: kind === 'html5' }, deadline);
   if (intercept) await interceptDrags(page, false, deadline);
   if (g.native && opts.method === 'mouse') warnings.push('the page started a native HTML5 drag; it was finished with trusted drag events');
-  return { method: g.native ? 'html5' : 'mouse' };
+  return { method: g.native ? 'html5' : 'mouse', intercepted: intercept };
 }
 
 /** What a drop that navigated away did: plainly something. */
-const NAVIGATED: DragReport = { dragstarts: 0, drops: 1, moved: true, targetChanged: true };
+const NAVIGATED: DragReport = { dragstarts: 0, drops: 1, moved: true, targetChanged: true, valueChanged: false };
 
 async function readEffect(page: Page, deadline: Deadline): Promise<DragReport> {
   try {
@@ -92,13 +92,14 @@ async function readEffect(page: Page, deadline: Deadline): Promise<DragReport> {
   }
 }
 
-function verdict(method: 'mouse' | 'html5', r: DragReport, src: string, dst: string, warnings: string[]): boolean {
+function verdict(method: 'mouse' | 'html5', intercepted: boolean, r: DragReport, src: string, dst: string, warnings: string[]): boolean {
   if (method === 'html5') {
     if (r.drops === 0) warnings.push(`no drop event fired: ${dst} did not accept the drop (its dragover handler must call preventDefault)`);
     return r.drops > 0;
   }
-  const dropped = r.moved || r.targetChanged || r.drops > 0;
-  if (r.dragstarts > 0) warnings.push('dragstart fired but the page cancelled it, so no native drag started');
+  const dropped = r.moved || r.targetChanged || r.valueChanged || r.drops > 0;
+  // With interception on, a native drag that started would have come to us: the page cancelled it.
+  if (intercepted && r.dragstarts > 0) warnings.push('dragstart fired but the page cancelled it, so no native drag started');
   if (!dropped) warnings.push(`nothing changed: ${src} did not move and ${dst} did not change — the page ignored the drag${r.dragstarts ? '' : ' (try "method": "html5")'}`);
   return dropped;
 }
@@ -125,7 +126,7 @@ export async function drag(page: Page, source: DragEndSpec, target: DragEndSpec,
   await inPage(page, (rt, a) => rt.armDragProbe(a.source, a.target), { source: src.handle, target: dst.handle }, deadline, 'the drop probe');
   const done = await perform(page, src, kind, pts.from, pts.to, opts, deadline, warnings);
   const report = await readEffect(page, deadline);
-  const dropped = done.synthetic && !done.started ? false : verdict(done.method, report, src.desc, dst.desc, warnings);
+  const dropped = done.synthetic && !done.started ? false : verdict(done.method, !!done.intercepted, report, src.desc, dst.desc, warnings);
   const value = kind === 'range' && report !== NAVIGATED ? await inPage(page, (rt, h) => rt.currentValue(rt.heldElement(h)!), src.handle!, deadline, 'the range value') : undefined;
   const settled = await settleAfterAction(page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);

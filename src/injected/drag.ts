@@ -75,6 +75,8 @@ interface DragProbe {
   next: Node | null;
   rect?: DOMRect;
   content: string;
+  /** A slider's value before the drag. */
+  value?: string;
   dragstarts: number;
   drops: number;
   off: () => void;
@@ -88,6 +90,8 @@ export interface DragReport {
   moved: boolean;
   /** The target element's content changed. */
   targetChanged: boolean;
+  /** The source is an input whose value changed (a slider moved by the mouse). */
+  valueChanged: boolean;
 }
 
 export function dragProbeSlot(): { probe?: DragProbe } {
@@ -104,6 +108,7 @@ export function armDragProbe(sourceHandle: number | undefined, targetHandle: num
   const probe: DragProbe = {
     ...(source ? { source, rect: source.getBoundingClientRect() } : {}), ...(target ? { target } : {}),
     parent: source?.parentNode ?? null, next: source?.nextSibling ?? null, content: target?.innerHTML ?? '',
+    ...(source && rt.isHtml(source, 'input') ? { value: source.value } : {}),
     dragstarts: 0, drops: 0, off: () => {},
   };
   // Capture phase on window: the page's own handlers cannot hide the events from us.
@@ -117,7 +122,7 @@ export function armDragProbe(sourceHandle: number | undefined, targetHandle: num
 /** After the drop (and one frame for the page to lay out): what the drag changed. */
 export async function readDragProbe(): Promise<DragReport> {
   const probe = dragProbeSlot().probe;
-  if (!probe) return { dragstarts: 0, drops: 0, moved: false, targetChanged: false };
+  if (!probe) return { dragstarts: 0, drops: 0, moved: false, targetChanged: false, valueChanged: false };
   probe.off();
   dragProbeSlot().probe = undefined;
   await rt.nextFrame();
@@ -126,7 +131,8 @@ export async function readDragProbe(): Promise<DragReport> {
   const shifted = !!r && !!probe.rect && (Math.abs(r.left - probe.rect.left) > 2 || Math.abs(r.top - probe.rect.top) > 2);
   const moved = !!s && (s.parentNode !== probe.parent || s.nextSibling !== probe.next || shifted);
   const targetChanged = !!probe.target && probe.target.innerHTML !== probe.content;
-  return { dragstarts: probe.dragstarts, drops: probe.drops, moved, targetChanged };
+  const valueChanged = probe.value !== undefined && (s as HTMLInputElement).value !== probe.value;
+  return { dragstarts: probe.dragstarts, drops: probe.drops, moved, targetChanged, valueChanged };
 }
 
 /**

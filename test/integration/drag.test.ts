@@ -80,6 +80,24 @@ describe('drag: HTML5 drag and drop', () => {
   });
 });
 
+describe('drag: ends far apart', () => {
+  it('scrolls so that both ends are on screen when they fit together', async () => {
+    const tab = await h.open('drag-html5.html');
+    expect(await h.value(tab, 'document.querySelector("#later").getBoundingClientRect().bottom > innerHeight')).toBe(true);
+    const r = await h.cli({ tab, steps: [{ drag: { source: '#card-a', target: '#later' } }] });
+    expect(r.out.steps[0].output).toMatchObject({ method: 'html5', dropped: true });
+    expect(await h.value(tab, 'document.querySelector("#card-a").parentElement.id')).toBe('later');
+  });
+
+  it('refuses, without moving anything, when the ends cannot be on screen together', async () => {
+    const tab = await h.open('drag-html5.html');
+    const r = await h.cli({ tab, steps: [{ drag: { source: '#card-a', target: '#far' } }] });
+    expect(r.out.steps[0].status).toBe('error');
+    expect(r.out.steps[0].error).toMatch(/^Cannot drag div#card-a\.card "Card A \(a\)" to div#far\.zone "Far away": the drag (source|target) \(.*\) is outside the \d+×\d+ viewport/);
+    expect(await events(tab)).toEqual([]);
+  });
+});
+
 describe('drag: range inputs and coordinates', () => {
   it('sets a slider from the target x, firing input and change', async () => {
     const tab = await h.open('drag-mouse.html');
@@ -96,6 +114,21 @@ describe('drag: range inputs and coordinates', () => {
     const r = await h.cli({ tab, steps: [{ drag: { source: at, target: { selector: '#vol', offsetX: -50 } } }] });
     expect(r.out.steps[0].output).toMatchObject({ method: 'range', source: `(${at.x}, ${at.y})`, value: '25' });
     expect(await h.value(tab, 'document.querySelector("#vol").value')).toBe('25');
+  });
+});
+
+describe('drag: range with a real mouse', () => {
+  it('moves a slider thumb with trusted mouse events when asked for the mouse, reporting the value it took', async () => {
+    const tab = await h.open('drag-mouse.html');
+    const r = await h.cli({ tab, steps: [{ drag: { source: '#vol', target: { selector: '#vol', offsetX: 60 }, method: 'mouse' } }] });
+    const out = r.out.steps[0].output;
+    expect(out).toMatchObject({ dragged: true, method: 'mouse', dropped: true });
+    const value = await h.value(tab, 'document.querySelector("#vol").value');
+    expect(out.value).toBe(value);
+    expect(Number(value)).toBeGreaterThan(75);
+    const evs = await events(tab);
+    expect(evs.filter((e) => e.startsWith('change'))).toEqual([`change:${value}`]);
+    expect(evs.filter((e) => e.startsWith('input')).length).toBeGreaterThan(2);
   });
 });
 
