@@ -141,6 +141,14 @@ describe('drag: failures', () => {
     expect(r.ms).toBeLessThan(5_000);
   });
 
+  it('refuses to move a disabled slider', async () => {
+    const tab = await h.open('drag-mouse.html');
+    const r = await h.cli({ tab, steps: [{ drag: { source: '#locked', target: { selector: '#locked', offsetX: 50 }, timeout: 300 } }] });
+    expect(r.out.steps[0].status).toBe('error');
+    expect(r.out.steps[0].error).toMatch(/^input#locked is disabled \(waited \d+ms\)/);
+    expect(await h.value(tab, 'document.querySelector("#locked").value')).toBe('10');
+  });
+
   it('reports a mouse drag onto something that ignores it as not dropped', async () => {
     const tab = await h.open('drag-mouse.html');
     const r = await h.cli({ tab, steps: [{ drag: { source: 'h1', target: '#inert' } }] });
