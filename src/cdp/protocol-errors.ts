@@ -35,3 +35,5 @@ export const isStaleNode = (err: unknown): boolean => matchesAny(err, STALE_NODE
 export const isTargetClosed = (err: unknown): boolean => matchesAny(err, TARGET_CLOSED);
 /** Runtime.terminateExecution ended the script. */
 export const isTerminated = (err: unknown): boolean => text(err).includes('Execution was terminated');
+/** This browser does not implement the command (an older Chrome, or another CDP server). */
+export const isMethodUnavailable = (err: unknown): boolean => /wasn't found|not found|not supported/i.test(text(err)) && !isTargetClosed(err);

@@ -26,3 +26,5 @@ export type { TypeOutcome } from './keyboard.js';
 export { focusElement } from './focus.js';
 export { chooseFrame, findFrameWith } from './frame-select.js';
 export type { FrameChoice } from './frame-select.js';
+export { drag } from './drag.js';
+export type { DragEndSpec, DragMethod, DragOptions, DragResult } from './drag.js';

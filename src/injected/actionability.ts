@@ -158,7 +158,7 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
     } else if (c.action === 'select') {
       if (!rt.isHtml(el, 'select')) return { ok: false, reason: 'not-select', message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`, final: true };
       if (isDisabled(el)) return { ok: false, reason: 'disabled', message: 'is disabled' };
-    } else if (c.action === 'click' && isDisabled(el)) {
+    } else if ((c.action === 'click' || c.action === 'drag') && isDisabled(el)) {
       return { ok: false, reason: 'disabled', message: 'is disabled' };
     }
     if (c.action === 'click' && invisibleReason(el)) {

@@ -21,14 +21,36 @@ import * as formInput from './form-input.js';
 import * as scrolling from './scrolling.js';
 import * as overlays from './overlays.js';
 import * as liveRecorder from './live-recorder.js';
+import * as drag from './drag.js';
 
-const MODULES = { domDescribe, elementBox, pageContext, serialize, waitCondition, ariaRole, ariaName, ariaSnapshot, refMap, refBox, elementQuery, elementSearch,
-  locate, actionability, clickProbe, formInput, scrolling, overlays, liveRecorder };
+// One entry per line: page modules are added often, and merges stay trivial.
+const MODULES = {
+  domDescribe,
+  elementBox,
+  pageContext,
+  serialize,
+  waitCondition,
+  ariaRole,
+  ariaName,
+  ariaSnapshot,
+  refMap,
+  refBox,
+  elementQuery,
+  elementSearch,
+  locate,
+  actionability,
+  clickProbe,
+  formInput,
+  scrolling,
+  overlays,
+  liveRecorder,
+  drag,
+};
 
-export type PageRuntime =
-  & typeof domDescribe & typeof elementBox & typeof pageContext & typeof serialize & typeof waitCondition
-  & typeof ariaRole & typeof ariaName & typeof ariaSnapshot & typeof refMap & typeof refBox & typeof elementQuery & typeof elementSearch
-  & typeof locate & typeof actionability & typeof clickProbe & typeof formInput & typeof scrolling & typeof overlays & typeof liveRecorder;
+type Modules = typeof MODULES;
+type Intersect<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** Every page function, by name: what `rt` is in page code. */
+export type PageRuntime = Intersect<Modules[keyof Modules]>;
 
 import { RUNTIME_ID } from './runtime-id.js';
 

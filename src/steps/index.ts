@@ -13,6 +13,7 @@ import './forms.js';
 import './scroll.js';
 import './frames.js';
 import './keyboard.js';
+import './drag.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
