@@ -13,6 +13,11 @@ export interface FailedRequest {
 }
 
 const MAX_TRACKED = 10_000;
+
+/** The browser's own favicon probe fails on most sites and says nothing about the page's health. */
+function isBrowserChrome(url: string): boolean {
+  return /^[a-z]+:\/\/[^/]+\/favicon\.ico(?:[?#]|$)/i.test(url);
+}
 const MAX_FAILED = 50;
 
 export class NetworkTracker {
@@ -35,12 +40,12 @@ export class NetworkTracker {
     session.on('Network.loadingFailed', (e) => {
       const req = this.#inflight.get(e.requestId);
       finish(e.requestId);
-      if (!e.canceled && req && this.failed.length < MAX_FAILED) {
+      if (!e.canceled && req && !isBrowserChrome(req.url) && this.failed.length < MAX_FAILED) {
         this.failed.push({ url: req.url, method: req.method, error: e.errorText, type: e.type });
       }
     });
     session.on('Network.responseReceived', (e) => {
-      if (e.response.status >= 400 && this.failed.length < MAX_FAILED) {
+      if (e.response.status >= 400 && !isBrowserChrome(e.response.url) && this.failed.length < MAX_FAILED) {
         const req = this.#inflight.get(e.requestId);
         this.failed.push({ url: e.response.url.slice(0, 300), method: req?.method ?? 'GET', status: e.response.status, type: e.type });
       }
