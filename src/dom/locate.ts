@@ -59,12 +59,12 @@ export interface Actionable extends Located {
 
 export function describeTarget(t: TargetSpec, within?: string): string {
   const base = t.by === 'css' ? `"${t.selector}"` : t.by === 'ref' ? t.ref : t.by === 'text' ? `text "${t.text}"`
-    : t.by === 'label' ? `label "${t.label}"` : t.by === 'selectors' ? `any of ${JSON.stringify(t.selectors)}` : `(${t.x}, ${t.y})`;
+    : t.by === 'label' ? `label "${t.label}"` : t.by === 'field' ? `"${t.key}" (as CSS or label)` : t.by === 'selectors' ? `any of ${JSON.stringify(t.selectors)}` : `(${t.x}, ${t.y})`;
   return within ? `${base} within "${within}"` : base;
 }
 
 export function targetValue(t: TargetSpec): string {
-  return t.by === 'css' ? t.selector : t.by === 'ref' ? t.ref : t.by === 'text' ? t.text : t.by === 'label' ? t.label
+  return t.by === 'css' ? t.selector : t.by === 'ref' ? t.ref : t.by === 'text' ? t.text : t.by === 'label' ? t.label : t.by === 'field' ? t.key
     : t.by === 'selectors' ? t.selectors.join(', ') : `${t.x},${t.y}`;
 }
 

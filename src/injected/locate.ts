@@ -11,6 +11,7 @@ export type TargetSpec =
   | { by: 'text'; text: string; exact?: boolean }
   | { by: 'label'; label: string; exact?: boolean }
   | { by: 'selectors'; selectors: string[] }
+  | { by: 'field'; key: string }
   | { by: 'coords'; x: number; y: number };
 
 export interface LocateRequest {
@@ -191,6 +192,11 @@ export function locateElement(req: LocateRequest): LocateOutcome {
     const r = rt.resolveRef(t.ref);
     if (!r.ok) return { ok: false, reason: r.reason, ...(r.role ? { role: r.role } : {}), ...(r.name !== undefined ? { name: r.name } : {}) };
     return done(r.el, r.reResolved ? { reResolved: true } : {});
+  }
+  if (t.by === 'field') {
+    // A batch-fill key: a CSS selector when it is one and matches, else a field label ("Email").
+    const el = (rt.selectorProblem(t.key) ? undefined : preferVisible(cssMatches(root, t.key))) ?? findByLabel(root, t.key, false);
+    return el ? done(el) : { ok: false, reason: 'not-found' };
   }
   if (t.by === 'selectors') {
     for (let i = 0; i < t.selectors.length; i++) {
