@@ -8,7 +8,7 @@ import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.
 import { captureScreenshot } from '../capture/index.js';
 import { evaluateIn, evaluateInPage } from '../page/index.js';
 import {
-  DEFAULT_INLINE_LIMIT, diffEntries, headOf, renderYaml, viewportOnly, writeSnapshotFile,
+  DEFAULT_INLINE_LIMIT, diffEntries, foldUnchanged, headOf, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
 import { actionVerb, diffViewport, MAX_LISTED, type DiffEntry, type ViewportChanges } from '../diff/index.js';
 import type { SnapshotOptions } from '../injected/aria-snapshot.js';
@@ -121,8 +121,9 @@ export async function captureAfter(
     out.changes = changes;
   }
   if (!showView) return out;
-  const inline = headOf(viewYaml, DEFAULT_INLINE_LIMIT);
-  if (inline.length < viewYaml.length || snapshot.truncated) out.truncated = true;
+  const shown = diffable ? renderYaml(foldUnchanged(viewTree, new Set(opts.before!.entries.map((e) => e.line)))) : viewYaml;
+  const inline = headOf(shown, DEFAULT_INLINE_LIMIT);
+  if (inline.length < shown.length || snapshot.truncated) out.truncated = true;
   if (inline) out.viewportSnapshot = inline;
   return out;
 }
