@@ -108,6 +108,14 @@ async function runCli(args: string[]): Promise<void> {
     .addHelpText('after', helpText())
     .argument('[json]', 'the command, e.g. \'{"steps":[{"openTab":"https://example.com"}]}\'')
     .action(async (json: string | undefined, opts: { debug?: boolean }) => runJson(json ?? await readStdin(), Boolean(opts.debug)));
+  // Errors are answered as JSON on stdout (exitOverride); subcommands inherit both settings.
+  program.configureOutput({ outputError: () => {} });
+  program.exitOverride((err) => {
+    if (err.exitCode === 0) process.exit(0);
+    emit({ status: 'error', error: { type: 'PARSE', message: `${err.message.replace(/^error: /, '').replace(/\.$/, '')}. Usage: cdp-skill '<json>'` } }, 1);
+    throw new Error('exiting'); // commander requires a throw here; emit() ends the process
+  });
+  program.helpCommand('help [command]', 'show help for cdp-skill or a subcommand');
   program.command('install')
     .description('Install the skill into ~/.claude/skills and ~/.codex/skills: a link from a git checkout, a copy from npm')
     .option('--copy', 'copy the files even from a git checkout')
@@ -115,11 +123,6 @@ async function runCli(args: string[]): Promise<void> {
   program.command('uninstall')
     .description('Remove what install put there, and nothing else')
     .action(async () => runInstall('uninstall', false));
-  program.exitOverride((err) => {
-    if (err.exitCode === 0) process.exit(0);
-    emit({ status: 'error', error: { type: 'PARSE', message: `${err.message.replace(/^error: /, '')}. Usage: cdp-skill '<json>'` } }, 1);
-    throw new Error('exiting'); // commander requires a throw here; emit() ends the process
-  });
   await program.parseAsync(args, { from: 'user' });
 }
 

@@ -50,7 +50,7 @@ export function planProfileLookup(url: string, options: LookupOptions): LookupPl
 }
 
 export function createProfileMessage(domain: string): string {
-  return `No site profile for ${domain} yet. Before your task, create one: snapshot the page, detect its `
+  return `No site profile for ${domain} yet. Stop and create one before your task: snapshot the page, detect its `
     + `framework with pageFunction, then writeSiteProfile {"domain":"${domain}","content":"# ${domain}\\n…"} `
     + 'with what helps the next visit (Environment, Quirks, Strategies, Regions, Recipes). Update it after your task.';
 }

@@ -79,6 +79,18 @@ describe('from a git checkout (development)', () => {
     expect((await cli(home, ['uninstall'])).out.targets.map((t: any) => t.result)).toEqual(['absent', 'absent']);
   });
 
+  it('answers a bad subcommand option in JSON and installs nothing; help describes install', async () => {
+    const home = newHome('bad-option');
+    const r = await cli(home, ['install', '--bogus']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatchObject({ status: 'error', error: { type: 'PARSE', message: "unknown option '--bogus'. Usage: cdp-skill '<json>'" } });
+    expect(r.stderr).toBe('');
+    expect(readdirSync(home)).toEqual([]);
+    const help = await cli(home, ['help', 'install']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--copy/);
+  });
+
   it('leaves a cdp-skill entry it did not make alone, and says so', async () => {
     const home = newHome('conflict');
     const foreign = join(home, '.codex', 'skills', 'cdp-skill');
