@@ -16,7 +16,8 @@ const ALLOWED: Record<string, string[]> = {
   steps: ['common', 'cdp', 'page', 'capture', 'dom', 'aria', 'diff', 'injected', 'profiles'],
   runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles', 'injected'],
   profiles: ['common'],
-  '.': ['runner', 'capture', 'steps', 'common'],
+  install: ['common'],
+  '.': ['runner', 'capture', 'steps', 'common', 'install'],
 };
 // Type-only or lazy loads of the page runtime's assembler are the one deep import allowed.
 const DEEP_OK = /\/injected\/(runtime|runtime-id|wait-condition|aria-snapshot|ref-map|ref-box|locate|actionability|click-probe|form-input|scrolling|overlays|drag)\.js$/;
