@@ -16,7 +16,7 @@ export interface SkillTarget {
 export const SKILL_NAME = 'cdp-skill';
 /** Written into a copied skill folder: marks it as ours and lists the files we put there. */
 export const MANIFEST = '.cdp-skill-install.json';
-/** What a copied skill holds besides the generated package.json: the playbook, examples, bundled CLI. */
+/** What a copied skill holds besides the generated package.json and the CLI's chunks: the playbook, examples, bundled CLI. */
 export const COPIED_FILES = ['SKILL.md', 'EXAMPLES.md', 'dist/cli.js'] as const;
 
 export function skillTargets(home: string): SkillTarget[] {
