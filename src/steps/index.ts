@@ -14,7 +14,8 @@ import './scroll.js';
 import './frames.js';
 import './keyboard.js';
 import './drag.js';
+import './script.js';
 
-export { getStep, stepNames, allSteps } from './registry.js';
+export { getStep, stepNames, allSteps, isReadOnlyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
 export { ParamError } from './params.js';
