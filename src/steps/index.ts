@@ -15,6 +15,7 @@ import './frames.js';
 import './keyboard.js';
 import './drag.js';
 import './script.js';
+import './pdf.js';
 
 export { getStep, stepNames, allSteps, isReadOnlyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
