@@ -23,6 +23,7 @@ import * as overlays from './overlays.js';
 import * as liveRecorder from './live-recorder.js';
 import * as drag from './drag.js';
 import * as pipeline from './pipeline.js';
+import * as webStorage from './web-storage.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -47,6 +48,7 @@ const MODULES = {
   liveRecorder,
   drag,
   pipeline,
+  webStorage,
 };
 
 type Modules = typeof MODULES;

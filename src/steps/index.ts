@@ -16,6 +16,7 @@ import './keyboard.js';
 import './drag.js';
 import './script.js';
 import './pdf.js';
+import './state.js';
 
 export { getStep, stepNames, allSteps, isReadOnlyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
