@@ -11,5 +11,5 @@ export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
   readRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
 } from './tab-registry.js';
-export type { TabEntry, RegistryData, ViewportMetrics } from './tab-registry.js';
+export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting } from './tab-registry.js';
 export { withLock } from './lock.js';

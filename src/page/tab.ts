@@ -3,11 +3,12 @@
 // or a lost connection into an error for whatever is waiting — never a hang.
 
 import { ConnectionError, PageCrashedError } from '../common/index.js';
-import type { CdpSession, Connection, ViewportMetrics } from '../cdp/index.js';
+import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
 import { NetworkTracker } from './network-idle.js';
 import { applyViewport } from './viewport.js';
+import { applyGeolocation, grantGeolocation } from './geolocation.js';
 
 export interface DialogRecord {
   type: string;
@@ -63,7 +64,7 @@ export class Page {
   }
 
   /** Enables what a command needs, all at once, and re-applies per-tab emulation. */
-  static async open(conn: Connection, session: CdpSession, targetId: string, viewport?: ViewportMetrics): Promise<Page> {
+  static async open(conn: Connection, session: CdpSession, targetId: string, viewport?: ViewportMetrics, geolocation?: GeolocationSetting): Promise<Page> {
     const contexts = new FrameContexts();
     contexts.track(session); // before Runtime.enable, which reports the existing contexts
     const [, , , tree] = await Promise.all([
@@ -77,6 +78,8 @@ export class Page {
       // the page opened, say): screenshots and animation frames would stall. Show ours.
       session.send('Page.bringToFront'),
       viewport ? applyViewport(session, viewport) : undefined,
+      // Chrome drops granted permissions with the client that granted them: grant again.
+      geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
     ]);
     const f = tree.frameTree.frame;
     return new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);

@@ -54,7 +54,7 @@ export class CommandSession implements CommandState {
 
   async #attach(conn: Connection, alias: string, entry: TabEntry): Promise<AttachedTab> {
     const session = await attachToTarget(conn, entry.targetId);
-    const page = await Page.open(conn, session, entry.targetId, entry.viewport);
+    const page = await Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation);
     if (entry.frame) {
       try {
         page.frame = await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS));

@@ -1,10 +1,10 @@
 // Runs one validated command: attach, run the steps in order (optional steps, stop on error,
 // a deadline per step), capture the page afterwards, and assemble the answer.
 
-import { ConnectionError, Deadline } from '../common/index.js';
+import { CdpSkillError, ConnectionError, Deadline } from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector, type ConsoleReport } from '../capture/index.js';
-import type { AttachedTab, StepContext } from '../steps/index.js';
+import { isReadOnlyStep, type AttachedTab, type StepContext } from '../steps/index.js';
 import type { FailedRequest } from '../page/index.js';
 import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
 import { captureAfter, captureBefore, type BeforeCapture } from './capture.js';
@@ -112,7 +112,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
   const errors: { step: number; action: string; error: string; type?: string }[] = [];
   let fatal: ClassifiedError | undefined;
   let before: BeforeCapture | undefined;
-  const visual = cmd.steps.some((s) => !s.def.readOnly);
+  const visual = cmd.steps.some((s) => !isReadOnlyStep(s.def, s.params));
   let navigatedTo: string | undefined;
   try {
     if (cmd.tab && !cmd.steps[0]!.def.providesTab) {
@@ -131,9 +131,12 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       } catch (err) {
         const c = classify(err);
         const stop = !step.optional && cmd.stopOnError;
+        // A step that got partway (pipeline, poll) keeps what it has in the error's details.
+        const partial = err instanceof CdpSkillError ? err.details.output : undefined;
         steps.push({
           action: step.action,
           status: step.optional ? 'skipped' : 'error',
+          ...(partial !== undefined ? { output: partial } : {}),
           error: c.message,
           ...(c.name ? { errorType: c.name } : {}),
           ...(step.optional ? {} : { params: step.raw }),

@@ -15,7 +15,10 @@ import './frames.js';
 import './keyboard.js';
 import './drag.js';
 import './profiles.js';
+import './script.js';
+import './pdf.js';
+import './state.js';
 
-export { getStep, stepNames, allSteps } from './registry.js';
+export { getStep, stepNames, allSteps, isReadOnlyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
 export { ParamError } from './params.js';
