@@ -22,6 +22,8 @@ import * as scrolling from './scrolling.js';
 import * as overlays from './overlays.js';
 import * as liveRecorder from './live-recorder.js';
 import * as drag from './drag.js';
+import * as observe from './observe.js';
+import * as forms from './form-state.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -45,6 +47,8 @@ const MODULES = {
   overlays,
   liveRecorder,
   drag,
+  observe,
+  forms,
 };
 
 type Modules = typeof MODULES;

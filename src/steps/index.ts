@@ -14,6 +14,9 @@ import './scroll.js';
 import './frames.js';
 import './keyboard.js';
 import './drag.js';
+import './observe.js';
+import './form-check.js';
+import './assert.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
