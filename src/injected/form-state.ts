@@ -136,7 +136,12 @@ export function formState(handle: number | undefined): FormStateResult | FormFai
     }
     fields.push(fieldState(el, group));
   }
-  return { ok: true, ...(handle !== undefined && scope !== rt.heldElement(handle) ? { form: rt.selectorFor(scope) } : {}), valid: fields.every((f) => f.valid), fieldCount: fields.length, fields };
+  // A huge form answers 100 fields, the invalid ones first; fieldCount counts them all.
+  const shown = fields.length > 100 ? [...fields.filter((f) => !f.valid), ...fields.filter((f) => f.valid)].slice(0, 100) : fields;
+  return {
+    ok: true, ...(handle !== undefined && scope !== rt.heldElement(handle) ? { form: rt.selectorFor(scope) } : {}),
+    valid: fields.every((f) => f.valid), fieldCount: fields.length, fields: shown,
+  };
 }
 
 export function invalidFields(scope: Element): InvalidField[] {
