@@ -58,7 +58,8 @@ export function heldElement(id: number): Element | undefined {
 export function describeElement(el: Element): string {
   const id = el.id ? `#${el.id}` : '';
   const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
-  const text = rt.collapseSpace((el as HTMLElement).innerText ?? el.textContent ?? '').slice(0, 40);
+  // A capped walk of text nodes: innerText of a huge element would lay out and copy all of it.
+  const text = rt.textSnippet(el, 40);
   return `${el.localName}${id}${cls}${text ? ` "${text}"` : ''}`;
 }
 

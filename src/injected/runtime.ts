@@ -24,6 +24,8 @@ import * as liveRecorder from './live-recorder.js';
 import * as drag from './drag.js';
 import * as pipeline from './pipeline.js';
 import * as webStorage from './web-storage.js';
+import * as observe from './observe.js';
+import * as forms from './form-state.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -49,6 +51,8 @@ const MODULES = {
   drag,
   pipeline,
   webStorage,
+  observe,
+  forms,
 };
 
 type Modules = typeof MODULES;

@@ -18,6 +18,9 @@ import './profiles.js';
 import './script.js';
 import './pdf.js';
 import './state.js';
+import './observe.js';
+import './form-check.js';
+import './assert.js';
 
 export { getStep, stepNames, allSteps, isReadOnlyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
