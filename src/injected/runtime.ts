@@ -22,6 +22,7 @@ import * as scrolling from './scrolling.js';
 import * as overlays from './overlays.js';
 import * as liveRecorder from './live-recorder.js';
 import * as drag from './drag.js';
+import * as failureContext from './failure-context.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -45,6 +46,7 @@ const MODULES = {
   overlays,
   liveRecorder,
   drag,
+  failureContext,
 };
 
 type Modules = typeof MODULES;

@@ -8,7 +8,9 @@ import type { AttachedTab, StepContext } from '../steps/index.js';
 import type { FailedRequest } from '../page/index.js';
 import { captureAfter, captureBefore, type BeforeCapture } from './capture.js';
 import { CommandSession } from './command-session.js';
-import { classify, type ClassifiedError } from './failure.js';
+import { gatherFailureContext, type StepFailureContext } from './diagnostics.js';
+import { classify, type ClassifiedError, type FailureCategory } from './failure.js';
+import { nextStep, type SuggestedStep } from './next-step.js';
 import { assemble } from './output.js';
 import type { Command, ValidatedStep } from './validate.js';
 
@@ -19,7 +21,12 @@ export interface StepResult {
   warning?: string;
   error?: string;
   errorType?: string;
+  category?: FailureCategory;
   params?: unknown;
+  /** One step the agent could run next (runner/next-step.ts). */
+  nextStep?: SuggestedStep;
+  /** SPEC §16.3 failure context: the page as the failed step left it. */
+  context?: StepFailureContext;
 }
 
 export interface CommandResult {
@@ -65,6 +72,20 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
   return { output: Object.keys(output).length ? output : undefined, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
 }
 
+/** A failed step's result; a non-optional one also gets its params, the failure context and a next step. */
+async function failedStep(step: ValidatedStep, c: ClassifiedError, session: CommandSession): Promise<StepResult> {
+  const result: StepResult = {
+    action: step.action, status: step.optional ? 'skipped' : 'error', error: c.message, ...(c.name ? { errorType: c.name } : {}), category: c.category,
+  };
+  if (step.optional) return result;
+  result.params = step.raw;
+  const context = session.tab && !session.closedOwnTab ? await gatherFailureContext(session.tab, c) : undefined;
+  const next = await nextStep({ action: step.action, raw: step.raw, failure: c, context, timeoutMs: step.timeoutMs });
+  if (next) result.nextStep = next;
+  if (context) result.context = context;
+  return result;
+}
+
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */
 async function saveTabState(watch: TabWatch): Promise<void> {
   const { entry, alias, page } = watch.tab;
@@ -108,13 +129,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       } catch (err) {
         const c = classify(err);
         const stop = !step.optional && cmd.stopOnError;
-        steps.push({
-          action: step.action,
-          status: step.optional ? 'skipped' : 'error',
-          error: c.message,
-          ...(c.name ? { errorType: c.name } : {}),
-          ...(step.optional ? {} : { params: step.raw }),
-        });
+        steps.push(await failedStep(step, c, session));
         if (!step.optional) errors.push({ step: step.index, action: step.action, error: c.message, ...(c.name ? { type: c.name } : {}) });
         if (c.type === 'CONNECTION' || err instanceof ConnectionError) { fatal = c; break; }
         if (stop) break;
