@@ -23,6 +23,7 @@ import * as overlays from './overlays.js';
 import * as liveRecorder from './live-recorder.js';
 import * as drag from './drag.js';
 import * as failureContext from './failure-context.js';
+import * as hookValue from './hook-value.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -47,6 +48,7 @@ const MODULES = {
   liveRecorder,
   drag,
   failureContext,
+  hookValue,
 };
 
 type Modules = typeof MODULES;

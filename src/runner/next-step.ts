@@ -15,6 +15,8 @@ export interface NextStepInput {
   context?: StepFailureContext;
   /** The step timeout the failed step ran with. */
   timeoutMs: number;
+  /** The failed step's hooks: a suggestion to run the same step again keeps them. */
+  hooks?: Record<string, string>;
 }
 
 interface Target { by: string; value: string }
@@ -118,6 +120,12 @@ function timeoutStep(i: NextStepInput): SuggestedStep {
 }
 
 export async function nextStep(i: NextStepInput): Promise<SuggestedStep | undefined> {
+  const step = await suggest(i);
+  // The same step again (retargeted, forced, given more time) keeps its hooks.
+  return step && i.hooks && i.action in step ? { ...step, ...i.hooks, ...step } : step;
+}
+
+async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
   const { category, details } = i.failure;
   const target = targetOf(details);
   const near = i.context?.nearMatches ?? [];

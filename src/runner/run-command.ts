@@ -11,6 +11,7 @@ import { CommandSession } from './command-session.js';
 import { gatherFailureContext, type StepFailureContext } from './diagnostics.js';
 import { classify, type ClassifiedError, type FailureCategory } from './failure.js';
 import { nextStep, type SuggestedStep } from './next-step.js';
+import { observe, waitReady, waitSettled } from './hooks.js';
 import { assemble } from './output.js';
 import type { Command, ValidatedStep } from './validate.js';
 
@@ -19,6 +20,8 @@ export interface StepResult {
   status: 'ok' | 'error' | 'skipped';
   output?: unknown;
   warning?: string;
+  /** The observe hook's value (SPEC §10.5). */
+  observation?: unknown;
   error?: string;
   errorType?: string;
   category?: FailureCategory;
@@ -46,13 +49,33 @@ interface TabWatch {
   startEntry: string;
 }
 
-async function runStep(step: ValidatedStep, session: CommandSession): Promise<unknown> {
+interface StepRun { output: unknown; warning?: string; observation?: { value: unknown } }
+
+/** The step's hooks around its action, in the order of SPEC §10.1, all within the step deadline. */
+async function runAction(step: ValidatedStep, ctx: StepContext, session: CommandSession): Promise<StepRun> {
+  const { hooks } = step;
+  if (hooks?.readyWhen) await waitReady(session.requireTab().page, hooks.readyWhen, ctx.deadline);
+  const { output, warning } = splitWarnings(await step.def.run(ctx, step.params));
+  const warnings = warning ? [warning] : [];
+  let observation: StepRun['observation'];
+  if (hooks?.settledWhen || hooks?.observe) {
+    const { page } = session.requireTab();
+    const unsettled = hooks.settledWhen ? await waitSettled(page, hooks.settledWhen, ctx.deadline, !!hooks.observe) : undefined;
+    if (unsettled) warnings.push(unsettled);
+    const seen = hooks.observe ? await observe(page, hooks.observe, ctx.deadline) : undefined;
+    if (seen && 'warning' in seen) warnings.push(seen.warning);
+    else if (seen) observation = seen;
+  }
+  return { output, ...(warnings.length ? { warning: warnings.join('; ') } : {}), ...(observation ? { observation } : {}) };
+}
+
+async function runStep(step: ValidatedStep, session: CommandSession): Promise<StepRun> {
   const deadline = Deadline.after(step.timeoutMs);
   const ctx: StepContext = { deadline, index: step.index, command: session };
   // Belt and braces: every wait inside a step takes the deadline, but should one not, the
   // runner still never waits past it.
   const hardStop = Deadline.after(step.timeoutMs + STEP_GRACE_MS);
-  return hardStop.race(step.def.run(ctx, step.params), `step ${step.index} (${step.action})`);
+  return hardStop.race(runAction(step, ctx, session), `step ${step.index} (${step.action})`);
 }
 
 /** Requests reported per command: an agent otherwise never sees a failing API call. */
@@ -80,7 +103,7 @@ async function failedStep(step: ValidatedStep, c: ClassifiedError, session: Comm
   if (step.optional) return result;
   result.params = step.raw;
   const context = session.tab && !session.closedOwnTab ? await gatherFailureContext(session.tab, c) : undefined;
-  const next = await nextStep({ action: step.action, raw: step.raw, failure: c, context, timeoutMs: step.timeoutMs });
+  const next = await nextStep({ action: step.action, raw: step.raw, failure: c, context, timeoutMs: step.timeoutMs, ...(step.hooks ? { hooks: step.hooks } : {}) });
   if (next) result.nextStep = next;
   if (context) result.context = context;
   return result;
@@ -124,8 +147,11 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     }
     for (const step of fatal ? [] : cmd.steps) {
       try {
-        const { output, warning } = splitWarnings(await runStep(step, session));
-        steps.push({ action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}) });
+        const { output, warning, observation } = await runStep(step, session);
+        steps.push({
+          action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}),
+          ...(observation ? { observation: observation.value } : {}),
+        });
       } catch (err) {
         const c = classify(err);
         const stop = !step.optional && cmd.stopOnError;

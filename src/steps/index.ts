@@ -18,3 +18,4 @@ import './drag.js';
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
 export { ParamError } from './params.js';
+export { looksLikeFunction, malformationTip, preview } from './js-source.js';
