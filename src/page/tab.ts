@@ -2,7 +2,7 @@
 // network tracked, dialogs handled and recorded, and a guard that turns a crash, a closed tab
 // or a lost connection into an error for whatever is waiting — never a hang.
 
-import { ConnectionError, PageCrashedError } from '../common/index.js';
+import { ConnectionError, NavigationAbortedError, PageCrashedError } from '../common/index.js';
 import type { CdpSession, Connection, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
@@ -13,7 +13,16 @@ export interface DialogRecord {
   type: string;
   message: string;
   action: 'accepted' | 'dismissed';
+  /** The text a prompt was answered with, when not empty. */
+  promptText?: string;
+  /** The 1-based step during which it opened (set by the runner). */
+  step?: number;
+  /** Opened while no command was attached, and answered by the page-side guard (page/dialogs.ts). */
+  betweenCommands?: true;
 }
+
+/** How the next dialog is answered (the `dialog` step); unarmed, dialogs are accepted. */
+export interface DialogAnswer { accept: boolean; promptText?: string }
 
 export class Page {
   readonly session: CdpSession;
@@ -26,6 +35,8 @@ export class Page {
   frame: FrameTarget | undefined;
   readonly #fatal: Promise<never>;
   #fatalError: Error | undefined;
+  #armed: DialogAnswer | undefined;
+  readonly #leaveRefused = new Set<(err: Error) => void>();
 
   private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }, contexts: FrameContexts) {
     this.session = session;
@@ -53,13 +64,31 @@ export class Page {
     session.on('Inspector.detached', (e) => die(new ConnectionError(`The tab was detached: ${e.reason}.`)));
     conn.onClose((reason) => die(new ConnectionError(`Lost connection to Chrome: ${reason}`)));
     session.on('Page.javascriptDialogOpening', (e) => {
-      // A dialog blocks the page's JavaScript (and so every evaluation) until answered. Accept it
-      // at once, the way a user clicking OK would (a prompt gets its default text), and report it
-      // so nothing happens silently.
-      this.dialogs.push({ type: e.type, message: e.message.slice(0, 300), action: 'accepted' });
-      session.send('Page.handleJavaScriptDialog', { accept: true, promptText: e.defaultPrompt ?? '' })
+      // A dialog blocks the page's JavaScript (and so every evaluation) until answered. Answer it
+      // at once — as the dialog step armed, else OK the way a user would (a prompt gets its
+      // default text) — and record it, so nothing happens silently.
+      const answer = this.#armed ?? { accept: true };
+      this.#armed = undefined;
+      const promptText = e.type === 'prompt' && answer.accept ? answer.promptText ?? e.defaultPrompt ?? '' : undefined;
+      this.dialogs.push({ type: e.type, message: e.message.slice(0, 300), action: answer.accept ? 'accepted' : 'dismissed', ...(promptText ? { promptText } : {}) });
+      session.send('Page.handleJavaScriptDialog', { accept: answer.accept, ...(promptText !== undefined ? { promptText } : {}) })
         .catch(() => { /* already closed by the page */ });
+      if (e.type === 'beforeunload' && !answer.accept) {
+        const err = new NavigationAbortedError('The page asked to confirm leaving (beforeunload) and the dialog was dismissed, so it stayed. '
+          + 'Answer it with {"dialog": {"accept": true}} before the step to leave.', { category: 'navigation', beforeunload: true });
+        for (const refuse of this.#leaveRefused) refuse(err);
+      }
     });
+  }
+
+  /** Arms the answer to the next dialog (one dialog; then back to accepting). */
+  armDialog(answer: DialogAnswer): void {
+    this.#armed = answer;
+  }
+
+  /** The armed answer no dialog has used yet. */
+  get armedDialog(): DialogAnswer | undefined {
+    return this.#armed;
   }
 
   /** Enables what a command needs, all at once, and re-applies per-tab emulation. */
@@ -92,6 +121,14 @@ export class Page {
 
   get fatalError(): Error | undefined {
     return this.#fatalError;
+  }
+
+  /** Races a navigation's wait against the tab dying and the page refusing to leave (beforeunload dismissed). */
+  guardNavigation<T>(promise: Promise<T>): Promise<T> {
+    let refuse: (err: Error) => void = () => {};
+    const refused = new Promise<never>((_, reject) => { refuse = reject; });
+    this.#leaveRefused.add(refuse);
+    return Promise.race([this.guard(promise), refused]).finally(() => this.#leaveRefused.delete(refuse));
   }
 
   /** Races `promise` against the tab dying. */

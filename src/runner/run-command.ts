@@ -95,6 +95,19 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
   return { output: Object.keys(output).length ? output : undefined, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
 }
 
+/** Dialogs that opened during a step say which (SPEC §19.2: none goes unreported). */
+function tagDialogs(watch: TabWatch | undefined, step: number): void {
+  for (const d of watch?.tab.page.dialogs ?? []) if (d.step === undefined && !d.betweenCommands) d.step = step;
+}
+
+/** A dialog step whose answer no dialog used: say so on it rather than pretend it mattered. */
+function warnUnusedAnswer(steps: StepResult[]): void {
+  const armed = [...steps].reverse().find((s) => s.action === 'dialog' && s.status === 'ok');
+  if (!armed) return;
+  const note = 'no dialog opened after it in this command, so the answer was not used';
+  armed.warning = armed.warning ? `${armed.warning}; ${note}` : note;
+}
+
 /** A failed step's result; a non-optional one also gets its params, the failure context and a next step. */
 async function failedStep(step: ValidatedStep, c: ClassifiedError, session: CommandSession): Promise<StepResult> {
   const result: StepResult = {
@@ -147,7 +160,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     }
     for (const step of fatal ? [] : cmd.steps) {
       try {
-        const { output, warning, observation } = await runStep(step, session);
+        const { output, warning, observation } = await runStep(step, session).finally(() => tagDialogs(watch, step.index));
         steps.push({
           action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}),
           ...(observation ? { observation: observation.value } : {}),
@@ -161,6 +174,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
         if (stop) break;
       }
     }
+    if (watch?.tab.page.armedDialog) warnUnusedAnswer(steps);
     const alive = watch && !session.closedOwnTab && !watch.tab.page.fatalError && !fatal;
     const captured = alive
       ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })

@@ -14,6 +14,7 @@ import './scroll.js';
 import './frames.js';
 import './keyboard.js';
 import './drag.js';
+import './dialog.js';
 
 export { getStep, stepNames, allSteps } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
