@@ -24,6 +24,7 @@ import * as liveRecorder from './live-recorder.js';
 import * as drag from './drag.js';
 import * as failureContext from './failure-context.js';
 import * as hookValue from './hook-value.js';
+import * as dialogGuard from './dialog-guard.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -49,6 +50,7 @@ const MODULES = {
   drag,
   failureContext,
   hookValue,
+  dialogGuard,
 };
 
 type Modules = typeof MODULES;

@@ -2,12 +2,36 @@
 // network tracked, dialogs handled and recorded, and a guard that turns a crash, a closed tab
 // or a lost connection into an error for whatever is waiting — never a hang.
 
-import { ConnectionError, NavigationAbortedError, PageCrashedError } from '../common/index.js';
+import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError } from '../common/index.js';
+import type { GuardedDialog } from '../injected/dialog-guard.js';
+import { evaluateInPage } from './evaluate.js';
 import type { CdpSession, Connection, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
 import { NetworkTracker } from './network-idle.js';
 import { applyViewport } from './viewport.js';
+
+/** A tab that does not answer the enabling commands in this time is blocked, not slow. */
+const ATTACH_STALL_MS = 10_000;
+const GUARD_TIMEOUT_MS = 1_000;
+
+/** Records of the dialog guard of the previous command (restoring the page's own functions). */
+async function takeGuardedDialogs(session: CdpSession): Promise<GuardedDialog[]> {
+  const { result } = await session.send('Runtime.evaluate', { expression: 'globalThis.__cdpSkillDialogGuard?.restore() ?? []', returnByValue: true });
+  return Array.isArray(result.value) ? result.value as GuardedDialog[] : [];
+}
+
+/** Fails with an explanation when a tab does not answer at attach (SPEC §19.2): never a silent hang. */
+function blockedAfter<T>(ms: number, work: Promise<T>): Promise<T> {
+  work.catch(() => { /* reported through the race, or moot once the stall was reported */ });
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConnectionError(`The tab did not answer within ${ms / 1000}s: it is blocked, most likely by a JavaScript dialog `
+      + '(alert/confirm/prompt/beforeunload) that opened while no command was attached, or by a script stuck in a loop. CDP cannot answer '
+      + 'such a dialog afterwards: close the tab with {"steps":[{"closeTab":"<alias>"}]} (no "tab" key) and open the page again.', { category: 'dialog-open' })), ms);
+  });
+  return Promise.race([work, stalled]).finally(() => clearTimeout(timer));
+}
 
 export interface DialogRecord {
   type: string;
@@ -95,7 +119,7 @@ export class Page {
   static async open(conn: Connection, session: CdpSession, targetId: string, viewport?: ViewportMetrics): Promise<Page> {
     const contexts = new FrameContexts();
     contexts.track(session); // before Runtime.enable, which reports the existing contexts
-    const [, , , tree] = await Promise.all([
+    const [, , , tree, , , , , guarded] = await blockedAfter(ATTACH_STALL_MS, Promise.all([
       session.send('Page.enable'),
       session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
       session.send('Runtime.enable'),
@@ -106,9 +130,27 @@ export class Page {
       // the page opened, say): screenshots and animation frames would stall. Show ours.
       session.send('Page.bringToFront'),
       viewport ? applyViewport(session, viewport) : undefined,
-    ]);
+      // Last, once Page.enable answers dialogs again: what the guard answered between commands.
+      takeGuardedDialogs(session),
+    ]));
     const f = tree.frameTree.frame;
-    return new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+    const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+    page.dialogs.push(...guarded.map((d) => ({ ...d, betweenCommands: true as const })));
+    return page;
+  }
+
+  /**
+   * Hands dialogs to the page-side guard until the next command attaches (injected/dialog-guard.ts),
+   * passing on an answer the dialog step armed and no dialog used. Best effort, bounded.
+   */
+  async guardDialogsUntilNextCommand(): Promise<void> {
+    if (this.#fatalError) return;
+    try {
+      await this.guard(evaluateInPage(this.session, (rt, a) => rt.armDialogGuard(a ?? undefined), this.#armed ?? null,
+        { deadline: Deadline.after(GUARD_TIMEOUT_MS), what: 'the dialog guard' }));
+    } catch {
+      // The document is going or gone: its successor has no guard, as before this feature.
+    }
   }
 
   /** Where the selected frame's code runs: a session and, for a same-process frame, its context. */

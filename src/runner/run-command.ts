@@ -104,7 +104,7 @@ function tagDialogs(watch: TabWatch | undefined, step: number): void {
 function warnUnusedAnswer(steps: StepResult[]): void {
   const armed = [...steps].reverse().find((s) => s.action === 'dialog' && s.status === 'ok');
   if (!armed) return;
-  const note = 'no dialog opened after it in this command, so the answer was not used';
+  const note = 'no dialog opened after it in this command; the answer is kept for one that opens before the next command';
   armed.warning = armed.warning ? `${armed.warning}; ${note}` : note;
 }
 
@@ -179,7 +179,10 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     const captured = alive
       ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })
       : {};
-    if (watch && !session.closedOwnTab) await saveTabState(watch);
+    if (watch && !session.closedOwnTab) {
+      await saveTabState(watch);
+      if (!fatal) await watch.tab.page.guardDialogsUntilNextCommand();
+    }
     const consoleReport: ConsoleReport | undefined = watch?.console.report();
     const ok = !fatal && errors.length === 0;
     const output = assemble({

@@ -25,7 +25,7 @@ describe('dialogs', () => {
   it('a dialog step dismisses the next confirm only, and is read-only', async () => {
     const tab = await h.open('dialogs.html');
     const armed = await h.cli({ tab, steps: [{ dialog: { accept: false } }] });
-    expect(armed.out.steps[0]).toMatchObject({ status: 'ok', output: { armed: 'dismiss' }, warning: expect.stringMatching(/answer was not used/) });
+    expect(armed.out.steps[0]).toMatchObject({ status: 'ok', output: { armed: 'dismiss' }, warning: expect.stringMatching(/no dialog opened after it in this command; the answer is kept/) });
     expect(armed.out.screenshot).toBeUndefined();
     const r = await h.cli({ tab, steps: [{ dialog: false }, { click: '#two' }] });
     expect(r.out.steps[0].warning).toBeUndefined();
@@ -56,5 +56,43 @@ describe('dialogs', () => {
     expect(left.out.status).toBe('ok');
     expect(left.out.dialogs).toEqual([{ type: 'beforeunload', action: 'accepted', step: 1 }]);
     expect(await h.value(tab, 'location.pathname')).toBe('/page2.html');
+  });
+
+  it('answers a dialog that opens between commands without blocking, and reports it with the next command', async () => {
+    const tab = await h.open('dialogs.html');
+    await h.cli({ tab, steps: [{ click: '#late' }] });
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the confirm opens 1.5 s after the click
+    const started = Date.now();
+    const r = await h.cli({ tab, steps: [{ click: '#confirm' }] });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(r.out.status).toBe('ok');
+    expect(r.out.dialogs).toEqual([
+      { type: 'confirm', message: 'Later?', action: 'accepted', betweenCommands: true },
+      { type: 'confirm', message: 'Delete the order?', action: 'accepted', step: 1 },
+    ]);
+    expect(await answer(tab)).toBe('confirm=true');
+    expect(await h.value(tab, 'String(window.confirm).includes("native code")')).toBe(true);
+  });
+
+  it('passes an unused dismiss on to a dialog that opens after the command', async () => {
+    const tab = await h.open('dialogs.html');
+    await h.cli({ tab, steps: [{ click: '#late' }, { dialog: { accept: false } }] });
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const r = await h.cli({ tab, steps: [{ pageFunction: "document.getElementById('answer').textContent" }] });
+    expect(r.out.steps[0].output.value).toBe('late=false');
+    expect(r.out.dialogs).toEqual([{ type: 'confirm', message: 'Later?', action: 'dismissed', betweenCommands: true }]);
+  });
+
+  it('says so in time when a dialog it could not guard blocks the tab, and the tab can still be closed', async () => {
+    const tab = await h.open('dialogs.html');
+    await h.cli({ tab, steps: [{ click: '#later-page' }] });
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // a new document opens an alert: no guard there
+    const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
+    expect(r.code).toBe(1);
+    expect(r.out.error.type).toBe('CONNECTION');
+    expect(r.out.error.message).toMatch(/did not answer within 10s: it is blocked, most likely by a JavaScript dialog/);
+    expect(r.ms).toBeLessThan(20_000);
+    const closed = await h.cli({ steps: [{ closeTab: tab }] });
+    expect(closed.out).toMatchObject({ status: 'ok', steps: [{ output: { closed: tab } }] });
   });
 });

@@ -19,7 +19,7 @@ const ALLOWED: Record<string, string[]> = {
   '.': ['runner', 'capture', 'steps', 'common'],
 };
 // Type-only or lazy loads of the page runtime's assembler are the one deep import allowed.
-const DEEP_OK = /\/injected\/(runtime|failure-context|hook-value|runtime-id|wait-condition|aria-snapshot|ref-map|ref-box|locate|actionability|click-probe|form-input|scrolling|overlays|drag)\.js$/;
+const DEEP_OK = /\/injected\/(runtime|failure-context|hook-value|dialog-guard|runtime-id|wait-condition|aria-snapshot|ref-map|ref-box|locate|actionability|click-probe|form-input|scrolling|overlays|drag)\.js$/;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
