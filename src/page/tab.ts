@@ -4,7 +4,7 @@
 
 import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError } from '../common/index.js';
 import type { GuardedDialog } from '../injected/dialog-guard.js';
-import { evaluateInPage } from './evaluate.js';
+import { evaluateIn, type EvalTarget } from './evaluate.js';
 import type { CdpSession, Connection, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
@@ -16,8 +16,10 @@ const ATTACH_STALL_MS = 10_000;
 const GUARD_TIMEOUT_MS = 1_000;
 
 /** Records of the dialog guard of the previous command (restoring the page's own functions). */
-async function takeGuardedDialogs(session: CdpSession): Promise<GuardedDialog[]> {
-  const { result } = await session.send('Runtime.evaluate', { expression: 'globalThis.__cdpSkillDialogGuard?.restore() ?? []', returnByValue: true });
+async function takeGuardedDialogs(session: CdpSession, contextId?: number): Promise<GuardedDialog[]> {
+  const { result } = await session.send('Runtime.evaluate', {
+    expression: 'globalThis.__cdpSkillDialogGuard?.restore() ?? []', returnByValue: true, ...(contextId !== undefined ? { contextId } : {}),
+  });
   return Array.isArray(result.value) ? result.value as GuardedDialog[] : [];
 }
 
@@ -141,15 +143,31 @@ export class Page {
 
   /**
    * Hands dialogs to the page-side guard until the next command attaches (injected/dialog-guard.ts),
-   * passing on an answer the dialog step armed and no dialog used. Best effort, bounded.
+   * in the top document and the chosen frame, passing on an answer the dialog step armed and no
+   * dialog used. Best effort, bounded.
    */
   async guardDialogsUntilNextCommand(): Promise<void> {
     if (this.#fatalError) return;
+    const arm = (where: EvalTarget): Promise<void> => this.guard(evaluateIn(where, (rt, a) => rt.armDialogGuard(a ?? undefined), this.#armed ?? null,
+      { deadline: Deadline.after(GUARD_TIMEOUT_MS), what: 'the dialog guard' }));
+    const targets: EvalTarget[] = [{ session: this.session }];
     try {
-      await this.guard(evaluateInPage(this.session, (rt, a) => rt.armDialogGuard(a ?? undefined), this.#armed ?? null,
-        { deadline: Deadline.after(GUARD_TIMEOUT_MS), what: 'the dialog guard' }));
+      if (this.frame) targets.push(this.evalTarget());
     } catch {
-      // The document is going or gone: its successor has no guard, as before this feature.
+      // The chosen frame has no document now: only the top is guarded.
+    }
+    await Promise.allSettled(targets.map(arm)); // a document that is going gets no guard, as before this feature
+  }
+
+  /** What the guard of the chosen frame answered between commands (the top's is read at attach). */
+  async takeFrameGuardedDialogs(): Promise<void> {
+    if (!this.frame) return;
+    try {
+      const where = this.evalTarget();
+      const seen = await Deadline.after(GUARD_TIMEOUT_MS).race(takeGuardedDialogs(where.session, where.contextId), 'the frame\'s dialog guard');
+      this.dialogs.push(...seen.map((d) => ({ ...d, betweenCommands: true as const })));
+    } catch {
+      // A frame that can't answer: its guard's records are lost, the steps report the frame.
     }
   }
 

@@ -95,4 +95,16 @@ describe('dialogs', () => {
     const closed = await h.cli({ steps: [{ closeTab: tab }] });
     expect(closed.out).toMatchObject({ status: 'ok', steps: [{ output: { closed: tab } }] });
   });
+
+  it('guards the chosen frame too, out-of-process included', async () => {
+    const tab = await h.open('xframes.html');
+    const r1 = await h.cli({ tab, steps: [{ frame: '#pay' }, { pageFunction: "() => { setTimeout(() => alert('Card declined'), 1500); return confirm('Pay?') }" }] });
+    expect(r1.out.dialogs).toEqual([{ type: 'confirm', message: 'Pay?', action: 'accepted', step: 2 }]);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const started = Date.now();
+    const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(r.out.steps[0].output.value).toBe('Payment');
+    expect(r.out.dialogs).toEqual([{ type: 'alert', message: 'Card declined', action: 'accepted', betweenCommands: true }]);
+  });
 });
