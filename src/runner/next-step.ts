@@ -153,7 +153,10 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
     case 'disabled': return enabledStep(i, target);
     case 'not-editable': return notEditableStep(i, target);
     case 'option-not-found': return optionStep(i);
-    case 'timeout': return timeoutStep(i);
+    case 'timeout':
+      // A text that never showed, but one much like it is there: wait for that one.
+      if (i.action === 'wait' && target?.by === 'text' && near[0]) return { wait: { text: near[0].name } };
+      return timeoutStep(i);
     case 'navigation':
       if (details.beforeunload) return { dialog: { accept: true } };
       return i.failure.name === 'ContextDestroyedError' ? { [i.action]: i.raw } : undefined;

@@ -180,8 +180,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })
       : {};
     if (watch && !session.closedOwnTab) {
-      await saveTabState(watch);
-      if (!fatal) await watch.tab.page.guardDialogsUntilNextCommand();
+      await Promise.all([saveTabState(watch), fatal ? undefined : watch.tab.page.guardDialogsUntilNextCommand()]);
     }
     const consoleReport: ConsoleReport | undefined = watch?.console.report();
     const ok = !fatal && errors.length === 0;

@@ -81,4 +81,12 @@ describe('failure context', () => {
     expect(step.category).toBe('selector-not-found');
     expect(step.context.url).not.toMatch(/frames\.html$/);
   });
+
+  it('a wait for text that never showed suggests the near text that did', async () => {
+    const tab = await h.open('near-miss.html');
+    const r = await h.cli({ tab, steps: [{ wait: { text: 'Submit ordr' }, timeout: 300 }] });
+    expect(r.out.steps[0]).toMatchObject({ category: 'timeout', nextStep: { wait: { text: 'Submit order' } } });
+    const again = await h.cli({ tab, steps: [r.out.steps[0].nextStep] });
+    expect(again.out.status).toBe('ok');
+  });
 });

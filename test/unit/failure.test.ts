@@ -88,6 +88,8 @@ describe('nextStep', () => {
   it('covers timeouts, navigation, frames, crashes and invalid selectors', async () => {
     expect(await nextStep(input({ category: 'timeout', action: 'goto', raw: 'https://x.test/' }))).toEqual({ goto: { url: 'https://x.test/', waitUntil: 'domcontentloaded' } });
     expect(await nextStep(input({ category: 'timeout', action: 'wait', raw: '#late', timeoutMs: 5000 }))).toEqual({ wait: '#late', timeout: 10_000 });
+    expect(await nextStep(input({ category: 'timeout', action: 'wait', raw: { text: 'Welcom back' }, context: { nearMatches: [{ ref: 's1e2', role: 'link', name: 'Welcome back', score: 70 }] } }, { target: { by: 'text', value: 'Welcom back' } })))
+      .toEqual({ wait: { text: 'Welcome back' } });
     expect(await nextStep(input({ category: 'navigation', action: 'goto', raw: 'https://x.test/' }, { beforeunload: true }))).toEqual({ dialog: { accept: true } });
     expect(await nextStep(input({ category: 'frame', action: 'frame', raw: '#f' }))).toEqual({ frame: { list: true } });
     expect(await nextStep(input({ category: 'crashed' }))).toEqual({ reload: true });
