@@ -27,7 +27,7 @@ async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Dea
       if (outcome.ok) return;
       if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid CSS selector "${arg}": ${outcome.message}`);
     } catch (err) {
-      if (err instanceof TimeoutError) throw new TimeoutError(err.message, { target });
+      if (err instanceof TimeoutError) break; // the page did not answer before the deadline: the same timeout
       // The document navigated away mid-wait: wait again in the new one.
       if (!isContextDestroyed(err)) throw err;
       await deadline.sleep(RETRY_AFTER_NAVIGATION_MS);
