@@ -193,7 +193,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
       steps,
       errors,
-      error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message } : undefined,
+      error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : undefined,
     });
     return { output, ok, tab: session.tab?.alias };
   } finally {

@@ -89,7 +89,7 @@ describe('dialogs', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // a new document opens an alert: no guard there
     const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
     expect(r.code).toBe(1);
-    expect(r.out.error.type).toBe('CONNECTION');
+    expect(r.out.error).toMatchObject({ type: 'CONNECTION', category: 'dialog-open' });
     expect(r.out.error.message).toMatch(/did not answer within 10s: it is blocked, most likely by a JavaScript dialog/);
     expect(r.ms).toBeLessThan(20_000);
     const closed = await h.cli({ steps: [{ closeTab: tab }] });
