@@ -160,9 +160,9 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
     case 'navigation':
       if (details.beforeunload) return { dialog: { accept: true } };
       return i.failure.name === 'ContextDestroyedError' ? { [i.action]: i.raw } : undefined;
-    case 'dialog-open': return { dialog: { accept: true } };
     case 'frame': return { frame: { list: true } };
     case 'crashed': return { reload: true };
+    // dialog-open (a tab blocked by a dialog no one could answer): no step helps; the message says what does.
     default: return undefined;
   }
 }
