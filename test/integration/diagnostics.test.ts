@@ -89,4 +89,22 @@ describe('failure context', () => {
     const again = await h.cli({ tab, steps: [r.out.steps[0].nextStep] });
     expect(again.out.status).toBe('ok');
   });
+
+  it('suggests steps that run as given: the closest option, a click for a checkbox, text for a :contains selector', async () => {
+    const tab = await h.open('actions.html');
+    const r = await h.cli({ tab, stopOnError: false, steps: [
+      { selectOption: { selector: '#country', label: 'Germny' } },
+      { fill: { selector: '#news', value: 'yes' } },
+      { click: "button:contains('Save draft')" },
+    ] });
+    const [select, fill, click] = r.out.steps;
+    expect(select).toMatchObject({ category: 'option-not-found', nextStep: { selectOption: { selector: '#country', label: 'Germany' } } });
+    expect(fill).toMatchObject({ category: 'not-editable', nextStep: { click: { selector: '#news' } } });
+    expect(click).toMatchObject({ category: 'invalid-selector', nextStep: { click: { text: 'Save draft' } } });
+    const again = await h.cli({ tab, steps: [select.nextStep, fill.nextStep, click.nextStep] });
+    expect(again.out.status).toBe('ok');
+    expect(await h.value(tab, 'document.getElementById("country").value')).toBe('de');
+    expect(await h.value(tab, 'document.getElementById("news").checked')).toBe(true);
+    expect(await events(tab)).toContain('save-draft');
+  });
 });
