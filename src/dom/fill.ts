@@ -62,7 +62,7 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
   let shown: string | undefined;
   if (el.desc.startsWith('select')) {
     const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.selectOptions(a.handle, { values: [a.value] }), { handle: el.handle, value }, { deadline, what: `selecting in ${el.desc}` }));
-    if (!r.ok) throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, { category: 'option-not-found' });
+    if (!r.ok) throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, { category: 'option-not-found', options: r.options });
     method = 'select';
   } else {
     const typed = opts.react ? undefined : await insertAndConfirm(page, el, value, clear, deadline);

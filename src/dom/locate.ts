@@ -81,7 +81,7 @@ function locateErrorAtTop(t: TargetSpec, f: LocateFailure, waitedMs: number, wit
     case 'invalid-selector': return new StepValidationError(`Invalid CSS selector ${f.message?.replace(/\.$/, '')}. For text use {"text": "…"}, for refs "s1e4".`, { ...details, category: 'invalid-selector' });
     case 'within-not-found': return new ElementNotFoundError(`No element matches withinSelector "${f.message}" (waited ${waitedMs}ms)`, details);
     case 'earlier-page': case 'stale': case 'malformed':
-      return new StaleElementError(refProblem(targetValue(t), f.reason, f.role, f.name), { ...details, category: 'stale-ref' });
+      return new StaleElementError(refProblem(targetValue(t), f.reason, f.role, f.name), { ...details, category: 'stale-ref', ...(f.name ? { name: f.name } : {}) });
     case 'unknown': return new ElementNotFoundError(refProblem(targetValue(t), f.reason), { ...details, category: 'stale-ref' });
     default: return new ElementNotFoundError(`No element matches ${describeTarget(t, within)} (waited ${waitedMs}ms)`, details);
   }
@@ -128,8 +128,8 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
   }
 }
 
-function actionError(f: ActionFailure, desc: string, action: ActionKind, waitedMs: number): Error {
-  const details: Record<string, unknown> = { category: f.reason === 'not-select' ? 'not-editable' : f.reason === 'pointer-events' || f.reason === 'unstable' ? 'not-visible' : f.reason, element: desc };
+function actionError(f: ActionFailure, desc: string, action: ActionKind, waitedMs: number, t: TargetSpec): Error {
+  const details: Record<string, unknown> = { target: { by: t.by, value: targetValue(t) }, category: f.reason === 'not-select' ? 'not-editable' : f.reason === 'pointer-events' || f.reason === 'unstable' ? 'not-visible' : f.reason, element: desc };
   if (f.interceptor) details.interceptor = f.interceptor;
   const message = `${desc} ${f.message}${f.final ? '' : ` (waited ${waitedMs}ms)`}`;
   if (f.reason === 'not-editable' || f.reason === 'not-select' || (f.reason === 'disabled' && action === 'fill')) return new ElementNotEditableError(message, details);
@@ -170,7 +170,7 @@ export async function prepareAction(
       continue;
     }
     last = r;
-    if (r.final || (until.expired() && (force || !forceable(r)))) throw actionError(r, located.desc, action, Date.now() - started);
+    if (r.final || (until.expired() && (force || !forceable(r)))) throw actionError(r, located.desc, action, Date.now() - started, target);
     if (!until.expired()) await until.sleep(RETRY_DELAYS_MS[Math.min(attempt + 1, RETRY_DELAYS_MS.length - 1)]!);
   }
 }

@@ -26,6 +26,9 @@ import * as pipeline from './pipeline.js';
 import * as webStorage from './web-storage.js';
 import * as observe from './observe.js';
 import * as forms from './form-state.js';
+import * as failureContext from './failure-context.js';
+import * as hookValue from './hook-value.js';
+import * as dialogGuard from './dialog-guard.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -53,6 +56,9 @@ const MODULES = {
   webStorage,
   observe,
   forms,
+  failureContext,
+  hookValue,
+  dialogGuard,
 };
 
 type Modules = typeof MODULES;

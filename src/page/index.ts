@@ -1,7 +1,7 @@
 // page/ — one tab's state and navigation: lifecycle, network, viewport, evaluation. Uses cdp/
 // and injected/ (types, and the runtime source loaded lazily), not dom/.
 export { Page } from './tab.js';
-export type { DialogRecord } from './tab.js';
+export type { DialogAnswer, DialogRecord } from './tab.js';
 export type { WaitUntil } from './lifecycle.js';
 export { navigate, reload, goHistory } from './navigation.js';
 export type { NavigationResult } from './navigation.js';

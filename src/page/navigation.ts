@@ -34,7 +34,7 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
     }
   });
   try {
-    const result = await page.guard(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
+    const result = await page.guardNavigation(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
     if (result.errorText) {
       if (result.errorText.includes('ERR_ABORTED')) {
         throw new NavigationAbortedError(`Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`);
@@ -43,7 +43,7 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
     }
     loaderId = result.loaderId;
     if (loaderId === undefined) return { url: await currentUrl(page) }; // same-document navigation
-    await page.guard(page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`));
+    await page.guardNavigation(page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`));
     return { url: page.lifecycle.url, ...(status !== undefined ? { status } : {}) };
   } finally {
     offResponse();
@@ -52,8 +52,8 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
 
 export async function reload(page: Page, waitUntil: WaitUntil, ignoreCache: boolean, deadline: Deadline): Promise<NavigationResult> {
   const before = page.lifecycle.snapshotCounts();
-  await page.guard(page.session.send('Page.reload', { ignoreCache }));
-  await page.guard(page.lifecycle.waitForNavigation(before, deadline, 'the reloaded document to commit'));
+  await page.guardNavigation(page.session.send('Page.reload', { ignoreCache }));
+  await page.guardNavigation(page.lifecycle.waitForNavigation(before, deadline, 'the reloaded document to commit'));
   await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event after reload`));
   return { url: page.lifecycle.url };
 }
@@ -64,8 +64,8 @@ export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil,
   // A new tab's first entry is the blank page it was created with: not history an agent made.
   if (!target || (currentIndex + delta === 0 && target.url === 'about:blank')) return { url: await currentUrl(page), noHistory: true };
   const before = page.lifecycle.snapshotCounts();
-  await page.guard(page.session.send('Page.navigateToHistoryEntry', { entryId: target.id }));
-  await page.guard(page.lifecycle.waitForNavigation(before, deadline, `history navigation to ${target.url}`));
+  await page.guardNavigation(page.session.send('Page.navigateToHistoryEntry', { entryId: target.id }));
+  await page.guardNavigation(page.lifecycle.waitForNavigation(before, deadline, `history navigation to ${target.url}`));
   if (page.lifecycle.documentCount > before.documents) {
     await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`));
   }

@@ -2,7 +2,9 @@
 // network tracked, dialogs handled and recorded, and a guard that turns a crash, a closed tab
 // or a lost connection into an error for whatever is waiting — never a hang.
 
-import { ConnectionError, PageCrashedError } from '../common/index.js';
+import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError } from '../common/index.js';
+import type { GuardedDialog } from '../injected/dialog-guard.js';
+import { evaluateIn, type EvalTarget } from './evaluate.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
@@ -10,11 +12,44 @@ import { NetworkTracker } from './network-idle.js';
 import { applyViewport } from './viewport.js';
 import { applyGeolocation, grantGeolocation } from './geolocation.js';
 
+/** A tab that does not answer the enabling commands in this time is blocked, not slow. */
+const ATTACH_STALL_MS = 10_000;
+const GUARD_TIMEOUT_MS = 1_000;
+
+/** Records of the dialog guard of the previous command (restoring the page's own functions). */
+async function takeGuardedDialogs(session: CdpSession, contextId?: number): Promise<GuardedDialog[]> {
+  const { result } = await session.send('Runtime.evaluate', {
+    expression: 'globalThis.__cdpSkillDialogGuard?.restore() ?? []', returnByValue: true, ...(contextId !== undefined ? { contextId } : {}),
+  });
+  return Array.isArray(result.value) ? result.value as GuardedDialog[] : [];
+}
+
+/** Fails with an explanation when a tab does not answer at attach (SPEC §19.2): never a silent hang. */
+function blockedAfter<T>(ms: number, work: Promise<T>): Promise<T> {
+  work.catch(() => { /* reported through the race, or moot once the stall was reported */ });
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConnectionError(`The tab did not answer within ${ms / 1000}s: it is blocked, most likely by a JavaScript dialog `
+      + '(alert/confirm/prompt/beforeunload) that opened while no command was attached, or by a script stuck in a loop. CDP cannot answer '
+      + 'such a dialog afterwards: close the tab with {"steps":[{"closeTab":"<alias>"}]} (no "tab" key) and open the page again.', { category: 'dialog-open' })), ms);
+  });
+  return Promise.race([work, stalled]).finally(() => clearTimeout(timer));
+}
+
 export interface DialogRecord {
   type: string;
   message: string;
   action: 'accepted' | 'dismissed';
+  /** The text a prompt was answered with, when not empty. */
+  promptText?: string;
+  /** The 1-based step during which it opened (set by the runner). */
+  step?: number;
+  /** Opened while no command was attached, and answered by the page-side guard (page/dialogs.ts). */
+  betweenCommands?: true;
 }
+
+/** How the next dialog is answered (the `dialog` step); unarmed, dialogs are accepted. */
+export interface DialogAnswer { accept: boolean; promptText?: string }
 
 export class Page {
   readonly session: CdpSession;
@@ -27,6 +62,8 @@ export class Page {
   frame: FrameTarget | undefined;
   readonly #fatal: Promise<never>;
   #fatalError: Error | undefined;
+  #armed: DialogAnswer | undefined;
+  readonly #leaveRefused = new Set<(err: Error) => void>();
 
   private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }, contexts: FrameContexts) {
     this.session = session;
@@ -54,20 +91,38 @@ export class Page {
     session.on('Inspector.detached', (e) => die(new ConnectionError(`The tab was detached: ${e.reason}.`)));
     conn.onClose((reason) => die(new ConnectionError(`Lost connection to Chrome: ${reason}`)));
     session.on('Page.javascriptDialogOpening', (e) => {
-      // A dialog blocks the page's JavaScript (and so every evaluation) until answered. Accept it
-      // at once, the way a user clicking OK would (a prompt gets its default text), and report it
-      // so nothing happens silently.
-      this.dialogs.push({ type: e.type, message: e.message.slice(0, 300), action: 'accepted' });
-      session.send('Page.handleJavaScriptDialog', { accept: true, promptText: e.defaultPrompt ?? '' })
+      // A dialog blocks the page's JavaScript (and so every evaluation) until answered. Answer it
+      // at once — as the dialog step armed, else OK the way a user would (a prompt gets its
+      // default text) — and record it, so nothing happens silently.
+      const answer = this.#armed ?? { accept: true };
+      this.#armed = undefined;
+      const promptText = e.type === 'prompt' && answer.accept ? answer.promptText ?? e.defaultPrompt ?? '' : undefined;
+      this.dialogs.push({ type: e.type, message: e.message.slice(0, 300), action: answer.accept ? 'accepted' : 'dismissed', ...(promptText ? { promptText } : {}) });
+      session.send('Page.handleJavaScriptDialog', { accept: answer.accept, ...(promptText !== undefined ? { promptText } : {}) })
         .catch(() => { /* already closed by the page */ });
+      if (e.type === 'beforeunload' && !answer.accept) {
+        const err = new NavigationAbortedError('The page asked to confirm leaving (beforeunload) and the dialog was dismissed, so it stayed. '
+          + 'Answer it with {"dialog": {"accept": true}} before the step to leave.', { category: 'navigation', beforeunload: true });
+        for (const refuse of this.#leaveRefused) refuse(err);
+      }
     });
+  }
+
+  /** Arms the answer to the next dialog (one dialog; then back to accepting). */
+  armDialog(answer: DialogAnswer): void {
+    this.#armed = answer;
+  }
+
+  /** The armed answer no dialog has used yet. */
+  get armedDialog(): DialogAnswer | undefined {
+    return this.#armed;
   }
 
   /** Enables what a command needs, all at once, and re-applies per-tab emulation. */
   static async open(conn: Connection, session: CdpSession, targetId: string, viewport?: ViewportMetrics, geolocation?: GeolocationSetting): Promise<Page> {
     const contexts = new FrameContexts();
     contexts.track(session); // before Runtime.enable, which reports the existing contexts
-    const [, , , tree] = await Promise.all([
+    const [, , , tree, , , , , , guarded] = await blockedAfter(ATTACH_STALL_MS, Promise.all([
       session.send('Page.enable'),
       session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
       session.send('Runtime.enable'),
@@ -80,9 +135,43 @@ export class Page {
       viewport ? applyViewport(session, viewport) : undefined,
       // Chrome drops granted permissions with the client that granted them: grant again.
       geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
-    ]);
+      // Last, once Page.enable answers dialogs again: what the guard answered between commands.
+      takeGuardedDialogs(session),
+    ]));
     const f = tree.frameTree.frame;
-    return new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+    const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+    page.dialogs.push(...guarded.map((d) => ({ ...d, betweenCommands: true as const })));
+    return page;
+  }
+
+  /**
+   * Hands dialogs to the page-side guard until the next command attaches (injected/dialog-guard.ts),
+   * in the top document and the chosen frame, passing on an answer the dialog step armed and no
+   * dialog used. Best effort, bounded.
+   */
+  async guardDialogsUntilNextCommand(): Promise<void> {
+    if (this.#fatalError) return;
+    const arm = (where: EvalTarget): Promise<void> => this.guard(evaluateIn(where, (rt, a) => rt.armDialogGuard(a ?? undefined), this.#armed ?? null,
+      { deadline: Deadline.after(GUARD_TIMEOUT_MS), what: 'the dialog guard' }));
+    const targets: EvalTarget[] = [{ session: this.session }];
+    try {
+      if (this.frame) targets.push(this.evalTarget());
+    } catch {
+      // The chosen frame has no document now: only the top is guarded.
+    }
+    await Promise.allSettled(targets.map(arm)); // a document that is going gets no guard, as before this feature
+  }
+
+  /** What the guard of the chosen frame answered between commands (the top's is read at attach). */
+  async takeFrameGuardedDialogs(): Promise<void> {
+    if (!this.frame) return;
+    try {
+      const where = this.evalTarget();
+      const seen = await Deadline.after(GUARD_TIMEOUT_MS).race(takeGuardedDialogs(where.session, where.contextId), 'the frame\'s dialog guard');
+      this.dialogs.push(...seen.map((d) => ({ ...d, betweenCommands: true as const })));
+    } catch {
+      // A frame that can't answer: its guard's records are lost, the steps report the frame.
+    }
   }
 
   /** Where the selected frame's code runs: a session and, for a same-process frame, its context. */
@@ -95,6 +184,14 @@ export class Page {
 
   get fatalError(): Error | undefined {
     return this.#fatalError;
+  }
+
+  /** Races a navigation's wait against the tab dying and the page refusing to leave (beforeunload dismissed). */
+  guardNavigation<T>(promise: Promise<T>): Promise<T> {
+    let refuse: (err: Error) => void = () => {};
+    const refused = new Promise<never>((_, reject) => { refuse = reject; });
+    this.#leaveRefused.add(refuse);
+    return Promise.race([this.guard(promise), refused]).finally(() => this.#leaveRefused.delete(refuse));
   }
 
   /** Races `promise` against the tab dying. */

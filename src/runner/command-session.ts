@@ -62,6 +62,7 @@ export class CommandSession implements CommandState {
         entry.frame = undefined; // the frame is gone (the page navigated): steps run at the top again
       }
     }
+    await page.takeFrameGuardedDialogs();
     const tab = { alias, entry, conn, page };
     this.tab = tab;
     this.#onAttach(tab);

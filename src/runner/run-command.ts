@@ -9,7 +9,10 @@ import type { FailedRequest } from '../page/index.js';
 import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
 import { captureAfter, captureBefore, type BeforeCapture } from './capture.js';
 import { CommandSession } from './command-session.js';
-import { classify, type ClassifiedError } from './failure.js';
+import { gatherFailureContext, type StepFailureContext } from './diagnostics.js';
+import { classify, type ClassifiedError, type FailureCategory } from './failure.js';
+import { nextStep, type SuggestedStep } from './next-step.js';
+import { observe, waitReady, waitSettled } from './hooks.js';
 import { assemble } from './output.js';
 import type { Command, ValidatedStep } from './validate.js';
 
@@ -18,9 +21,16 @@ export interface StepResult {
   status: 'ok' | 'error' | 'skipped';
   output?: unknown;
   warning?: string;
+  /** The observe hook's value (SPEC §10.5). */
+  observation?: unknown;
   error?: string;
   errorType?: string;
+  category?: FailureCategory;
   params?: unknown;
+  /** One step the agent could run next (runner/next-step.ts). */
+  nextStep?: SuggestedStep;
+  /** SPEC §16.3 failure context: the page as the failed step left it. */
+  context?: StepFailureContext;
 }
 
 export interface CommandResult {
@@ -40,13 +50,33 @@ interface TabWatch {
   startEntry: string;
 }
 
-async function runStep(step: ValidatedStep, session: CommandSession): Promise<unknown> {
+interface StepRun { output: unknown; warning?: string; observation?: { value: unknown } }
+
+/** The step's hooks around its action, in the order of SPEC §10.1, all within the step deadline. */
+async function runAction(step: ValidatedStep, ctx: StepContext, session: CommandSession): Promise<StepRun> {
+  const { hooks } = step;
+  if (hooks?.readyWhen) await waitReady(session.requireTab().page, hooks.readyWhen, ctx.deadline);
+  const { output, warning } = splitWarnings(await step.def.run(ctx, step.params));
+  const warnings = warning ? [warning] : [];
+  let observation: StepRun['observation'];
+  if (hooks?.settledWhen || hooks?.observe) {
+    const { page } = session.requireTab();
+    const unsettled = hooks.settledWhen ? await waitSettled(page, hooks.settledWhen, ctx.deadline, !!hooks.observe) : undefined;
+    if (unsettled) warnings.push(unsettled);
+    const seen = hooks.observe ? await observe(page, hooks.observe, ctx.deadline) : undefined;
+    if (seen && 'warning' in seen) warnings.push(seen.warning);
+    else if (seen) observation = seen;
+  }
+  return { output, ...(warnings.length ? { warning: warnings.join('; ') } : {}), ...(observation ? { observation } : {}) };
+}
+
+async function runStep(step: ValidatedStep, session: CommandSession): Promise<StepRun> {
   const deadline = Deadline.after(step.timeoutMs);
   const ctx: StepContext = { deadline, index: step.index, command: session };
   // Belt and braces: every wait inside a step takes the deadline, but should one not, the
   // runner still never waits past it.
   const hardStop = Deadline.after(step.timeoutMs + STEP_GRACE_MS);
-  return hardStop.race(step.def.run(ctx, step.params), `step ${step.index} (${step.action})`);
+  return hardStop.race(runAction(step, ctx, session), `step ${step.index} (${step.action})`);
 }
 
 /** Requests reported per command: an agent otherwise never sees a failing API call. */
@@ -84,6 +114,36 @@ async function profileFor(url: string | undefined): Promise<ProfileLookup> {
   } catch {
     return {}; // an unreadable profiles folder only costs the hint, not the command
   }
+}
+
+/** Dialogs that opened during a step say which (SPEC §19.2: none goes unreported). */
+function tagDialogs(watch: TabWatch | undefined, step: number): void {
+  for (const d of watch?.tab.page.dialogs ?? []) if (d.step === undefined && !d.betweenCommands) d.step = step;
+}
+
+/** A dialog step whose answer no dialog used: say so on it rather than pretend it mattered. */
+function warnUnusedAnswer(steps: StepResult[]): void {
+  const armed = [...steps].reverse().find((s) => s.action === 'dialog' && s.status === 'ok');
+  if (!armed) return;
+  const note = 'no dialog opened after it in this command; the answer is kept for one that opens before the next command';
+  armed.warning = armed.warning ? `${armed.warning}; ${note}` : note;
+}
+
+/** A failed step's result; a non-optional one also gets its params, the failure context and a next step. */
+async function failedStep(step: ValidatedStep, c: ClassifiedError, session: CommandSession, err: unknown): Promise<StepResult> {
+  // A step that got partway (pipeline, poll) keeps what it has in the error's details.
+  const partial = err instanceof CdpSkillError ? err.details.output : undefined;
+  const result: StepResult = {
+    action: step.action, status: step.optional ? 'skipped' : 'error', ...(partial !== undefined ? { output: partial } : {}),
+    error: c.message, ...(c.name ? { errorType: c.name } : {}), category: c.category,
+  };
+  if (step.optional) return result;
+  result.params = step.raw;
+  const context = session.tab && !session.closedOwnTab ? await gatherFailureContext(session.tab, c) : undefined;
+  const next = await nextStep({ action: step.action, raw: step.raw, failure: c, context, timeoutMs: step.timeoutMs, ...(step.hooks ? { hooks: step.hooks } : {}) });
+  if (next) result.nextStep = next;
+  if (context) result.context = context;
+  return result;
 }
 
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */
@@ -125,32 +185,29 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     }
     for (const step of fatal ? [] : cmd.steps) {
       try {
-        const { output, warning } = splitWarnings(await runStep(step, session));
+        const { output, warning, observation } = await runStep(step, session).finally(() => tagDialogs(watch, step.index));
         navigatedTo = landedUrl(step.action, output) ?? navigatedTo;
-        steps.push({ action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}) });
+        steps.push({
+          action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}),
+          ...(observation ? { observation: observation.value } : {}),
+        });
       } catch (err) {
         const c = classify(err);
         const stop = !step.optional && cmd.stopOnError;
-        // A step that got partway (pipeline, poll) keeps what it has in the error's details.
-        const partial = err instanceof CdpSkillError ? err.details.output : undefined;
-        steps.push({
-          action: step.action,
-          status: step.optional ? 'skipped' : 'error',
-          ...(partial !== undefined ? { output: partial } : {}),
-          error: c.message,
-          ...(c.name ? { errorType: c.name } : {}),
-          ...(step.optional ? {} : { params: step.raw }),
-        });
+        steps.push(await failedStep(step, c, session, err));
         if (!step.optional) errors.push({ step: step.index, action: step.action, error: c.message, ...(c.name ? { type: c.name } : {}) });
         if (c.type === 'CONNECTION' || err instanceof ConnectionError) { fatal = c; break; }
         if (stop) break;
       }
     }
+    if (watch?.tab.page.armedDialog) warnUnusedAnswer(steps);
     const alive = watch && !session.closedOwnTab && !watch.tab.page.fatalError && !fatal;
     const captured = alive
       ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })
       : {};
-    if (watch && !session.closedOwnTab) await saveTabState(watch);
+    if (watch && !session.closedOwnTab) {
+      await Promise.all([saveTabState(watch), fatal ? undefined : watch.tab.page.guardDialogsUntilNextCommand()]);
+    }
     const consoleReport: ConsoleReport | undefined = watch?.console.report();
     const ok = !fatal && errors.length === 0;
     const profile = await profileFor(navigatedTo);
@@ -163,7 +220,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
       steps,
       errors,
-      error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message } : undefined,
+      error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : undefined,
       ...profile,
     });
     return { output, ok, tab: session.tab?.alias };

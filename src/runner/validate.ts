@@ -4,6 +4,7 @@
 import { clampTimeout, DEFAULT_STEP_TIMEOUT_MS, ParseError, ValidationError } from '../common/index.js';
 import { getStep, ParamError, stepNames, type StepDefinition } from '../steps/index.js';
 import { describe, isObj } from '../steps/params.js';
+import { HOOK_NAMES, type StepHooks } from './hooks.js';
 
 export interface ValidatedStep {
   index: number;
@@ -13,6 +14,8 @@ export interface ValidatedStep {
   raw: unknown;
   optional: boolean;
   timeoutMs: number;
+  /** readyWhen / settledWhen / observe (SPEC §10.2), beside the action or inside its object. */
+  hooks?: StepHooks;
 }
 
 export interface Command {
@@ -25,7 +28,8 @@ export interface Command {
 /** Room after a step's own limit to report what it found (poll's lastValue) before the step deadline. */
 const OWN_TIMEOUT_MARGIN_MS = 1_000;
 const TOP_LEVEL_KEYS = ['tab', 'timeout', 'steps', 'stopOnError'];
-const STEP_MODIFIERS = ['optional', 'timeout'];
+const STEP_MODIFIERS = ['optional', 'timeout', ...HOOK_NAMES];
+const MAX_HOOK_SOURCE = 10_000;
 const MIGRATION = 'The "config" object is no longer supported. Move connection settings into the first step: '
   + '{"steps":[{"openTab":{"url":"…","host":"…","port":9333,"headless":true}}]}; later commands pass only "tab": "t1". '
   + 'Put "timeout" at the top level.';
@@ -64,9 +68,12 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
   const optional = raw.optional;
   if (optional !== undefined && typeof optional !== 'boolean') throw new ValidationError(`${at} (${action}): "optional" must be true or false`);
   const stepTimeoutMs = readTimeout(raw.timeout, `${at} (${action}): `);
+  const { hooks, params: given } = readHooks(raw, action, at);
+  if (hooks && !def.needsTab && !def.providesTab) throw new ValidationError(`${at} (${action}): hooks run in a page; ${action} has none`);
+  if (hooks?.readyWhen && def.providesTab) throw new ValidationError(`${at} (${action}): readyWhen runs before the step, when ${action} has no page yet; use settledWhen`);
   let params: unknown;
   try {
-    params = def.parse(raw[action]);
+    params = def.parse(given);
   } catch (err) {
     if (!(err instanceof ParamError)) throw err;
     const hint = err.unknownKey && err.knownKeys ? didYouMeanSync(err.unknownKey, err.knownKeys) : '';
@@ -75,7 +82,27 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
   // A step's own limit (poll {timeout: 60000}) raises the command's default; an explicit step "timeout" wins.
   const own = def.ownTimeoutMs?.(params);
   const timeoutMs = stepTimeoutMs ?? (own !== undefined ? Math.max(defaultTimeoutMs, clampTimeout(own + OWN_TIMEOUT_MARGIN_MS)) : defaultTimeoutMs);
-  return { index, action, def, params, raw: raw[action], optional: optional === true, timeoutMs };
+  return { index, action, def, params, raw: given, optional: optional === true, timeoutMs, ...(hooks ? { hooks } : {}) };
+}
+
+/**
+ * Hooks beside the action key, or (SPEC §10.1's wording) inside the action's object, where they
+ * are taken out before the step parses its parameters. Each is JavaScript source, non-empty.
+ */
+function readHooks(raw: Record<string, unknown>, action: string, at: string): { hooks?: StepHooks; params: unknown } {
+  let params = raw[action];
+  const hooks: StepHooks = {};
+  for (const name of HOOK_NAMES) {
+    const inside = isObj(params) && params[name] !== undefined;
+    if (inside && raw[name] !== undefined) throw new ValidationError(`${at} (${action}): "${name}" is given twice (beside the action and inside it)`);
+    const v = inside ? (params as Record<string, unknown>)[name] : raw[name];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || !v.trim()) throw new ValidationError(`${at} (${action}): "${name}" must be JavaScript source like "() => document.querySelector('.done')", got ${describe(v)}`);
+    if (v.length > MAX_HOOK_SOURCE) throw new ValidationError(`${at} (${action}): "${name}" is longer than ${MAX_HOOK_SOURCE} characters`);
+    hooks[name] = v;
+    if (inside) params = Object.fromEntries(Object.entries(params as Record<string, unknown>).filter(([k]) => k !== name));
+  }
+  return { ...(Object.keys(hooks).length ? { hooks } : {}), params };
 }
 
 // fast-levenshtein is only needed on this error path; it is small, so it is loaded on demand

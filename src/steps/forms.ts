@@ -78,7 +78,7 @@ defineStep<FillParams>({
         // Say what did land, so the agent retries only the rest.
         const landed = Object.keys(done);
         throw new ExecutionError(`Filled ${landed.length} of ${p.fields.length} fields${landed.length ? ` (${landed.join(', ')})` : ''}; "${f.key}" failed: ${errorMessage(err)}`,
-          { ...(err as { details?: Record<string, unknown> }).details, filled: landed });
+          { ...(err as { details?: Record<string, unknown> }).details, filled: landed }, { cause: err });
       }
     }
     return { filled: p.fields.length, methods: done, ...(warnings.length ? { warnings } : {}) };

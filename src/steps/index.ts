@@ -21,7 +21,9 @@ import './state.js';
 import './observe.js';
 import './form-check.js';
 import './assert.js';
+import './dialog.js';
 
 export { getStep, stepNames, allSteps, isReadOnlyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
 export { ParamError } from './params.js';
+export { looksLikeFunction, malformationTip, preview } from './js-source.js';

@@ -18,6 +18,8 @@ const RETRY_AFTER_NAVIGATION_MS = 50;
 
 async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Deadline): Promise<void> {
   const what = kind === 'text' ? `text "${arg}" to appear` : `"${arg}" to be ${kind}`;
+  // What was waited for, for the failure context's near matches.
+  const target = { by: kind === 'text' ? 'text' : 'css', value: arg };
   while (!deadline.expired()) {
     try {
       const outcome = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.waitForCondition(a.kind, a.arg, a.ms),
@@ -25,12 +27,13 @@ async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Dea
       if (outcome.ok) return;
       if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid CSS selector "${arg}": ${outcome.message}`);
     } catch (err) {
+      if (err instanceof TimeoutError) break; // the page did not answer before the deadline: the same timeout
       // The document navigated away mid-wait: wait again in the new one.
       if (!isContextDestroyed(err)) throw err;
       await deadline.sleep(RETRY_AFTER_NAVIGATION_MS);
     }
   }
-  throw deadline.timeoutError(what);
+  throw new TimeoutError(deadline.timeoutError(what).message, { target });
 }
 
 async function waitForUrl(page: Page, fragment: string, deadline: Deadline): Promise<void> {

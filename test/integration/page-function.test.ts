@@ -117,6 +117,6 @@ describe('pageFunction', () => {
     await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/dialog.html` }] });
     const r = await pf('() => { document.getElementById("confirm").click(); return document.getElementById("answer").textContent }');
     expect(r.out.steps[0].output.value).toBe('confirm=true');
-    expect(r.out.dialogs).toEqual([{ type: 'confirm', message: 'Sure?', action: 'accepted' }]);
+    expect(r.out.dialogs).toEqual([{ type: 'confirm', message: 'Sure?', action: 'accepted', step: 1 }]);
   });
 });

@@ -75,10 +75,10 @@ describe('protocol errors', () => {
   });
 
   it('maps thrown values to types and subtypes', () => {
-    expect(classify(new ElementNotFoundError('x'))).toEqual({ type: 'EXECUTION', name: 'ElementNotFoundError', message: 'x' });
-    expect(classify(new ConnectionError('y'))).toEqual({ type: 'CONNECTION', message: 'y' });
+    expect(classify(new ElementNotFoundError('x'))).toEqual({ type: 'EXECUTION', name: 'ElementNotFoundError', message: 'x', category: 'selector-not-found', details: {} });
+    expect(classify(new ConnectionError('y'))).toEqual({ type: 'CONNECTION', message: 'y', category: 'connection', details: {} });
     expect(classify(new Error('Execution context was destroyed')).name).toBe('ContextDestroyedError');
-    expect(classify('weird')).toEqual({ type: 'EXECUTION', message: 'weird' });
+    expect(classify('weird')).toEqual({ type: 'EXECUTION', message: 'weird', category: 'evaluation', details: {} });
   });
 });
 

@@ -70,3 +70,23 @@ describe('validateCommand', () => {
     await rejects(null, ParseError, /must be a JSON object/);
   });
 });
+
+describe('hooks', () => {
+  it('accepts readyWhen, settledWhen and observe beside the action or inside its object', async () => {
+    const cmd = await valid({ tab: 't1', steps: [
+      { click: '#a', readyWhen: '() => true', observe: 'document.title' },
+      { click: { selector: '#b', settledWhen: '() => !document.querySelector(".spinner")' } },
+    ] });
+    expect(cmd.steps[0]!.hooks).toEqual({ readyWhen: '() => true', observe: 'document.title' });
+    expect(cmd.steps[1]!.hooks).toEqual({ settledWhen: '() => !document.querySelector(".spinner")' });
+    expect(cmd.steps[1]!.raw).toEqual({ selector: '#b' });
+  });
+
+  it('rejects hooks that are not source, given twice, or where they cannot run', async () => {
+    await rejects({ tab: 't1', steps: [{ click: '#a', readyWhen: 5 }] }, ValidationError, /Step 1 \(click\): "readyWhen" must be JavaScript source/);
+    await rejects({ tab: 't1', steps: [{ click: { selector: '#a', observe: 'x' }, observe: 'y' }] }, ValidationError, /"observe" is given twice/);
+    await rejects({ steps: [{ listTabs: true, observe: 'x' }] }, ValidationError, /hooks run in a page/);
+    await rejects({ steps: [{ openTab: 'https://example.com', readyWhen: 'x' }] }, ValidationError, /readyWhen runs before the step/);
+    await rejects({ tab: 't1', steps: [{ click: '#a', readyWehn: 'x' }] }, ValidationError, /unknown step "readyWehn". Did you mean "readyWhen"\?/);
+  });
+});
