@@ -12,4 +12,5 @@ export {
   readRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
 } from './tab-registry.js';
 export type { TabEntry, RegistryData, ViewportMetrics } from './tab-registry.js';
-export { withLock } from './lock.js';
+export { withLock, acquireLock, type ReleaseLock } from './lock.js';
+export { lockTab, tabLockPath } from './tab-lock.js';

@@ -3,8 +3,8 @@
 
 import { ConnectionError, Deadline, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, normaliseAddress, readRegistry, registerTab,
-  type BrowserAddress, type Connection, type TabEntry,
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, readRegistry, registerTab,
+  type BrowserAddress, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
 import type { AttachedTab, CommandState } from '../steps/index.js';
@@ -19,6 +19,8 @@ export class CommandSession implements CommandState {
   readonly #connections = new Map<string, Promise<Connection>>();
   readonly #timeoutMs: number;
   readonly #onAttach: (tab: AttachedTab) => void;
+  /** Per-target locks held until the command ends (another command on the tab waits). */
+  readonly #locks: ReleaseLock[] = [];
   tab: AttachedTab | undefined;
   closedOwnTab = false;
   launched = false;
@@ -53,6 +55,9 @@ export class CommandSession implements CommandState {
   }
 
   async #attach(conn: Connection, alias: string, entry: TabEntry): Promise<AttachedTab> {
+    // Two commands on one tab would interleave their input: the second waits for the first,
+    // at most its own timeout.
+    this.#locks.push(await lockTab(alias, entry.targetId, this.#timeoutMs));
     const session = await attachToTarget(conn, entry.targetId);
     const page = await Page.open(conn, session, entry.targetId, entry.viewport);
     if (entry.frame) {
@@ -124,5 +129,6 @@ export class CommandSession implements CommandState {
   async close(): Promise<void> {
     const conns = await Promise.allSettled(this.#connections.values());
     for (const c of conns) if (c.status === 'fulfilled') c.value.close();
+    for (const release of this.#locks.splice(0)) release();
   }
 }
