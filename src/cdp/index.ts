@@ -9,7 +9,7 @@ export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
 export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress } from './browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
-  readRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
+  readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
 } from './tab-registry.js';
 export type { TabEntry, RegistryData, ViewportMetrics } from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';

@@ -3,7 +3,7 @@
 
 import { ConnectionError, Deadline, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, readRegistry, registerTab,
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, registerTab,
   type BrowserAddress, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
@@ -85,7 +85,7 @@ export class CommandSession implements CommandState {
 
   async connectTab(address: BrowserAddress, targetId: string): Promise<AttachedTab> {
     const conn = await this.#connect(address, false);
-    const registry = readRegistry();
+    const registry = await loadRegistry();
     const known = Object.entries(registry.tabs).find(([, e]) => e.targetId === targetId);
     const entry: TabEntry = known?.[1] ?? { targetId, host: address.host, port: address.port, ...(address.wsEndpoint ? { wsEndpoint: address.wsEndpoint } : {}) };
     const alias = known?.[0] ?? await registerTab(entry);
@@ -94,7 +94,7 @@ export class CommandSession implements CommandState {
 
   /** Attaches the command's `tab` (an alias, or a raw target id on the default browser). */
   async attachExisting(tab: string): Promise<AttachedTab> {
-    const registry = readRegistry();
+    const registry = await loadRegistry();
     let alias = tab;
     let entry = registry.tabs[tab];
     if (!entry) {

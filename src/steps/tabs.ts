@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT, stateDir } from '../common/index.js';
 import {
   ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, listPageTargets, normaliseAddress,
-  probe, pruneTabs, readRegistry, type BrowserAddress, type Connection,
+  probe, pruneTabs, loadRegistry, type BrowserAddress, type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
 import { defineStep } from './registry.js';
@@ -81,7 +81,7 @@ defineStep<ConnectTabParams>({
     let address = normaliseAddress(p.address);
     let targetId = p.targetId;
     if (p.alias) {
-      const entry = readRegistry().tabs[p.alias];
+      const entry = (await loadRegistry()).tabs[p.alias];
       if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}". Use listTabs to see open tabs.`);
       address = { host: entry.host, port: entry.port, ...(entry.wsEndpoint ? { wsEndpoint: entry.wsEndpoint } : {}) };
       targetId = entry.targetId;
@@ -131,7 +131,7 @@ defineStep<CloseTabParams>({
       targetId = own.entry.targetId;
       address = normaliseAddress(own.entry);
     } else if ('alias' in p) {
-      const entry = readRegistry().tabs[p.alias];
+      const entry = (await loadRegistry()).tabs[p.alias];
       if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}" (already closed?). Use listTabs to see open tabs.`);
       alias = p.alias;
       targetId = entry.targetId;
@@ -139,7 +139,7 @@ defineStep<CloseTabParams>({
     } else {
       targetId = p.targetId;
       address = normaliseAddress(p.address);
-      alias = findAlias(readRegistry(), targetId);
+      alias = findAlias(await loadRegistry(), targetId);
     }
     const conn = await ctx.command.browser(address);
     try {
@@ -183,7 +183,7 @@ defineStep<Partial<BrowserAddress>>({
 async function tabsWithAliases(conn: Connection, address: BrowserAddress): Promise<{ tab?: string; targetId: string; url: string; title: string }[]> {
   const targets = await listPageTargets(conn);
   await pruneTabs(address.host, address.port, new Set(targets.map((t) => t.targetId)), address.wsEndpoint);
-  const registry = readRegistry();
+  const registry = await loadRegistry();
   return targets.map((t) => {
     const alias = findAlias(registry, t.targetId);
     return { ...(alias ? { tab: alias } : {}), targetId: t.targetId, url: t.url, title: t.title };
