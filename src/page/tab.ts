@@ -2,7 +2,7 @@
 // network tracked, dialogs handled and recorded, and a guard that turns a crash, a closed tab
 // or a lost connection into an error for whatever is waiting — never a hang.
 
-import { ConnectionError, PageCrashedError } from '../common/index.js';
+import { ConnectionError, Deadline, PageCrashedError, TimeoutError } from '../common/index.js';
 import type { CdpSession, Connection, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
@@ -26,6 +26,8 @@ export class Page {
   frame: FrameTarget | undefined;
   readonly #fatal: Promise<never>;
   #fatalError: Error | undefined;
+  /** What attaching had to repair first (a crashed tab reloaded). */
+  readonly attachNotes: string[] = [];
 
   private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }, contexts: FrameContexts) {
     this.session = session;
@@ -62,24 +64,31 @@ export class Page {
     });
   }
 
-  /** Enables what a command needs, all at once, and re-applies per-tab emulation. */
-  static async open(conn: Connection, session: CdpSession, targetId: string, viewport?: ViewportMetrics): Promise<Page> {
+  /**
+   * Enables what a command needs, all at once, and re-applies per-tab emulation. A crashed tab is
+   * reloaded first; a page that never answers (its own endless script) fails fast (see answered()).
+   */
+  static async open(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, timeoutMs: number): Promise<Page> {
+    const notes: string[] = [];
+    if (await reviveIfCrashed(session)) notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
     const contexts = new FrameContexts();
     contexts.track(session); // before Runtime.enable, which reports the existing contexts
-    const [, , , tree] = await Promise.all([
+    const enabling = Promise.all([
       session.send('Page.enable'),
       session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
       session.send('Runtime.enable'),
       session.send('Page.getFrameTree'),
       session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
-      session.send('Inspector.enable'),
       // Headless Chrome stops rendering a tab hidden behind another one in its window (a popup
       // the page opened, say): screenshots and animation frames would stall. Show ours.
       session.send('Page.bringToFront'),
       viewport ? applyViewport(session, viewport) : undefined,
     ]);
+    const [, , , tree] = await answered(enabling, timeoutMs);
     const f = tree.frameTree.frame;
-    return new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+    const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+    page.attachNotes.push(...notes);
+    return page;
   }
 
   /** Where the selected frame's code runs: a session and, for a same-process frame, its context. */
@@ -98,5 +107,53 @@ export class Page {
   guard<T>(promise: Promise<T>): Promise<T> {
     promise.catch(() => { /* if the tab died first, this rejection is the expected echo of it */ });
     return Promise.race([promise, this.#fatal]);
+  }
+}
+
+/** Reloading a crashed tab may take this long before its new renderer answers. */
+const REVIVE_TIMEOUT_MS = 10_000;
+
+/**
+ * A tab whose renderer crashed earlier answers none of the page domains (Page.enable would hang
+ * until the command's timeout). Chrome tells a new session at once, before it answers
+ * Inspector.enable; then the tab is reloaded, as a user would from the "Aw, Snap!" page.
+ */
+async function reviveIfCrashed(session: CdpSession): Promise<boolean> {
+  const crashed = session.waitFor('Inspector.targetCrashed');
+  let wasCrashed = false;
+  void crashed.promise.then(() => { wasCrashed = true; });
+  await session.send('Inspector.enable');
+  await Promise.resolve(); // let the event, which arrived before the answer, settle `wasCrashed`
+  crashed.cancel();
+  if (!wasCrashed) return false;
+  const reloaded = session.waitFor('Inspector.targetReloadedAfterCrash');
+  try {
+    await session.send('Page.reload');
+    await Deadline.after(REVIVE_TIMEOUT_MS).race(reloaded.promise, 'the crashed tab to reload');
+  } catch (err) {
+    throw new PageCrashedError(`The tab had crashed and could not be reloaded (${(err as Error).message}). Open a new tab with openTab.`);
+  } finally {
+    reloaded.cancel();
+  }
+  return true;
+}
+
+/** A healthy page answers the enables in milliseconds, a loaded machine's in seconds. */
+const UNRESPONSIVE_MS = 10_000;
+
+/**
+ * Waits for the page to answer. A page's own endless loop blocks its renderer's main thread, and
+ * with it every page domain — and a new session cannot even interrupt it (Runtime.terminateExecution
+ * needs the session set up on that thread; a same-site navigation stays in the hung process). So
+ * the command fails at once, classified, instead of waiting out its timeout on each call.
+ */
+async function answered<T>(enabling: Promise<T>, timeoutMs: number): Promise<T> {
+  const waitMs = Math.min(UNRESPONSIVE_MS, timeoutMs);
+  try {
+    return await Deadline.after(waitMs).race(enabling, 'the page to answer');
+  } catch (err) {
+    if (!(err instanceof TimeoutError)) throw err;
+    throw new ConnectionError(`The tab does not respond: its page has been busy for ${waitMs}ms (a script that never ends?). `
+      + 'Nothing was done. Close it with closeTab and open a new tab with openTab.');
   }
 }

@@ -137,6 +137,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       steps,
       errors,
       error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message } : undefined,
+      warning: watch?.tab.page.attachNotes.join(' ') || undefined,
     });
     return { output, ok, tab: session.tab?.alias };
   } finally {
