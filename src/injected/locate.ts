@@ -58,7 +58,8 @@ export function describeElement(el: Element): string {
   const id = el.id ? `#${el.id}` : '';
   const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
   const text = rt.collapseSpace((el as HTMLElement).innerText ?? el.textContent ?? '').slice(0, 40);
-  return `${el.localName}${id}${cls}${text ? ` "${text}"` : ''}`;
+  const secret = el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? '[type=password]' : '';
+  return `${el.localName}${id}${cls}${secret}${text ? ` "${text}"` : ''}`;
 }
 
 /** Matches of `selector` under `root`: light DOM first, then inside open shadow roots. */

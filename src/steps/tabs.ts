@@ -1,6 +1,6 @@
 // Tab and browser steps: openTab, connectTab, closeTab, listTabs, chromeStatus (SPEC §4, §5).
 
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT, stateDir } from '../common/index.js';
 import {
@@ -156,10 +156,15 @@ defineStep<CloseTabParams>({
   },
 });
 
-/** Screenshots and snapshots of a closed tab are not left in the temp dir. */
+/**
+ * Screenshots and snapshots of a closed tab are not left in the temp dir: every file named for its
+ * alias (`t3.after.png`, `t3.after.yaml`, `t3.s2.yaml`, `t3.step4.png`). Files saved to a `path`
+ * the agent chose are the agent's.
+ */
 async function removeTabArtifacts(alias: string): Promise<void> {
   const dir = stateDir();
-  await Promise.all(['after.png', 'after.yaml'].map((suffix) => rm(join(dir, `${alias}.${suffix}`), { force: true })));
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => n.startsWith(`${alias}.`)).map((n) => rm(join(dir, n), { force: true })));
 }
 
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────
