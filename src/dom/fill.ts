@@ -66,9 +66,19 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
     if (!r.ok) throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, { category: 'option-not-found' });
     method = 'select';
   } else {
-    const typed = opts.react ? undefined : await insertAndConfirm(page, el, value, clear, deadline);
+    // The page may navigate on input (search-as-you-type, a code that submits itself): then the
+    // typing took effect and the field is gone with its document; reading it back means nothing.
+    const leftPage = (): boolean => page.lifecycle.requestedCount > mark.requested || page.lifecycle.documentCount > mark.documents;
+    let typed: Awaited<ReturnType<typeof insertAndConfirm>> | undefined;
+    try {
+      typed = opts.react ? undefined : await insertAndConfirm(page, el, value, clear, deadline);
+    } catch (err) {
+      if (!leftPage()) throw err;
+    }
     method = 'insertText';
-    if (typed?.truncated) {
+    if (leftPage() && !opts.react) {
+      // nothing to confirm: settleAfterAction below reports the navigation
+    } else if (typed?.truncated) {
       shown = typed.value;
       warnings.push(`${el.desc} kept ${typed.value.length} characters (maxlength)`);
     } else if (typed && !typed.ok && typed.value !== typed.before) {

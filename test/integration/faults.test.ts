@@ -242,4 +242,26 @@ describe('faults', () => {
     const fresh = await h.open('basic.html');
     expect(await h.value(fresh, 'document.title')).toBe('Basic page');
   }, 90_000);
+
+  it('does not hang on a beforeunload dialog: goto leaves the page and reports the dialog', async () => {
+    const tab = await h.open('unload.html?guard=1');
+    expect((await h.cli({ tab, steps: [{ click: '#q' }] })).out.status).toBe('ok'); // a user gesture arms beforeunload
+    const r = await h.cli({ tab, timeout: 10_000, steps: [{ goto: `${h.baseUrl}/page2.html` }] });
+    expect(r.out).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
+    expect(r.out.dialogs).toEqual([expect.objectContaining({ type: 'beforeunload', action: 'accepted' })]);
+    expect(r.ms).toBeLessThan(10_000);
+  }, 60_000);
+
+  it('reports a fill, type or click whose input navigates the page as done and navigated, and the next call works', async () => {
+    for (const step of [{ fill: { selector: '#q', value: 'abcdef' } }, { type: { selector: '#q', text: 'abc' } }, { click: '#go' }]) {
+      const tab = await h.open('unload.html');
+      const r = await h.cli({ tab, timeout: 10_000, steps: [step] });
+      expect(r.stderr).toBe('');
+      // The effect happened (the page left), so the step succeeds and says so; a "did not take the
+      // value" read back from the next page would be a false failure.
+      expect(r.out).toMatchObject({ status: 'ok', navigated: true, steps: [{ status: 'ok', output: { navigated: true, newUrl: `${h.baseUrl}/page2.html` } }] });
+      expect(r.ms).toBeLessThan(10_000);
+      expect(await h.value(tab, 'document.title')).toBe('Second page');
+    }
+  }, 90_000);
 });
