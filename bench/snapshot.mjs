@@ -4,68 +4,16 @@
 // (2) the bytes of every answer in an "open, snapshot, fill, click, submit" workflow on a typical
 // sign-in page (target: each visual answer ≤ 2 KB). Usage: node bench/snapshot.mjs [--runs 5]
 
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import WebSocket from 'ws';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
+import { cli, closeChrome, freePort, percentile, privateEnv, removeDir } from './lib.mjs';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const SIZES = [100, 1_000, 10_000];
 const IN_PAGE_TARGET_MS = 100; // at 1,000 elements
 const ANSWER_TARGET_BYTES = 2_048;
 
-function cli(command, env) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [CLI, JSON.stringify(command)], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
-    const out = [];
-    child.stdout.on('data', (c) => out.push(c));
-    child.on('error', reject);
-    child.on('close', () => {
-      const stdout = Buffer.concat(out).toString('utf8');
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      try {
-        const output = JSON.parse(stdout);
-        if (output.status !== 'ok') reject(new Error(`CLI failed on ${JSON.stringify(command)}: ${stdout}`));
-        else resolve({ ms, bytes: Buffer.byteLength(stdout), output });
-      } catch (err) {
-        reject(new Error(`unparsable answer to ${JSON.stringify(command)}: ${stdout}`));
-      }
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function closeChrome(port) {
-  const version = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json()).catch(() => undefined);
-  if (!version) return;
-  const ws = new WebSocket(version.webSocketDebuggerUrl);
-  await new Promise((resolve) => {
-    const timer = setTimeout(resolve, 5_000);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.close' })));
-    ws.on('error', resolve);
-    ws.on('close', () => { clearTimeout(timer); resolve(); });
-  });
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+const median = (xs) => percentile([...xs].sort((a, b) => a - b), 0.5);
 
 // In the page: the same walk the snapshot step does (auto-scoped, shadow roots, refs), timed there.
 const IN_PAGE = `async () => {
@@ -125,8 +73,7 @@ async function main() {
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
   const server = await startFixtureServer();
-  const dir = await mkdtemp(join(tmpdir(), 'cdp-skill-bench-'));
-  const env = { ...process.env, TMPDIR: dir, CDP_SKILL_HEADLESS: '1' };
+  const { dir, env } = await privateEnv();
   const port = await freePort();
   try {
     await cli({ steps: [{ chromeStatus: { port } }] }, env);
@@ -151,7 +98,7 @@ async function main() {
   } finally {
     await closeChrome(port);
     await server.close();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   }
 }
 

@@ -3,10 +3,15 @@
 // Flags and subcommands go through commander, loaded only when there is no JSON to run.
 
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { classify, parseJson, runCommand, validateCommand, assemble } from './runner/index.js';
 import { appendMetrics, writeDebugLog } from './capture/index.js';
 
 const STDIN_GUARD_MS = 100;
+/** Words that are subcommands, not a JSON command given as the one argument. */
+const SUBCOMMANDS = new Set(['help', 'install', 'uninstall']);
 const STDIN_MAX_MS = 10_000;
 
 function readStdin(): Promise<string> {
@@ -75,6 +80,23 @@ function version(): string {
   return pkg.version;
 }
 
+/** The package this CLI belongs to: the checkout, or the npm-installed package (dist/cli.js → ..). */
+function packageRoot(): string {
+  return dirname(dirname(fileURLToPath(import.meta.url)));
+}
+
+async function runInstall(action: 'install' | 'uninstall', copy: boolean): Promise<void> {
+  try {
+    const { installSkill, uninstallSkill } = await import('./install/index.js');
+    const report = action === 'install'
+      ? installSkill({ root: packageRoot(), home: homedir(), copy })
+      : uninstallSkill({ home: homedir() });
+    emit(report, report.status === 'ok' ? 0 : 1);
+  } catch (err) {
+    emit({ status: 'error', action, error: { type: 'EXECUTION', message: (err as Error).message } }, 1);
+  }
+}
+
 async function runCli(args: string[]): Promise<void> {
   const { Command } = await import('commander');
   const { helpText } = await import('./help.js');
@@ -86,11 +108,21 @@ async function runCli(args: string[]): Promise<void> {
     .addHelpText('after', helpText())
     .argument('[json]', 'the command, e.g. \'{"steps":[{"openTab":"https://example.com"}]}\'')
     .action(async (json: string | undefined, opts: { debug?: boolean }) => runJson(json ?? await readStdin(), Boolean(opts.debug)));
+  // Errors are answered as JSON on stdout (exitOverride); subcommands inherit both settings.
+  program.configureOutput({ outputError: () => {} });
   program.exitOverride((err) => {
     if (err.exitCode === 0) process.exit(0);
-    emit({ status: 'error', error: { type: 'PARSE', message: `${err.message.replace(/^error: /, '')}. Usage: cdp-skill '<json>'` } }, 1);
+    emit({ status: 'error', error: { type: 'PARSE', message: `${err.message.replace(/^error: /, '').replace(/\.$/, '')}. Usage: cdp-skill '<json>'` } }, 1);
     throw new Error('exiting'); // commander requires a throw here; emit() ends the process
   });
+  program.helpCommand('help [command]', 'show help for cdp-skill or a subcommand');
+  program.command('install')
+    .description('Install the skill into ~/.claude/skills and ~/.codex/skills: a link from a git checkout, a copy from npm')
+    .option('--copy', 'copy the files even from a git checkout')
+    .action(async (opts: { copy?: boolean }) => runInstall('install', Boolean(opts.copy)));
+  program.command('uninstall')
+    .description('Remove what install put there, and nothing else')
+    .action(async () => runInstall('uninstall', false));
   await program.parseAsync(args, { from: 'user' });
 }
 
@@ -99,7 +131,7 @@ async function main(): Promise<void> {
   const debug = raw.includes('--debug');
   const args = raw.filter((a) => a !== '--debug');
   if (args.length === 0) return runJson(await readStdin(), debug);
-  if (args.length === 1 && !args[0]!.startsWith('-') && args[0] !== 'help') return runJson(args[0]!, debug);
+  if (args.length === 1 && !args[0]!.startsWith('-') && !SUBCOMMANDS.has(args[0]!)) return runJson(args[0]!, debug);
   return runCli(raw);
 }
 

@@ -3,7 +3,9 @@
 import { allSteps } from './steps/index.js';
 
 export function helpText(): string {
-  const rows = allSteps().map((s) => `  ${s.name.padEnd(14)} ${s.summary}`);
+  const steps = allSteps();
+  const width = Math.max(...steps.map((s) => s.name.length)) + 1;
+  const rows = steps.map((s) => `  ${s.name.padEnd(width)} ${s.summary}`);
   return [
     '',
     'Input: {"tab"?: "t1", "timeout"?: ms, "stopOnError"?: bool, "steps": [{<step>: params, "optional"?: bool, "timeout"?: ms}]}',

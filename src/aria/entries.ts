@@ -45,3 +45,23 @@ export function diffEntries(tree: AriaNode[]): DiffEntry[] {
   visit(tree);
   return out;
 }
+
+/** Landmarks that stay put while the content scrolls: headers, menus, footers, sidebars. */
+const FRAME_LANDMARKS = new Set(['banner', 'navigation', 'contentinfo', 'complementary']);
+export const UNCHANGED_NOTE = '(unchanged since your last view)';
+
+/**
+ * The tree with each top-level frame landmark folded to one line when the agent already saw every
+ * element in it, unchanged (`seen` holds the entry lines of its previous view) — a sticky header is
+ * not repeated after every scroll. A landmark without refs or live regions is kept: nothing proves
+ * it unchanged.
+ */
+export function foldUnchanged(tree: AriaNode[], seen: ReadonlySet<string>): AriaNode[] {
+  return tree.map((n) => {
+    if (!FRAME_LANDMARKS.has(n.role) || !n.children?.length) return n;
+    const entries = diffEntries([n]);
+    if (!entries.length || !entries.every((e) => seen.has(e.line))) return n;
+    const { children: _drop, ...rest } = n;
+    return { ...rest, text: UNCHANGED_NOTE };
+  });
+}

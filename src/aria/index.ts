@@ -5,4 +5,4 @@ export type { TakeOptions, TakenSnapshot } from './snapshot.js';
 export { renderYaml, nodeLine, yamlScalar } from './render.js';
 export { shape, viewportOnly } from './shape.js';
 export type { Detail } from './shape.js';
-export { diffEntries } from './entries.js';
+export { diffEntries, foldUnchanged, UNCHANGED_NOTE } from './entries.js';

@@ -1,25 +1,15 @@
 // Console errors and warnings of one command, from Runtime events (no sleeps). Runtime.enable
 // replays the page's earlier messages; those predate the command and are ignored by timestamp.
 
-import { MAX_CONSOLE_MESSAGES, MAX_CONSOLE_TEXT } from '../common/index.js';
+import { MAX_CONSOLE_MESSAGES } from '../common/index.js';
 import type { CdpSession, Protocol } from '../cdp/index.js';
+import { capText as cap, formatConsoleArgs } from './console-log.js';
 
 export interface ConsoleReport {
   errors?: string[];
   warnings?: string[];
   /** Messages beyond the cap, counted, not shown. */
   more?: number;
-}
-
-function describeArg(arg: Protocol.Runtime.RemoteObject): string {
-  if (arg.type === 'string') return String(arg.value);
-  if (arg.unserializableValue) return arg.unserializableValue;
-  if (arg.value !== undefined) return typeof arg.value === 'object' ? JSON.stringify(arg.value) : String(arg.value);
-  return arg.description ?? arg.type;
-}
-
-function cap(text: string): string {
-  return text.length > MAX_CONSOLE_TEXT ? `${text.slice(0, MAX_CONSOLE_TEXT - 1)}…` : text;
 }
 
 function where(frame: Protocol.Runtime.CallFrame | undefined): string {
@@ -37,7 +27,7 @@ export class ConsoleCollector {
       if (e.timestamp < sinceMs) return;
       const level = e.type === 'error' || e.type === 'assert' ? 'error' : e.type === 'warning' ? 'warning' : undefined;
       if (!level) return;
-      const text = e.args.map(describeArg).join(' ') + where(e.stackTrace?.callFrames[0]);
+      const text = formatConsoleArgs(e.args) + where(e.stackTrace?.callFrames[0]);
       this.#push(level, text);
     });
     session.on('Runtime.exceptionThrown', (e) => {

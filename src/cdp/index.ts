@@ -11,6 +11,6 @@ export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
   readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
 } from './tab-registry.js';
-export type { TabEntry, RegistryData, ViewportMetrics } from './tab-registry.js';
+export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting } from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';
 export { lockTab, tabLockPath } from './tab-lock.js';

@@ -18,6 +18,14 @@ export interface ViewportMetrics {
   isLandscape?: boolean;
 }
 
+/** An emulated position (DECISIONS: geolocation). */
+export interface GeolocationSetting {
+  latitude: number;
+  longitude: number;
+  /** Metres. */
+  accuracy?: number;
+}
+
 export interface TabEntry {
   targetId: string;
   host: string;
@@ -25,6 +33,8 @@ export interface TabEntry {
   /** Browser WebSocket endpoint given by the agent (remote browser farms); host/port are then informational. */
   wsEndpoint?: string;
   viewport?: ViewportMetrics;
+  /** Emulated position, re-applied on attach until {"geolocation": false}. */
+  geolocation?: GeolocationSetting;
   /** Snapshot and element counters, continued across documents so refs are never recycled. */
   counters?: { snapshot: number; element: number };
   /** Content hashes of recent agent snapshots by id, for snapshot {since}. */

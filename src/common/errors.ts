@@ -30,6 +30,10 @@ export class PageCrashedError extends ExecutionError {}
 export class ContextDestroyedError extends ExecutionError {}
 /** A step's parameters are valid JSON for the step but unusable at run time (bad selector, …). */
 export class StepValidationError extends ExecutionError {}
+/** submit found invalid fields and did not submit (SPEC §11.12); the message lists them. */
+export class FormValidationError extends ExecutionError {}
+/** An assert step's check failed (SPEC §11.13); the message gives expected and actual. */
+export class AssertionError extends ExecutionError {}
 /** Page JavaScript threw. */
 export class EvaluationError extends ExecutionError {}
 

@@ -28,4 +28,6 @@ export interface ViewportChanges {
   added?: string[];
   removed?: string[];
   changed?: Change[];
+  /** Messages shown and gone again during the command (toasts). */
+  transient?: string[];
 }

@@ -28,3 +28,5 @@ export { chooseFrame, findFrameWith } from './frame-select.js';
 export type { FrameChoice } from './frame-select.js';
 export { drag } from './drag.js';
 export type { DragEndSpec, DragMethod, DragOptions, DragResult } from './drag.js';
+export { submitForm, describeInvalid, lookupWindowMs } from './submit.js';
+export type { SubmitResult } from './submit.js';

@@ -59,12 +59,12 @@ export interface Actionable extends Located {
 
 export function describeTarget(t: TargetSpec, within?: string): string {
   const base = t.by === 'css' ? `"${t.selector}"` : t.by === 'ref' ? t.ref : t.by === 'text' ? `text "${t.text}"`
-    : t.by === 'label' ? `label "${t.label}"` : t.by === 'selectors' ? `any of ${JSON.stringify(t.selectors)}` : `(${t.x}, ${t.y})`;
+    : t.by === 'label' ? `label "${t.label}"` : t.by === 'field' ? `"${t.key}" (as CSS or label)` : t.by === 'selectors' ? `any of ${JSON.stringify(t.selectors)}` : `(${t.x}, ${t.y})`;
   return within ? `${base} within "${within}"` : base;
 }
 
 export function targetValue(t: TargetSpec): string {
-  return t.by === 'css' ? t.selector : t.by === 'ref' ? t.ref : t.by === 'text' ? t.text : t.by === 'label' ? t.label
+  return t.by === 'css' ? t.selector : t.by === 'ref' ? t.ref : t.by === 'text' ? t.text : t.by === 'label' ? t.label : t.by === 'field' ? t.key
     : t.by === 'selectors' ? t.selectors.join(', ') : `${t.x},${t.y}`;
 }
 
@@ -92,10 +92,21 @@ async function scrollStep(page: Page, s: NonNullable<TargetOptions['scrollUntilV
     { deadline, what: 'scrolling to find the element' });
 }
 
+/** Time kept back from the step's deadline so the last look still ends in a precise error. */
+const FINAL_LOOK_MS = 250;
+
+/**
+ * How long to wait for the element: the action timeout (5 s unless `timeout`), ending a little
+ * before the step's own deadline so a missing element fails as not found, not as a step timeout.
+ */
+function actionWindow(deadline: Deadline, opts: TargetOptions): Deadline {
+  return deadline.cap(Math.min(opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS, Math.max(0, deadline.remainingMs() - FINAL_LOOK_MS)));
+}
+
 /** Resolves the target to one element, waiting (bounded) for it to appear. */
 export async function locate(page: Page, target: TargetSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<Located> {
   const started = Date.now();
-  const until = deadline.cap(opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS);
+  const until = actionWindow(deadline, opts);
   let scrolls = 0;
   for (let attempt = 0; ; attempt++) {
     const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.locateElement(a),
@@ -137,7 +148,7 @@ export async function prepareAction(
   page: Page, target: TargetSpec, action: ActionKind, refs: RefHolder, opts: TargetOptions, deadline: Deadline,
 ): Promise<Actionable> {
   const started = Date.now();
-  const until = deadline.cap(opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS);
+  const until = actionWindow(deadline, opts);
   let located = await locate(page, target, refs, opts, deadline);
   let last: ActionFailure | undefined;
   for (let attempt = 0; ; attempt++) {

@@ -78,7 +78,7 @@ export function classifyInterceptor(el: Element): Interceptor {
     const pos = getComputedStyle(e).position;
     if (pos === 'fixed' || pos === 'sticky' || pos === 'absolute' || e.getAttribute('role') === 'dialog' || e.localName === 'dialog') layer = e;
   }
-  const hay = `${layer.id} ${typeof layer.className === 'string' ? layer.className : ''} ${layer.getAttribute('aria-label') ?? ''} ${rt.collapseSpace(layer.textContent ?? '').slice(0, 300)}`.toLowerCase();
+  const hay = `${layer.id} ${typeof layer.className === 'string' ? layer.className : ''} ${layer.getAttribute('aria-label') ?? ''} ${rt.textSnippet(layer, 300)}`.toLowerCase();
   const role = layer.getAttribute('role') ?? '';
   let kind = 'overlay';
   if (/cookie/.test(hay)) kind = 'cookie-banner';
@@ -87,7 +87,8 @@ export function classifyInterceptor(el: Element): Interceptor {
   else if (/^(alert|status)$/.test(role) || /toast|notification|snackbar/.test(hay)) kind = 'notification';
   else if (/^(tooltip|menu|listbox)$/.test(role) || /popup|popover|tooltip|dropdown/.test(hay)) kind = 'popup';
   else if (getComputedStyle(layer).position === 'sticky' || /header|navbar/.test(hay) || layer.localName === 'header') kind = 'sticky-header';
-  const text = rt.collapseSpace((layer as HTMLElement).innerText ?? '').slice(0, 60);
+  // The layer may be the page's whole app wrapper: read a capped snippet, not all its text.
+  const text = rt.textSnippet(layer, 60);
   return { kind, selector: rt.selectorFor(layer), ...(text ? { text } : {}) };
 }
 

@@ -11,6 +11,7 @@ export type TargetSpec =
   | { by: 'text'; text: string; exact?: boolean }
   | { by: 'label'; label: string; exact?: boolean }
   | { by: 'selectors'; selectors: string[] }
+  | { by: 'field'; key: string }
   | { by: 'coords'; x: number; y: number };
 
 export interface LocateRequest {
@@ -57,7 +58,8 @@ export function heldElement(id: number): Element | undefined {
 export function describeElement(el: Element): string {
   const id = el.id ? `#${el.id}` : '';
   const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
-  const text = rt.collapseSpace((el as HTMLElement).innerText ?? el.textContent ?? '').slice(0, 40);
+  // A capped walk of text nodes: innerText of a huge element would lay out and copy all of it.
+  const text = rt.textSnippet(el, 40);
   const secret = el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? '[type=password]' : '';
   return `${el.localName}${id}${cls}${secret}${text ? ` "${text}"` : ''}`;
 }
@@ -192,6 +194,11 @@ export function locateElement(req: LocateRequest): LocateOutcome {
     const r = rt.resolveRef(t.ref);
     if (!r.ok) return { ok: false, reason: r.reason, ...(r.role ? { role: r.role } : {}), ...(r.name !== undefined ? { name: r.name } : {}) };
     return done(r.el, r.reResolved ? { reResolved: true } : {});
+  }
+  if (t.by === 'field') {
+    // A batch-fill key: a CSS selector when it is one and matches, else a field label ("Email").
+    const el = (rt.selectorProblem(t.key) ? undefined : preferVisible(cssMatches(root, t.key))) ?? findByLabel(root, t.key, false);
+    return el ? done(el) : { ok: false, reason: 'not-found' };
   }
   if (t.by === 'selectors') {
     for (let i = 0; i < t.selectors.length; i++) {

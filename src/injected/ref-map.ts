@@ -158,3 +158,26 @@ export function resolveRef(ref: string): RefResolution {
   s.byElement.set(found, ref);
   return { ok: true, el: found, reResolved: true };
 }
+
+/** What pageFunction {refs: true} passes (SPEC §12.1): the ref map, where get(ref) and refs.s1e4
+ *  find a stale ref's element again, and throw saying why when it cannot be found. */
+export function refsView(): Map<string, Element> {
+  const refs = skillState().refs;
+  const lookup = (ref: unknown): Element => {
+    const r = rt.resolveRef(String(ref));
+    if (r.ok) return r.el;
+    const why = r.reason === 'earlier-page' ? 'is from an earlier page'
+      : r.reason === 'stale' ? `is gone (${r.role} "${r.name}" is no longer on the page)`
+        : r.reason === 'malformed' ? 'is not a ref (refs look like s1e4)' : 'is unknown in this document';
+    throw new Error(`ref ${String(ref)} ${why}; take a new snapshot`);
+  };
+  return new Proxy(refs, {
+    get(target, prop) {
+      if (prop === 'get') return lookup;
+      if (prop === 'has') return (ref: unknown) => rt.resolveRef(String(ref)).ok;
+      if (typeof prop === 'string' && /^s\d+e\d+$/.test(prop)) return lookup(prop);
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

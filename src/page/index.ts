@@ -11,3 +11,6 @@ export { evaluateIn, evaluateInPage, evaluateWithRuntime, terminate, serializeRe
 export type { FailedRequest } from './network-idle.js';
 export type { EvalTarget } from './evaluate.js';
 export type { FrameInfo, FrameTarget } from './frames.js';
+export { getCookies, setCookies, clearCookies } from './cookies.js';
+export type { CookieSpec, CookieView, CookieFilter, SameSite } from './cookies.js';
+export { applyGeolocation, grantGeolocation, clearGeolocation } from './geolocation.js';

@@ -3,11 +3,12 @@
 // or a lost connection into an error for whatever is waiting — never a hang.
 
 import { ConnectionError, Deadline, PageCrashedError, TimeoutError } from '../common/index.js';
-import type { CdpSession, Connection, ViewportMetrics } from '../cdp/index.js';
+import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
 import { NetworkTracker } from './network-idle.js';
 import { applyViewport } from './viewport.js';
+import { applyGeolocation, grantGeolocation } from './geolocation.js';
 
 export interface DialogRecord {
   type: string;
@@ -68,7 +69,7 @@ export class Page {
    * Enables what a command needs, all at once, and re-applies per-tab emulation. A crashed tab is
    * reloaded first; a page that never answers (its own endless script) fails fast (see answered()).
    */
-  static async open(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, timeoutMs: number): Promise<Page> {
+  static async open(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, geolocation: GeolocationSetting | undefined, timeoutMs: number): Promise<Page> {
     const notes: string[] = [];
     if (await reviveIfCrashed(session)) notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
     const contexts = new FrameContexts();
@@ -83,6 +84,8 @@ export class Page {
       // the page opened, say): screenshots and animation frames would stall. Show ours.
       session.send('Page.bringToFront'),
       viewport ? applyViewport(session, viewport) : undefined,
+      // Chrome drops granted permissions with the client that granted them: grant again.
+      geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
     ]);
     const [, , , tree] = await answered(enabling, timeoutMs);
     const f = tree.frameTree.frame;

@@ -8,9 +8,9 @@ import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.
 import { captureScreenshot } from '../capture/index.js';
 import { evaluateIn, evaluateInPage } from '../page/index.js';
 import {
-  DEFAULT_INLINE_LIMIT, diffEntries, headOf, renderYaml, viewportOnly, writeSnapshotFile,
+  DEFAULT_INLINE_LIMIT, diffEntries, foldUnchanged, headOf, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
-import { actionVerb, diffViewport, type DiffEntry } from '../diff/index.js';
+import { actionVerb, diffViewport, MAX_LISTED, type DiffEntry, type ViewportChanges } from '../diff/index.js';
 import type { SnapshotOptions } from '../injected/aria-snapshot.js';
 import type { AttachedTab } from '../steps/index.js';
 
@@ -23,7 +23,7 @@ function internalOptions(tab: AttachedTab): SnapshotOptions {
   };
 }
 
-export interface BeforeCapture { entries: DiffEntry[]; frameId?: string }
+export interface BeforeCapture { entries: DiffEntry[]; scrollY: number; frameId?: string }
 
 /**
  * The viewport's elements before the steps run, for the diff — of the frame the steps run in, when
@@ -34,11 +34,11 @@ export async function captureBefore(tab: AttachedTab): Promise<BeforeCapture | u
     const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
     const snap = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, o) => {
       rt.armLiveRecorder();
-      return rt.ariaSnapshot(o);
+      return { snap: rt.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
     }, internalOptions(tab), { deadline, what: 'the before-snapshot' }));
-    if (!snap.ok) return undefined;
-    tab.entry.counters = snap.counters;
-    return { entries: diffEntries(viewportOnly(snap.tree)), ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}) };
+    if (!snap.snap.ok) return undefined;
+    tab.entry.counters = snap.snap.counters;
+    return { entries: diffEntries(viewportOnly(snap.snap.tree)), scrollY: snap.scrollY, ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}) };
   } catch {
     return undefined; // no diff then; the command itself is unaffected
   }
@@ -66,9 +66,10 @@ export async function captureAfter(
     context: rt.pageContext(),
     snapshot: o ? rt.ariaSnapshot(o) : undefined,
     live: o ? rt.takeLiveRecords() : [],
+    scrollY: Math.round(window.scrollY),
   }), inFrame ? undefined : snapOpts, { deadline, what: 'the page context' });
   const frameP = inFrame && snapOpts
-    ? evaluateIn(page.evalTarget(), (rt, o) => ({ snapshot: rt.ariaSnapshot(o), live: rt.takeLiveRecords() }), snapOpts, { deadline, what: 'the frame snapshot' })
+    ? evaluateIn(page.evalTarget(), (rt, o) => ({ snapshot: rt.ariaSnapshot(o), live: rt.takeLiveRecords(), scrollY: Math.round(window.scrollY) }), snapOpts, { deadline, what: 'the frame snapshot' })
     : undefined;
   const shotP = opts.visual
     ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
@@ -83,7 +84,7 @@ export async function captureAfter(
     return out;
   }
   const { context } = state.value;
-  const { snapshot, live } = framed.status === 'fulfilled' && framed.value ? framed.value : state.value;
+  const { snapshot, live, scrollY: afterScrollY } = framed.status === 'fulfilled' && framed.value ? framed.value : state.value;
   out.context = context;
   const stripHash = (u: string): string => u.split('#')[0]!;
   const navigated = stripHash(context.url) !== stripHash(opts.startUrl) || page.lifecycle.documentCount > 0;
@@ -98,19 +99,36 @@ export async function captureAfter(
   } catch {
     // A full disk costs the file, not the answer.
   }
-  if (!navigated && opts.before && opts.before.frameId === page.frame?.frameId) {
-    const changes = diffViewport(opts.before.entries, diffEntries(viewTree), opts.actions);
+  const diffable = !navigated && opts.before !== undefined && opts.before.frameId === page.frame?.frameId;
+  let changes: ViewportChanges | undefined;
+  if (diffable) {
+    changes = diffViewport(opts.before!.entries, diffEntries(viewTree), opts.actions);
     // Messages that came and went during the command: not in the final snapshot, still news.
     const transient = live.filter((text) => !fullYaml.includes(text.slice(0, 60)));
     if (transient.length) {
       const quoted = transient.map((t) => `"${t}"`).join(', ');
-      out.changes = changes
+      changes = changes
         ? { ...changes, summary: `${changes.summary} Briefly shown: ${quoted}.`, transient }
         : { summary: `${actionVerb(opts.actions)}. Briefly shown: ${quoted}.`, transient };
-    } else if (changes) out.changes = changes;
+    }
   }
-  const inline = headOf(viewYaml, DEFAULT_INLINE_LIMIT);
-  if (inline.length < viewYaml.length || snapshot.truncated) out.truncated = true;
+  // The screen is sent again only when the agent's picture of it is out of date: a new document or
+  // frame, a scroll, or more change than `changes` lists. Otherwise `changes` says all that moved.
+  const showView = !diffable || afterScrollY !== opts.before!.scrollY || isLargeChange(changes);
+  if (changes) {
+    // Lines of added elements are in the snapshot when it is sent; the summary keeps their refs.
+    if (showView && changes.added) delete changes.added;
+    out.changes = changes;
+  }
+  if (!showView) return out;
+  const shown = diffable ? renderYaml(foldUnchanged(viewTree, new Set(opts.before!.entries.map((e) => e.line)))) : viewYaml;
+  const inline = headOf(shown, DEFAULT_INLINE_LIMIT);
+  if (inline.length < shown.length || snapshot.truncated) out.truncated = true;
   if (inline) out.viewportSnapshot = inline;
   return out;
+}
+
+/** More added, removed or changed elements than the diff lists. */
+function isLargeChange(changes: ViewportChanges | undefined): boolean {
+  return !!changes && [changes.added, changes.removed, changes.changed].some((list) => (list?.length ?? 0) >= MAX_LISTED);
 }

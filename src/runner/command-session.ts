@@ -59,7 +59,7 @@ export class CommandSession implements CommandState {
     // at most its own timeout.
     this.#locks.push(await lockTab(alias, entry.targetId, this.#timeoutMs));
     const session = await attachToTarget(conn, entry.targetId);
-    const page = await Page.open(conn, session, entry.targetId, entry.viewport, this.#timeoutMs);
+    const page = await Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
     if (entry.frame) {
       try {
         page.frame = await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS));

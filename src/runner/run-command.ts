@@ -1,11 +1,12 @@
 // Runs one validated command: attach, run the steps in order (optional steps, stop on error,
 // a deadline per step), capture the page afterwards, and assemble the answer.
 
-import { ConnectionError, Deadline } from '../common/index.js';
+import { CdpSkillError, ConnectionError, Deadline } from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector, type ConsoleReport } from '../capture/index.js';
-import type { AttachedTab, StepContext } from '../steps/index.js';
+import { isReadOnlyStep, type AttachedTab, type StepContext } from '../steps/index.js';
 import type { FailedRequest } from '../page/index.js';
+import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
 import { captureAfter, captureBefore, type BeforeCapture } from './capture.js';
 import { CommandSession } from './command-session.js';
 import { classify, type ClassifiedError } from './failure.js';
@@ -65,6 +66,26 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
   return { output: Object.keys(output).length ? output : undefined, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
 }
 
+/** Steps after which the page's site profile is looked up (SPEC §15.3, DECISIONS). */
+const PROFILE_LOOKUP_STEPS = new Set(['goto', 'openTab', 'connectTab']);
+
+/** The URL a lookup step landed on: its output's `url` (openTab without a URL has none). */
+function landedUrl(action: string, output: unknown): string | undefined {
+  if (!PROFILE_LOOKUP_STEPS.has(action) || !output || typeof output !== 'object') return undefined;
+  const { url } = output as { url?: unknown };
+  return typeof url === 'string' ? url : undefined;
+}
+
+/** The profile of the page the command's last navigation landed on; a broken profile never fails the command. */
+async function profileFor(url: string | undefined): Promise<ProfileLookup> {
+  if (!url) return {};
+  try {
+    return await lookupSiteProfile(url);
+  } catch {
+    return {}; // an unreadable profiles folder only costs the hint, not the command
+  }
+}
+
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */
 async function saveTabState(watch: TabWatch): Promise<void> {
   const { entry, alias, page } = watch.tab;
@@ -91,7 +112,8 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
   const errors: { step: number; action: string; error: string; type?: string }[] = [];
   let fatal: ClassifiedError | undefined;
   let before: BeforeCapture | undefined;
-  const visual = cmd.steps.some((s) => !s.def.readOnly);
+  const visual = cmd.steps.some((s) => !isReadOnlyStep(s.def, s.params));
+  let navigatedTo: string | undefined;
   try {
     if (cmd.tab && !cmd.steps[0]!.def.providesTab) {
       try {
@@ -104,13 +126,17 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     for (const step of fatal ? [] : cmd.steps) {
       try {
         const { output, warning } = splitWarnings(await runStep(step, session));
+        navigatedTo = landedUrl(step.action, output) ?? navigatedTo;
         steps.push({ action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}) });
       } catch (err) {
         const c = classify(err);
         const stop = !step.optional && cmd.stopOnError;
+        // A step that got partway (pipeline, poll) keeps what it has in the error's details.
+        const partial = err instanceof CdpSkillError ? err.details.output : undefined;
         steps.push({
           action: step.action,
           status: step.optional ? 'skipped' : 'error',
+          ...(partial !== undefined ? { output: partial } : {}),
           error: c.message,
           ...(c.name ? { errorType: c.name } : {}),
           ...(step.optional ? {} : { params: step.raw }),
@@ -127,6 +153,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     if (watch && !session.closedOwnTab) await saveTabState(watch);
     const consoleReport: ConsoleReport | undefined = watch?.console.report();
     const ok = !fatal && errors.length === 0;
+    const profile = await profileFor(navigatedTo);
     const output = assemble({
       status: ok ? 'ok' : 'error',
       tab: session.closedOwnTab ? undefined : session.tab?.alias,
@@ -138,6 +165,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       errors,
       error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message } : undefined,
       warning: watch?.tab.page.attachNotes.join(' ') || undefined,
+      ...profile,
     });
     return { output, ok, tab: session.tab?.alias };
   } finally {

@@ -22,6 +22,8 @@ export interface Command {
   steps: ValidatedStep[];
 }
 
+/** Room after a step's own limit to report what it found (poll's lastValue) before the step deadline. */
+const OWN_TIMEOUT_MARGIN_MS = 1_000;
 const TOP_LEVEL_KEYS = ['tab', 'timeout', 'steps', 'stopOnError'];
 const STEP_MODIFIERS = ['optional', 'timeout'];
 const MIGRATION = 'The "config" object is no longer supported. Move connection settings into the first step: '
@@ -61,7 +63,7 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
   const def = getStep(action)!;
   const optional = raw.optional;
   if (optional !== undefined && typeof optional !== 'boolean') throw new ValidationError(`${at} (${action}): "optional" must be true or false`);
-  const timeoutMs = readTimeout(raw.timeout, `${at} (${action}): `) ?? defaultTimeoutMs;
+  const stepTimeoutMs = readTimeout(raw.timeout, `${at} (${action}): `);
   let params: unknown;
   try {
     params = def.parse(raw[action]);
@@ -70,6 +72,9 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
     const hint = err.unknownKey && err.knownKeys ? didYouMeanSync(err.unknownKey, err.knownKeys) : '';
     throw new ValidationError(`${at} (${action}): ${capped(err.message)}.${hint}`);
   }
+  // A step's own limit (poll {timeout: 60000}) raises the command's default; an explicit step "timeout" wins.
+  const own = def.ownTimeoutMs?.(params);
+  const timeoutMs = stepTimeoutMs ?? (own !== undefined ? Math.max(defaultTimeoutMs, clampTimeout(own + OWN_TIMEOUT_MARGIN_MS)) : defaultTimeoutMs);
   return { index, action, def, params, raw: raw[action], optional: optional === true, timeoutMs };
 }
 

@@ -28,7 +28,11 @@ function fillOptions(o: Obj): FillOptions {
 function batchFields(map: Obj): FillField[] {
   const entries = Object.entries(map);
   if (!entries.length) throw new ParamError('fill needs at least one field');
-  return entries.map(([key, v]) => ({ key, target: stringTarget(key, 'field'), value: fillValue(v, `"${key}"`) }));
+  return entries.map(([key, v]) => {
+    const t = stringTarget(key, 'field');
+    // Keys are refs, CSS selectors or — when no element matches as CSS — field labels.
+    return { key, target: t.by === 'ref' ? t : { by: 'field', key: key.trim() }, value: fillValue(v, `"${key}"`) };
+  });
 }
 
 defineStep<FillParams>({

@@ -14,7 +14,14 @@ import './scroll.js';
 import './frames.js';
 import './keyboard.js';
 import './drag.js';
+import './profiles.js';
+import './script.js';
+import './pdf.js';
+import './state.js';
+import './observe.js';
+import './form-check.js';
+import './assert.js';
 
-export { getStep, stepNames, allSteps } from './registry.js';
+export { getStep, stepNames, allSteps, isReadOnlyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab } from './registry.js';
 export { ParamError } from './params.js';

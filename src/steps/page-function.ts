@@ -2,9 +2,9 @@
 // allowed), run in the page; the result goes through the value serializer of §17.7. A runaway
 // script is terminated at its timeout instead of holding the tab.
 
-import { EvaluationError, StepValidationError, type Deadline } from '../common/index.js';
-import type { Protocol } from '../cdp/index.js';
-import { evaluateWithRuntime, serializeRemoteObject, type Page } from '../page/index.js';
+import { EvaluationError, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
+import { isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
+import { evaluateWithRuntime, serializeRemoteObject, terminate, type Page } from '../page/index.js';
 import { defineStep } from './registry.js';
 import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
@@ -21,7 +21,8 @@ interface PageFunctionParams {
 const MAX_SOURCE = 100_000;
 
 async function runFunction(page: Page, p: PageFunctionParams, deadline: Deadline): Promise<unknown> {
-  const arg = p.refs ? 'globalThis.__ariaRefs' : '';
+  // refs: true hands over the ref map, with get() re-resolving stale refs (SPEC §12.1, §6.3).
+  const arg = p.refs ? 'rt.refsView()' : '';
   const call = `const __cdpFn = (\n${p.source}\n);\n`
     + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
     + `const __cdpValue = await __cdpFn(${arg});\n`
@@ -30,30 +31,54 @@ async function runFunction(page: Page, p: PageFunctionParams, deadline: Deadline
   return evaluateWithRuntime(where.session, call, { deadline, what: 'pageFunction to return', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
 }
 
+/** One evaluation call raced against the deadline; a runaway script is terminated, not left running. */
+async function raceOrTerminate<T>(session: CdpSession, call: Promise<T>, deadline: Deadline, what: string): Promise<T> {
+  try {
+    return await deadline.race(call, what);
+  } catch (err) {
+    if (err instanceof TimeoutError) await terminate(session);
+    throw err;
+  }
+}
+
 async function runExpression(page: Page, p: PageFunctionParams, deadline: Deadline): Promise<unknown> {
   const { session, contextId } = page.evalTarget();
   const request: Protocol.Runtime.EvaluateRequest = {
     ...(contextId !== undefined ? { contextId } : {}),
     expression: `${p.source}\n//# sourceURL=cdp-skill/expression.js`,
     awaitPromise: p.await,
-    returnByValue: !p.serialize,
+    // By reference: a promise by value is {}, so it must stay an object until awaited.
+    returnByValue: false,
     replMode: true,
     userGesture: true,
     objectGroup: 'cdp-skill-expression',
   };
-  const call = session.sendWith('Runtime.evaluate', request, { timeoutMs: deadline.remainingMs() + 5_000 });
-  let { result, exceptionDetails } = await deadline.race(call, 'the expression to return');
+  const timeoutMs = (): number => deadline.remainingMs() + 5_000;
+  let { result, exceptionDetails } = await raceOrTerminate(session,
+    session.sendWith('Runtime.evaluate', request, { timeoutMs: timeoutMs() }), deadline, 'the expression to return');
   if (!exceptionDetails && p.await && result.subtype === 'promise' && result.objectId) {
     // replMode returns a promise as a value; awaiting it is what "await" asks for.
-    const awaited = session.sendWith('Runtime.awaitPromise', { promiseObjectId: result.objectId, returnByValue: !p.serialize },
-      { timeoutMs: deadline.remainingMs() + 5_000 });
-    ({ result, exceptionDetails } = await deadline.race(awaited, 'the expression\'s promise to settle'));
+    const awaited = session.sendWith('Runtime.awaitPromise', { promiseObjectId: result.objectId, returnByValue: !p.serialize }, { timeoutMs: timeoutMs() });
+    ({ result, exceptionDetails } = await raceOrTerminate(session, awaited, deadline, 'the expression\'s promise to settle'));
   }
   if (exceptionDetails) {
+    releaseExpression(session);
+    if (isTerminated(exceptionDetails.exception?.description ?? exceptionDetails.text)) throw new TimeoutError('The expression was terminated');
     throw new EvaluationError(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
   }
-  if (!p.serialize) return result.value;
-  return serializeRemoteObject(session, result, deadline);
+  if (p.serialize) return serializeRemoteObject(session, result, deadline);
+  if (!result.objectId) return result.value;
+  try {
+    const byValue = session.sendWith('Runtime.callFunctionOn', { objectId: result.objectId, functionDeclaration: 'function () { return this; }', returnByValue: true },
+      { timeoutMs: timeoutMs() });
+    return (await deadline.race(byValue, 'the expression\'s value')).result.value;
+  } finally {
+    releaseExpression(session);
+  }
+}
+
+function releaseExpression(session: CdpSession): void {
+  session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => { /* the document is gone with its objects */ });
 }
 
 defineStep<PageFunctionParams>({
@@ -61,6 +86,7 @@ defineStep<PageFunctionParams>({
   summary: 'Run JavaScript: "() => …" | "expression" | {fn, refs, timeout} | {expression, await, serialize, timeout}',
   needsTab: true,
   readOnly: false,
+  ownTimeoutMs: (p) => p.timeoutMs,
   parse(v) {
     if (typeof v === 'string') {
       if (!v.trim()) throw new ParamError('pageFunction must not be empty');
@@ -88,9 +114,9 @@ defineStep<PageFunctionParams>({
       return await page.guard(p.mode === 'function' ? runFunction(page, p, deadline) : runExpression(page, p, deadline));
     } catch (err) {
       if (!(err instanceof EvaluationError)) throw err;
-      const tip = err.message.startsWith('SyntaxError') ? malformationTip(p.source) : undefined;
+      const tip = malformationTip(p.source, err.message);
       const message = `${err.message} — in: ${preview(p.source)}${tip ? `. ${tip}` : ''}`;
-      throw tip ? new StepValidationError(message) : new EvaluationError(message);
+      throw tip && err.message.startsWith('SyntaxError') ? new StepValidationError(message) : new EvaluationError(message);
     }
   },
 });

@@ -41,8 +41,10 @@ export interface StepDefinition<P = unknown> {
   readonly summary: string;
   /** False for the session-less steps (DECISIONS). */
   readonly needsTab: boolean;
-  /** Read-only steps don't trigger the post-command screenshot, snapshot and diff. */
-  readonly readOnly: boolean;
+  /** Read-only steps don't trigger the post-command screenshot, snapshot and diff (per params for cookies, storage). */
+  readonly readOnly: boolean | ((params: P) => boolean);
+  /** A step's own time limit (poll, pipeline, pageFunction `timeout`): the step deadline is raised to fit it unless the step sets `timeout`. */
+  ownTimeoutMs?(params: P): number | undefined;
   /** openTab / connectTab: creates the command's tab, so only allowed as the first step. */
   readonly providesTab?: boolean;
   parse(value: unknown): P;
@@ -63,6 +65,10 @@ export function getStep(name: string): StepDefinition | undefined {
 
 export function stepNames(): string[] {
   return [...REGISTRY.keys()];
+}
+
+export function isReadOnlyStep(def: StepDefinition, params: unknown): boolean {
+  return typeof def.readOnly === 'function' ? def.readOnly(params) : def.readOnly;
 }
 
 export function allSteps(): StepDefinition[] {

@@ -48,6 +48,9 @@ describe('click', () => {
     const r = await h.cli({ tab, steps: [{ click: { text: 'Launch rockets', timeout: 400 } }] });
     expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'ElementNotFoundError' });
     expect(r.out.steps[0].error).toMatch(/No element matches text "Launch rockets" \(waited 4\d\dms\)/);
+    // A command timeout shorter than the 5 s action wait still ends in "not found", not a step timeout.
+    const short = await h.cli({ tab, timeout: 1500, steps: [{ click: '#nope' }] });
+    expect(short.out.steps[0]).toMatchObject({ status: 'error', errorType: 'ElementNotFoundError' });
   });
 
   it('waits for an element that appears later', async () => {

@@ -43,13 +43,14 @@ describe('fill', () => {
     expect(await valueOf(tab, '#name')).toBe('');
   });
 
-  it('fills a map of fields in one step, by selector and by ref', async () => {
+  it('fills a map of fields in one step, by selector, by ref and by label', async () => {
     const tab = await h.open('actions.html');
     const snap = await h.cli({ tab, steps: [{ snapshot: true }] });
     const ref = /textbox "Notes" \[ref=(s\d+e\d+)\]/.exec(snap.out.steps[0].output.yaml)![1]!;
-    const r = await h.cli({ tab, steps: [{ fill: { '#city': 'Oslo', [ref]: 'two\nlines' } }] });
-    expect(r.out.steps[0].output).toEqual({ filled: 2, methods: { '#city': 'insertText', [ref]: 'insertText' } });
+    const r = await h.cli({ tab, steps: [{ fill: { '#city': 'Oslo', [ref]: 'two\nlines', 'Email address': 'a@b.co' } }] });
+    expect(r.out.steps[0].output).toEqual({ filled: 3, methods: { '#city': 'insertText', [ref]: 'insertText', 'Email address': 'insertText' } });
     expect(await valueOf(tab, '#notes')).toBe('two\nlines');
+    expect(await valueOf(tab, '#email')).toBe('a@b.co');
   });
 
   it('says which fields of a batch landed when one fails', async () => {

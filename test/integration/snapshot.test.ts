@@ -178,11 +178,11 @@ describe('refs', () => {
 });
 
 describe('after a visual command', () => {
-  it('keeps a sticky header in the viewport snapshot after scrolling', async () => {
+  it('folds a sticky header the agent already saw into one line after scrolling', async () => {
     const tab = await h.open('sticky.html');
     const r = await h.cli({ tab, steps: [{ scroll: { y: 2400 } }] });
     const yaml: string = r.out.viewportSnapshot;
-    expect(yaml.startsWith('- banner:\n  - navigation:\n    - link "Home"')).toBe(true);
+    expect(yaml.startsWith('- banner: (unchanged since your last view)\n')).toBe(true);
     expect(yaml).not.toContain('"Product 1"');
     expect(yaml).toContain('button "Buy 20"');
   });
@@ -195,18 +195,30 @@ describe('after a visual command', () => {
     expect(await h.value(tab, 'document.querySelector(".toast")')).toBeNull();
   });
 
-  it('reports the viewport snapshot, a full snapshot file and the changes', async () => {
+  it('reports the changes and a full snapshot file, and leaves out the unchanged screen', async () => {
     const tab = await h.open('changes.html');
     const r = await h.cli({ tab, steps: [{ pageFunction: '() => { document.getElementById("agree").click(); document.getElementById("toggle").click(); document.getElementById("status").textContent = "Saved"; }' }] });
     expect(r.out.status).toBe('ok');
-    const keys = Object.keys(r.out);
-    expect(keys[keys.length - 1]).toBe('viewportSnapshot');
-    expect(r.out.viewportSnapshot).toMatch(/checkbox "Agree" \[checked\]/);
+    // Same document, same scroll, every change listed: the agent's last snapshot plus `changes` is the screen.
+    expect(r.out.viewportSnapshot).toBeUndefined();
     expect(readFileSync(r.out.fullSnapshot, 'utf8')).toMatch(/button "Menu" \[expanded\]/);
     const c = r.out.changes;
     expect(c.summary).toMatch(/^Ran script\. 2 added \(s\d+e\d+, s\d+e\d+\)\. .*1 expanded \(s\d+e\d+\)\. 1 checked \(s\d+e\d+\)\..*status: "Saved"/);
     expect(c.added).toEqual([expect.stringMatching(/^- link "Alpha" \[url=#a\]|^- link "Alpha"/), expect.stringMatching(/link "Beta"/)]);
     expect(c.changed).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'checked', from: 'false', to: 'true' })]));
+  });
+
+  it('sends the screen again, last in the answer, after a scroll or a large change', async () => {
+    const tab = await h.open('big.html');
+    const r = await h.cli({ tab, steps: [{ scroll: { y: 600 } }] });
+    const keys = Object.keys(r.out);
+    expect(keys[keys.length - 1]).toBe('viewportSnapshot');
+    expect(r.out.viewportSnapshot).toMatch(/\[ref=s\d+e\d+\]/);
+    // Added lines are in the snapshot; the summary keeps their refs.
+    expect(r.out.changes?.added).toBeUndefined();
+    const many = await h.cli({ tab: await h.open('changes.html'), steps: [{ pageFunction: '() => { for (let i = 0; i < 12; i++) { const b = document.createElement("button"); b.textContent = "New " + i; document.body.prepend(b); } }' }] });
+    expect(many.out.changes.summary).toMatch(/12 added/);
+    expect(many.out.viewportSnapshot).toMatch(/button "New 11"/);
   });
 
   it('reports removed elements and value changes', async () => {
@@ -226,8 +238,7 @@ describe('after a visual command', () => {
   });
 
   it('shows what is on screen even when main starts below the fold', async () => {
-    const tab = await h.open('below-fold.html');
-    const r = await h.cli({ tab, steps: [{ pageFunction: '1' }] });
+    const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/below-fold.html`, port: h.port } }] });
     expect(r.out.viewportSnapshot).toMatch(/heading "Big hero"/);
     expect(r.out.viewportSnapshot).not.toMatch(/Main button/);
   });

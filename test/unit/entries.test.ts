@@ -1,6 +1,6 @@
 // Which snapshot nodes the viewport diff tracks: refs, live regions, and layers such as dialogs.
 import { expect, it } from 'vitest';
-import { diffEntries } from '../../src/aria/index.js';
+import { diffEntries, foldUnchanged, renderYaml } from '../../src/aria/index.js';
 import { diffViewport } from '../../src/diff/index.js';
 import type { AriaNode } from '../../src/injected/aria-snapshot.js';
 
@@ -19,4 +19,14 @@ it('tells two dialogs of one name apart and keeps live regions keyed by role', (
     { role: 'dialog', name: 'Alert' }, { role: 'dialog', name: 'Alert' }, { role: 'status', live: true, text: 'Saved' },
   ]);
   expect(entries.map((e) => e.key)).toEqual(['dialog "Alert"', 'dialog "Alert" 2', 'status#0']);
+});
+
+it('folds a header the agent saw unchanged, and keeps one that changed or holds no refs', () => {
+  const nav = (name: string): AriaNode => ({ role: 'banner', children: [{ role: 'link', name, ref: 's1e2' }] });
+  const main: AriaNode = { role: 'main', children: [button] };
+  const seen = new Set(diffEntries([nav('Home'), main]).map((e) => e.line));
+  expect(renderYaml(foldUnchanged([nav('Home'), main], seen))).toBe('- banner: (unchanged since your last view)\n- main:\n  - button "Open" [ref=s1e1]');
+  expect(renderYaml(foldUnchanged([nav('Cart (1)')], seen))).toBe('- banner:\n  - link "Cart (1)" [ref=s1e2]');
+  const textOnly: AriaNode = { role: 'contentinfo', children: [{ role: 'text', text: '© Acme' }] };
+  expect(foldUnchanged([textOnly], seen)).toEqual([textOnly]);
 });

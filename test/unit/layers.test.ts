@@ -16,10 +16,11 @@ const ALLOWED: Record<string, string[]> = {
   steps: ['common', 'cdp', 'page', 'capture', 'dom', 'aria', 'diff', 'injected', 'profiles'],
   runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles', 'injected'],
   profiles: ['common'],
-  '.': ['runner', 'capture', 'steps', 'common'],
+  install: ['common'],
+  '.': ['runner', 'capture', 'steps', 'common', 'install'],
 };
 // Type-only or lazy loads of the page runtime's assembler are the one deep import allowed.
-const DEEP_OK = /\/injected\/(runtime|runtime-id|wait-condition|aria-snapshot|ref-map|ref-box|locate|actionability|click-probe|form-input|scrolling|overlays|drag)\.js$/;
+const DEEP_OK = /\/injected\/(runtime|runtime-id|wait-condition|aria-snapshot|ref-map|ref-box|locate|actionability|click-probe|form-input|scrolling|overlays|drag|pipeline|web-storage|observe|form-state)\.js$/;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);

@@ -43,6 +43,12 @@ describe('js-source', () => {
     expect(malformationTip('document.querySelector("a).click()')).toMatch(/odd number of double quotes/);
     expect(malformationTip('foo(1')).toMatch(/unbalanced parentheses \(1 opening, 0 closing\)/);
     expect(malformationTip('foo("a")')).toBeUndefined();
+    expect(malformationTip('document.querySelector(“#a”)')).toMatch(/typographic quotes/);
+    expect(malformationTip('const  = 1; x')).toMatch(/declaration without a name/);
+    expect(malformationTip('("#a").click(); .value')).toMatch(/member access with nothing before it/);
+    expect(malformationTip('[...list].length')).toBeUndefined();
+    expect(malformationTip('31337("a")', 'TypeError: 31337 is not a function')).toMatch(/"\$\$" by its process id/);
+    expect(malformationTip('foo(1', 'TypeError: foo is not a function')).toBeUndefined();
     expect(preview('a\n   b', 10)).toBe('a b');
     expect(preview('x'.repeat(200), 10)).toHaveLength(10);
   });

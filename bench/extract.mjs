@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// Extract cost and answer size on generated tables (/table?rows=N of the fixture server): the time
+// inside the page, the whole `extract` call (a fresh CLI process, as agents run it) and its output
+// bytes, for 100, 1,000 and 10,000 rows (limit = all rows), plus the default limit (100 rows) on
+// 1,000. Target: 1,000 rows in ≤ 50 ms in the page. Usage: node bench/extract.mjs [--runs 5]
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+import { startFixtureServer } from '../test/fixtures/server.mjs';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const SIZES = [100, 1_000, 10_000];
+const IN_PAGE_TARGET_MS = 50; // at 1,000 rows
+
+function cli(command, env) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [CLI, JSON.stringify(command)], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const out = [];
+    child.stdout.on('data', (c) => out.push(c));
+    child.on('error', reject);
+    child.on('close', () => {
+      const stdout = Buffer.concat(out).toString('utf8');
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      try {
+        const output = JSON.parse(stdout);
+        if (output.status !== 'ok') reject(new Error(`CLI failed on ${JSON.stringify(command)}: ${stdout.slice(0, 500)}`));
+        else resolve({ ms, bytes: Buffer.byteLength(stdout), output });
+      } catch {
+        reject(new Error(`unparsable answer to ${JSON.stringify(command)}: ${stdout.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function closeChrome(port) {
+  const version = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json()).catch(() => undefined);
+  if (!version) return;
+  const ws = new WebSocket(version.webSocketDebuggerUrl);
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, 5_000);
+    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.close' })));
+    ws.on('error', resolve);
+    ws.on('close', () => { clearTimeout(timer); resolve(); });
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+// In the page: the same extraction the step does, timed there.
+const inPage = (limit) => `async () => {
+  const t0 = performance.now();
+  const r = rt.extractData({ type: 'table', limit: ${limit}, cellMax: 500 });
+  return JSON.stringify({ ms: performance.now() - t0, rows: r.rows.length });
+}`;
+
+async function measure(tab, env, runs, limit) {
+  const page = [];
+  const wall = [];
+  let bytes = 0;
+  let rows = 0;
+  for (let i = 0; i < runs; i++) {
+    const m = await cli({ tab, steps: [{ pageFunction: inPage(limit) }] }, env);
+    page.push(JSON.parse(m.output.steps[0].output.value).ms);
+    const r = await cli({ tab, steps: [{ extract: { selector: 'table', limit } }] }, env);
+    wall.push(r.ms);
+    bytes = r.bytes;
+    rows = r.output.steps[0].output.rows.length;
+  }
+  return { inPageMs: median(page), callMs: median(wall), bytes, rows };
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
+  const server = await startFixtureServer();
+  const dir = await mkdtemp(join(tmpdir(), 'cdp-skill-bench-'));
+  const env = { ...process.env, TMPDIR: dir, CDP_SKILL_HEADLESS: '1' };
+  const port = await freePort();
+  try {
+    await cli({ steps: [{ chromeStatus: { port } }] }, env);
+    const rows = [];
+    for (const n of SIZES) {
+      const { output } = await cli({ steps: [{ openTab: { url: `${server.url}/table?rows=${n}`, port } }] }, env);
+      rows.push({ label: `${n} rows, all`, ...(await measure(output.tab, env, runs, n)) });
+      if (n === 1_000) rows.push({ label: `${n} rows, limit 100`, ...(await measure(output.tab, env, runs, 100)) });
+      await cli({ steps: [{ closeTab: output.tab }] }, env);
+    }
+    console.log(`extract on /table?rows=N — medians of ${runs}\n`);
+    console.log('table                 rows out  in-page ms  extract call ms  answer bytes  bytes/row');
+    for (const r of rows) {
+      console.log(`${r.label.padEnd(20)}  ${String(r.rows).padStart(8)}  ${r.inPageMs.toFixed(1).padStart(10)}  ${r.callMs.toFixed(0).padStart(15)}  `
+        + `${String(r.bytes).padStart(12)}  ${(r.bytes / r.rows).toFixed(0).padStart(9)}`);
+    }
+    const at1k = rows.find((r) => r.label === '1000 rows, all');
+    console.log(`\ntarget: 1,000 rows in ≤ ${IN_PAGE_TARGET_MS} ms in the page: ${at1k.inPageMs.toFixed(1)} ms — ${at1k.inPageMs <= IN_PAGE_TARGET_MS ? 'met' : 'NOT met'}`);
+  } finally {
+    await closeChrome(port);
+    await server.close();
+    await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  }
+}
+
+main().catch((err) => {
+  console.error(err.stack ?? err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,64 @@
+// Profiles on disk: ~/.cdp-skill/sites/{domain}.md (SPEC §15.2). Reads are bounded, writes are
+// atomic (temp file + rename), and every path is checked to stay inside the folder.
+
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { ValidationError } from '../common/index.js';
+import { normaliseDomain } from './domain.js';
+
+/** Largest profile written, and read back into an answer: it is repeated on every visit. */
+export const MAX_PROFILE_BYTES = 32 * 1024;
+
+/** `~/.cdp-skill/sites`, under $HOME (so a test can use a temporary one). */
+export function profilesDir(): string {
+  return join(homedir(), '.cdp-skill', 'sites');
+}
+
+/** The profile file of a domain; a VALIDATION error for anything that is not a plain domain. */
+export function profilePath(domain: string): string {
+  const result = normaliseDomain(domain);
+  if ('problem' in result) throw new ValidationError(result.problem);
+  const dir = resolve(profilesDir());
+  const path = resolve(dir, `${result.domain}.md`);
+  if (dirname(path) !== dir) throw new ValidationError(`domain "${domain}" does not name a file in ${dir}`);
+  return path;
+}
+
+/** The profile text, or undefined when the domain has none. */
+export async function readSiteProfile(domain: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(profilePath(domain), 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const buf = Buffer.alloc(MAX_PROFILE_BYTES + 1);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, Math.min(bytesRead, MAX_PROFILE_BYTES)).toString('utf8');
+    return bytesRead > MAX_PROFILE_BYTES ? `${text}\n… (profile cut at ${MAX_PROFILE_BYTES} bytes: shorten it)` : text;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Creates or replaces a profile; returns its path. Readers never see a half-written file. */
+export async function writeSiteProfile(domain: string, content: string): Promise<string> {
+  if (Buffer.byteLength(content) > MAX_PROFILE_BYTES) {
+    throw new ValidationError(`profile content is ${Buffer.byteLength(content)} bytes; keep it under ${MAX_PROFILE_BYTES}`);
+  }
+  const path = profilePath(domain);
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, content, { encoding: 'utf8', flag: 'wx' });
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  return path;
+}
