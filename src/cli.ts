@@ -40,8 +40,8 @@ let emitted = false;
 /** Writes the one answer of this process and exits once it is flushed. */
 function emit(output: unknown, exitCode: number): void {
   if (emitted) return;
+  const text = `${JSON.stringify(output)}\n`; // before marking: if this throws, crash() still answers
   emitted = true;
-  const text = `${JSON.stringify(output)}\n`;
   process.stdout.on('error', () => process.exit(exitCode)); // EPIPE: the reader left; end quietly
   process.stdout.write(text, () => process.exit(exitCode));
 }

@@ -9,7 +9,8 @@ export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
 export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress } from './browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
-  readRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
+  readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
 } from './tab-registry.js';
 export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting } from './tab-registry.js';
-export { withLock } from './lock.js';
+export { withLock, acquireLock, type ReleaseLock } from './lock.js';
+export { lockTab, tabLockPath } from './tab-lock.js';

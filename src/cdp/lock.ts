@@ -1,17 +1,30 @@
-// A cross-process lock file: created exclusively, holding the owner's pid; a lock whose owner is
-// dead or that is older than STALE_LOCK_MS is broken. Waiting is bounded.
+// A cross-process lock file: created exclusively, holding the owner's pid, its mtime refreshed
+// while held. A lock whose owner is dead is taken over at once; one not refreshed for a long time
+// (torn pid, or a pid reused by another program) is broken. Waiting is bounded.
 
-import { openSync, writeSync, closeSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { openSync, writeSync, closeSync, readFileSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { ConnectionError, STALE_LOCK_MS } from '../common/index.js';
 
 const RETRY_MS = 15;
+/** A held lock's mtime is refreshed this often, so age tells a live holder from a reused pid. */
+const HEARTBEAT_MS = STALE_LOCK_MS / 2;
 
-/** A lock is stale when its owner is dead, or (torn pid, or pid reused) when it is very old. */
+/** The pid written in a lock file, when it holds one. */
+export function lockOwner(path: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path, 'utf8'));
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined; // no lock, or torn: no owner to name
+  }
+}
+
+/** A lock is stale when its owner is dead, or (torn pid, or pid reused) when it stopped being refreshed. */
 function isStale(path: string): boolean {
   try {
     const ageMs = Date.now() - statSync(path).mtimeMs;
-    const pid = Number(readFileSync(path, 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return ageMs > STALE_LOCK_MS;
+    const pid = lockOwner(path);
+    if (pid === undefined) return ageMs > STALE_LOCK_MS;
     if (pid === process.pid) return false;
     try {
       process.kill(pid, 0);
@@ -39,15 +52,43 @@ function tryAcquire(path: string): boolean {
   }
 }
 
-export async function withLock<T>(path: string, timeoutMs: number, what: string, fn: () => Promise<T> | T): Promise<T> {
+/** Releases a held lock; calling it twice is harmless. */
+export type ReleaseLock = () => void;
+
+/**
+ * Takes the lock at `path`, waiting at most `timeoutMs`; `busy(ownerPid)` makes the error thrown
+ * when the wait runs out. The lock is refreshed while held and released by the returned function.
+ */
+export async function acquireLock(path: string, timeoutMs: number, busy: (owner: number | undefined) => Error): Promise<ReleaseLock> {
   const endsAt = Date.now() + timeoutMs;
   while (!tryAcquire(path)) {
-    if (Date.now() >= endsAt) throw new ConnectionError(`${what} is busy: another cdp-skill process held its lock for ${timeoutMs}ms`);
+    if (Date.now() >= endsAt) throw busy(lockOwner(path));
     await new Promise((r) => setTimeout(r, RETRY_MS));
   }
+  const heartbeat = setInterval(() => {
+    try {
+      const now = new Date();
+      utimesSync(path, now, now);
+    } catch { /* broken by a waiter that judged it stale; nothing left to refresh */ }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    clearInterval(heartbeat);
+    // Only our own lock is removed: a waiter may have broken it and taken it over.
+    if (lockOwner(path) !== process.pid) return;
+    try { unlinkSync(path); } catch { /* already gone */ }
+  };
+}
+
+export async function withLock<T>(path: string, timeoutMs: number, what: string, fn: () => Promise<T> | T): Promise<T> {
+  const release = await acquireLock(path, timeoutMs,
+    () => new ConnectionError(`${what} is busy: another cdp-skill process held its lock for ${timeoutMs}ms`));
   try {
     return await fn();
   } finally {
-    try { unlinkSync(path); } catch { /* already broken as stale by a waiter; nothing to release */ }
+    release();
   }
 }

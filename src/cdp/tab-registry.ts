@@ -1,11 +1,13 @@
 // The tab registry: alias → how to reach the tab, plus per-tab state a CDP session forgets
 // (viewport emulation, ref counters). One JSON file in the private state dir, written atomically
-// (temp file + rename) under a lock, so several agents can open tabs at once.
+// (temp file + rename) under a lock, so several agents can open tabs at once; a torn or corrupt
+// file is moved aside and rebuilt (registry-recovery.ts).
 
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir, REGISTRY_LOCK_TIMEOUT_MS } from '../common/index.js';
 import { withLock } from './lock.js';
+import { rebuildRegistry, salvageRegistry } from './registry-recovery.js';
 
 export interface ViewportMetrics {
   width: number;
@@ -60,37 +62,75 @@ function isEntry(v: unknown): v is TabEntry {
     && typeof e.host === 'string' && typeof e.port === 'number';
 }
 
-/** Reads the registry; a torn or foreign file is moved aside (never a crash) and a new one begun. */
-export function readRegistry(): RegistryData {
-  const path = registryPath();
-  let text: string;
+/** The registry in `text`, or undefined when the text is torn or not a registry at all. */
+function parseRegistry(text: string): RegistryData | undefined {
+  let raw: Partial<RegistryData>;
   try {
-    text = readFileSync(path, 'utf8');
+    raw = JSON.parse(text) as Partial<RegistryData>;
   } catch {
-    return empty(); // no registry yet
+    return undefined;
   }
-  try {
-    const raw = JSON.parse(text) as Partial<RegistryData>;
-    const data = empty();
-    if (Number.isInteger(raw.nextId) && (raw.nextId as number) > 0) data.nextId = raw.nextId as number;
-    for (const [alias, entry] of Object.entries(raw.tabs ?? {})) {
-      if (isEntry(entry)) data.tabs[alias] = entry;
-      else if (typeof entry === 'string') data.tabs[alias] = { targetId: entry, host: '127.0.0.1', port: 9222 };
-    }
-    for (const [key, url] of Object.entries(raw.browsers ?? {})) if (typeof url === 'string') data.browsers[key] = url;
-    for (const alias of Object.keys(data.tabs)) {
-      const n = Number(alias.slice(1));
-      if (alias.startsWith('t') && n >= data.nextId) data.nextId = n + 1;
-    }
-    return data;
-  } catch {
-    try {
-      renameSync(path, `${path}.corrupt-${Date.now()}`);
-    } catch { /* another process moved it first */ }
-    return empty();
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || typeof raw.tabs !== 'object' || raw.tabs === null) return undefined;
+  const data = empty();
+  if (Number.isInteger(raw.nextId) && (raw.nextId as number) > 0) data.nextId = raw.nextId as number;
+  for (const [alias, entry] of Object.entries(raw.tabs)) {
+    if (isEntry(entry)) data.tabs[alias] = entry;
+    else if (typeof entry === 'string') data.tabs[alias] = { targetId: entry, host: '127.0.0.1', port: 9222 };
   }
+  if (typeof raw.browsers === 'object' && raw.browsers !== null) {
+    for (const [key, url] of Object.entries(raw.browsers)) if (typeof url === 'string') data.browsers[key] = url;
+  }
+  for (const alias of Object.keys(data.tabs)) {
+    const n = Number(alias.slice(1));
+    if (alias.startsWith('t') && n >= data.nextId) data.nextId = n + 1;
+  }
+  return data;
 }
 
+type FileState = { data: RegistryData } | { corrupt: string };
+
+function readFile(): FileState {
+  let text: string;
+  try {
+    text = readFileSync(registryPath(), 'utf8');
+  } catch {
+    return { data: empty() }; // no registry yet
+  }
+  const data = parseRegistry(text);
+  return data ? { data } : { corrupt: text };
+}
+
+/**
+ * Reads the registry without waiting on anything. A torn or corrupt file gives what can be
+ * salvaged from it; loadRegistry() and every update repair it on disk.
+ */
+export function readRegistry(): RegistryData {
+  const state = readFile();
+  return 'data' in state ? state.data : salvageRegistry(state.corrupt).data;
+}
+
+/** Moves a damaged registry aside (tabs.json.corrupt-<ts>) and rebuilds it from the browsers. */
+async function recover(text: string): Promise<RegistryData> {
+  const path = registryPath();
+  try {
+    renameSync(path, `${path}.corrupt-${Date.now()}`);
+  } catch { /* gone already: the rebuilt registry is written below either way */ }
+  const data = await rebuildRegistry(text, stateDir());
+  writeRegistry(data);
+  return data;
+}
+
+/** Reads the registry, first repairing a torn or corrupt file (never a crash). */
+export async function loadRegistry(): Promise<RegistryData> {
+  const state = readFile();
+  if ('data' in state) return state.data;
+  return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', () => {
+    const again = readFile(); // another process may have repaired it while we waited
+    return 'data' in again ? again.data : recover(again.corrupt);
+  });
+}
+
+/** Written to a temp file and renamed over the registry: a reader sees the old or the new file, never half. */
 function writeRegistry(data: RegistryData): void {
   const path = registryPath();
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
@@ -100,8 +140,9 @@ function writeRegistry(data: RegistryData): void {
 
 /** Read-modify-write under the registry lock. */
 export function updateRegistry<T>(change: (data: RegistryData) => T): Promise<T> {
-  return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', () => {
-    const data = readRegistry();
+  return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', async () => {
+    const state = readFile();
+    const data = 'data' in state ? state.data : await recover(state.corrupt);
     const result = change(data);
     writeRegistry(data);
     return result;

@@ -3,3 +3,4 @@ export * from './errors.js';
 export { Deadline } from './deadline.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
+export { looksSensitive, markSecret, knownSecrets, REDACTED } from './secrets.js';

@@ -2,7 +2,7 @@
 // text with Input.insertText, read the value back, and only if the page did not take it (a
 // framework-controlled input) set it with the native setter — saying which method worked.
 
-import { ElementNotEditableError, ExecutionError, type Deadline } from '../common/index.js';
+import { ElementNotEditableError, ExecutionError, looksSensitive, markSecret, type Deadline } from '../common/index.js';
 import { evaluateIn, type Page } from '../page/index.js';
 import type { PageRuntime } from '../injected/runtime.js';
 import { clickAt, moveMouse } from './mouse.js';
@@ -55,6 +55,7 @@ async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: 
 /** Fills one field; `target` undefined means the focused element. */
 export async function fill(page: Page, target: TargetSpec | undefined, value: string, refs: RefHolder, opts: FillOptions, deadline: Deadline): Promise<FillResult> {
   const el: Fillable = target ? await prepareAction(page, target, 'fill', refs, opts, deadline) : await focusedElement(page, deadline);
+  if (looksSensitive(el.desc)) markSecret(value); // never in a --debug log
   const warnings: string[] = [];
   const mark = markBeforeAction(page);
   const clear = opts.clear ?? true;
@@ -65,9 +66,19 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
     if (!r.ok) throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, { category: 'option-not-found', options: r.options });
     method = 'select';
   } else {
-    const typed = opts.react ? undefined : await insertAndConfirm(page, el, value, clear, deadline);
+    // The page may navigate on input (search-as-you-type, a code that submits itself): then the
+    // typing took effect and the field is gone with its document; reading it back means nothing.
+    const leftPage = (): boolean => page.lifecycle.requestedCount > mark.requested || page.lifecycle.documentCount > mark.documents;
+    let typed: Awaited<ReturnType<typeof insertAndConfirm>> | undefined;
+    try {
+      typed = opts.react ? undefined : await insertAndConfirm(page, el, value, clear, deadline);
+    } catch (err) {
+      if (!leftPage()) throw err;
+    }
     method = 'insertText';
-    if (typed?.truncated) {
+    if (leftPage() && !opts.react) {
+      // nothing to confirm: settleAfterAction below reports the navigation
+    } else if (typed?.truncated) {
       shown = typed.value;
       warnings.push(`${el.desc} kept ${typed.value.length} characters (maxlength)`);
     } else if (typed && !typed.ok && typed.value !== typed.before) {

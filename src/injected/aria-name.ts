@@ -29,13 +29,24 @@ export function isInlineDisplay(el: Element): boolean {
   return display === 'inline' || display === 'contents';
 }
 
+/**
+ * A field whose value is a secret: a password, or an input whose name, id or autocomplete says
+ * token, secret, auth, one-time code, card number… Its value is shown as •••• everywhere.
+ */
+export function isSecretInput(el: HTMLInputElement): boolean {
+  if (el.type === 'password') return true;
+  const words = `${el.name} ${el.id} ${el.autocomplete}`;
+  return /pass(word|wd|code|phrase)|pwd|secret|token|api[-_]?key|(^|[-_\s])otp|one-time-code|cc-number|cc-csc|cvv|cvc|card[-_]?num/i.test(words)
+    || /(^|[-_\s])[aA]uth($|[-_\sA-Z])|[a-z]Auth($|[-_\sA-Z])/.test(words);
+}
+
 /** The value an embedded control contributes to a name or shows after a colon. */
 export function controlValue(el: Element, role: string): string | undefined {
   if (rt.isHtml(el, 'select')) {
     return Array.from(el.selectedOptions).map((o) => collapseSpace(o.text)).join(', ');
   }
   if (rt.isHtml(el, 'input')) {
-    if (el.type === 'password') return el.value ? '••••' : '';
+    if (isSecretInput(el)) return el.value ? '••••' : '';
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider') return el.value;
     return undefined;
   }

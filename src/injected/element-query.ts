@@ -116,7 +116,7 @@ export function valueMaxLength(mode: string): number {
 
 /** A form control's value (passwords masked, as in snapshots), else the value attribute. */
 export function fieldValue(el: Element): string | null {
-  if (el instanceof HTMLInputElement) return el.type === 'password' ? (el.value ? '••••' : '') : el.value;
+  if (el instanceof HTMLInputElement) return rt.isSecretInput(el) ? (el.value ? '••••' : '') : el.value;
   if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOptionElement
     || el instanceof HTMLButtonElement || el instanceof HTMLOutputElement || el instanceof HTMLDataElement) return el.value;
   return el.getAttribute('value');

@@ -60,7 +60,8 @@ export function describeElement(el: Element): string {
   const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
   // A capped walk of text nodes: innerText of a huge element would lay out and copy all of it.
   const text = rt.textSnippet(el, 40);
-  return `${el.localName}${id}${cls}${text ? ` "${text}"` : ''}`;
+  const secret = el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? '[type=password]' : '';
+  return `${el.localName}${id}${cls}${secret}${text ? ` "${text}"` : ''}`;
 }
 
 /** Matches of `selector` under `root`: light DOM first, then inside open shadow roots. */

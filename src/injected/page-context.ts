@@ -35,7 +35,7 @@ export function describeActiveElement(): ActiveElementInfo | undefined {
   if (rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea')) {
     if (rt.isHtml(el, 'input')) info.type = el.type;
     // Never echo a secret back into the agent's transcript.
-    info.value = rt.isHtml(el, 'input') && el.type === 'password' && el.value ? '••••' : el.value.slice(0, 200);
+    info.value = rt.isHtml(el, 'input') && rt.isSecretInput(el) && el.value ? '••••' : el.value.slice(0, 200);
     if (el.placeholder) info.placeholder = el.placeholder;
   }
   return info;

@@ -2,7 +2,7 @@
 // network tracked, dialogs handled and recorded, and a guard that turns a crash, a closed tab
 // or a lost connection into an error for whatever is waiting — never a hang.
 
-import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError } from '../common/index.js';
+import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError, TimeoutError } from '../common/index.js';
 import type { GuardedDialog } from '../injected/dialog-guard.js';
 import { evaluateIn, type EvalTarget } from './evaluate.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
@@ -13,7 +13,6 @@ import { applyViewport } from './viewport.js';
 import { applyGeolocation, grantGeolocation } from './geolocation.js';
 
 /** A tab that does not answer the enabling commands in this time is blocked, not slow. */
-const ATTACH_STALL_MS = 10_000;
 const GUARD_TIMEOUT_MS = 1_000;
 
 /** Records of the dialog guard of the previous command (restoring the page's own functions). */
@@ -22,18 +21,6 @@ async function takeGuardedDialogs(session: CdpSession, contextId?: number): Prom
     expression: 'globalThis.__cdpSkillDialogGuard?.restore() ?? []', returnByValue: true, ...(contextId !== undefined ? { contextId } : {}),
   });
   return Array.isArray(result.value) ? result.value as GuardedDialog[] : [];
-}
-
-/** Fails with an explanation when a tab does not answer at attach (SPEC §19.2): never a silent hang. */
-function blockedAfter<T>(ms: number, work: Promise<T>): Promise<T> {
-  work.catch(() => { /* reported through the race, or moot once the stall was reported */ });
-  let timer: NodeJS.Timeout | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ConnectionError(`The tab did not answer within ${ms / 1000}s: it is blocked, most likely by a JavaScript dialog `
-      + '(alert/confirm/prompt/beforeunload) that opened while no command was attached, or by a script stuck in a loop. CDP cannot answer '
-      + 'such a dialog afterwards: close the tab with {"steps":[{"closeTab":"<alias>"}]} (no "tab" key) and open the page again.', { category: 'dialog-open' })), ms);
-  });
-  return Promise.race([work, stalled]).finally(() => clearTimeout(timer));
 }
 
 export interface DialogRecord {
@@ -64,6 +51,8 @@ export class Page {
   #fatalError: Error | undefined;
   #armed: DialogAnswer | undefined;
   readonly #leaveRefused = new Set<(err: Error) => void>();
+  /** What attaching had to repair first (a crashed tab reloaded). */
+  readonly attachNotes: string[] = [];
 
   private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }, contexts: FrameContexts) {
     this.session = session;
@@ -118,17 +107,21 @@ export class Page {
     return this.#armed;
   }
 
-  /** Enables what a command needs, all at once, and re-applies per-tab emulation. */
-  static async open(conn: Connection, session: CdpSession, targetId: string, viewport?: ViewportMetrics, geolocation?: GeolocationSetting): Promise<Page> {
+  /**
+   * Enables what a command needs, all at once, and re-applies per-tab emulation. A crashed tab is
+   * reloaded first; a page that never answers (its own endless script) fails fast (see answered()).
+   */
+  static async open(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, geolocation: GeolocationSetting | undefined, timeoutMs: number): Promise<Page> {
+    const notes: string[] = [];
+    if (await reviveIfCrashed(session)) notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
     const contexts = new FrameContexts();
     contexts.track(session); // before Runtime.enable, which reports the existing contexts
-    const [, , , tree, , , , , , guarded] = await blockedAfter(ATTACH_STALL_MS, Promise.all([
+    const enabling = Promise.all([
       session.send('Page.enable'),
       session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
       session.send('Runtime.enable'),
       session.send('Page.getFrameTree'),
       session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
-      session.send('Inspector.enable'),
       // Headless Chrome stops rendering a tab hidden behind another one in its window (a popup
       // the page opened, say): screenshots and animation frames would stall. Show ours.
       session.send('Page.bringToFront'),
@@ -137,9 +130,11 @@ export class Page {
       geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
       // Last, once Page.enable answers dialogs again: what the guard answered between commands.
       takeGuardedDialogs(session),
-    ]));
+    ]);
+    const [, , , tree, , , , , guarded] = await answered(enabling, timeoutMs);
     const f = tree.frameTree.frame;
     const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+    page.attachNotes.push(...notes);
     page.dialogs.push(...guarded.map((d) => ({ ...d, betweenCommands: true as const })));
     return page;
   }
@@ -198,5 +193,55 @@ export class Page {
   guard<T>(promise: Promise<T>): Promise<T> {
     promise.catch(() => { /* if the tab died first, this rejection is the expected echo of it */ });
     return Promise.race([promise, this.#fatal]);
+  }
+}
+
+/** Reloading a crashed tab may take this long before its new renderer answers. */
+const REVIVE_TIMEOUT_MS = 10_000;
+
+/**
+ * A tab whose renderer crashed earlier answers none of the page domains (Page.enable would hang
+ * until the command's timeout). Chrome tells a new session at once, before it answers
+ * Inspector.enable; then the tab is reloaded, as a user would from the "Aw, Snap!" page.
+ */
+async function reviveIfCrashed(session: CdpSession): Promise<boolean> {
+  const crashed = session.waitFor('Inspector.targetCrashed');
+  let wasCrashed = false;
+  void crashed.promise.then(() => { wasCrashed = true; });
+  await session.send('Inspector.enable');
+  await Promise.resolve(); // let the event, which arrived before the answer, settle `wasCrashed`
+  crashed.cancel();
+  if (!wasCrashed) return false;
+  const reloaded = session.waitFor('Inspector.targetReloadedAfterCrash');
+  try {
+    await session.send('Page.reload');
+    await Deadline.after(REVIVE_TIMEOUT_MS).race(reloaded.promise, 'the crashed tab to reload');
+  } catch (err) {
+    throw new PageCrashedError(`The tab had crashed and could not be reloaded (${(err as Error).message}). Open a new tab with openTab.`);
+  } finally {
+    reloaded.cancel();
+  }
+  return true;
+}
+
+/** A healthy page answers the enables in milliseconds, a loaded machine's in seconds. */
+const UNRESPONSIVE_MS = 10_000;
+
+/**
+ * Waits for the page to answer. A page's own endless loop blocks its renderer's main thread, and
+ * with it every page domain — and a new session cannot even interrupt it (Runtime.terminateExecution
+ * needs the session set up on that thread; a same-site navigation stays in the hung process). So
+ * the command fails at once, classified, instead of waiting out its timeout on each call.
+ */
+async function answered<T>(enabling: Promise<T>, timeoutMs: number): Promise<T> {
+  const waitMs = Math.min(UNRESPONSIVE_MS, timeoutMs);
+  try {
+    return await Deadline.after(waitMs).race(enabling, 'the page to answer');
+  } catch (err) {
+    if (!(err instanceof TimeoutError)) throw err;
+    throw new ConnectionError(`The tab did not answer within ${waitMs}ms: it is blocked, most likely by a JavaScript dialog `
+      + '(alert/confirm/prompt/beforeunload) that opened while no command was attached, or by its own script stuck in a loop. '
+      + 'Nothing was done, and CDP cannot unblock it: close the tab with {"steps":[{"closeTab":"<alias>"}]} (no "tab" key) and open the page again.',
+    { category: 'dialog-open' });
   }
 }

@@ -3,8 +3,8 @@
 
 import { ConnectionError, Deadline, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, normaliseAddress, readRegistry, registerTab,
-  type BrowserAddress, type Connection, type TabEntry,
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, registerTab,
+  type BrowserAddress, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
 import type { AttachedTab, CommandState } from '../steps/index.js';
@@ -19,6 +19,8 @@ export class CommandSession implements CommandState {
   readonly #connections = new Map<string, Promise<Connection>>();
   readonly #timeoutMs: number;
   readonly #onAttach: (tab: AttachedTab) => void;
+  /** Per-target locks held until the command ends (another command on the tab waits). */
+  readonly #locks: ReleaseLock[] = [];
   tab: AttachedTab | undefined;
   closedOwnTab = false;
   launched = false;
@@ -53,8 +55,11 @@ export class CommandSession implements CommandState {
   }
 
   async #attach(conn: Connection, alias: string, entry: TabEntry): Promise<AttachedTab> {
+    // Two commands on one tab would interleave their input: the second waits for the first,
+    // at most its own timeout.
+    this.#locks.push(await lockTab(alias, entry.targetId, this.#timeoutMs));
     const session = await attachToTarget(conn, entry.targetId);
-    const page = await Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation);
+    const page = await Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
     if (entry.frame) {
       try {
         page.frame = await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS));
@@ -81,7 +86,7 @@ export class CommandSession implements CommandState {
 
   async connectTab(address: BrowserAddress, targetId: string): Promise<AttachedTab> {
     const conn = await this.#connect(address, false);
-    const registry = readRegistry();
+    const registry = await loadRegistry();
     const known = Object.entries(registry.tabs).find(([, e]) => e.targetId === targetId);
     const entry: TabEntry = known?.[1] ?? { targetId, host: address.host, port: address.port, ...(address.wsEndpoint ? { wsEndpoint: address.wsEndpoint } : {}) };
     const alias = known?.[0] ?? await registerTab(entry);
@@ -90,7 +95,7 @@ export class CommandSession implements CommandState {
 
   /** Attaches the command's `tab` (an alias, or a raw target id on the default browser). */
   async attachExisting(tab: string): Promise<AttachedTab> {
-    const registry = readRegistry();
+    const registry = await loadRegistry();
     let alias = tab;
     let entry = registry.tabs[tab];
     if (!entry) {
@@ -125,5 +130,6 @@ export class CommandSession implements CommandState {
   async close(): Promise<void> {
     const conns = await Promise.allSettled(this.#connections.values());
     for (const c of conns) if (c.status === 'fulfilled') c.value.close();
+    for (const release of this.#locks.splice(0)) release();
   }
 }

@@ -3,7 +3,7 @@
 
 export const OUTPUT_ORDER = [
   'status', 'tab', 'navigated', 'context', 'screenshot', 'fullSnapshot', 'changes', 'console', 'dialogs',
-  'network', 'steps', 'errors', 'error', 'actionRequired', 'siteProfile', 'truncated', 'viewportSnapshot',
+  'network', 'steps', 'errors', 'error', 'warning', 'actionRequired', 'siteProfile', 'truncated', 'viewportSnapshot',
 ] as const;
 
 type Field = (typeof OUTPUT_ORDER)[number];

@@ -221,6 +221,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       steps,
       errors,
       error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : undefined,
+      warning: watch?.tab.page.attachNotes.join(' ') || undefined,
       ...profile,
     });
     return { output, ok, tab: session.tab?.alias };

@@ -9,6 +9,7 @@ const sorted = (s: string): string => [...s].sort().join('');
  * the same letters (transposed digits or letters: "iphone-41" → "iphone-14").
  */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  if (word.length > 64) return undefined; // nothing is that long; and edit distance is quadratic
   let best: string | undefined;
   let bestScore = Infinity;
   let bestDistance = Infinity;

@@ -3,7 +3,7 @@
 
 import { clampTimeout, DEFAULT_STEP_TIMEOUT_MS, ParseError, ValidationError } from '../common/index.js';
 import { getStep, ParamError, stepNames, type StepDefinition } from '../steps/index.js';
-import { describe, isObj } from '../steps/params.js';
+import { describe, isObj, quoteKey } from '../steps/params.js';
 import { HOOK_NAMES, type StepHooks } from './hooks.js';
 
 export interface ValidatedStep {
@@ -59,7 +59,7 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
   if (unknown.length) {
     const key = unknown[0]!;
     const hint = didYouMeanSync(key, [...stepNames(), ...STEP_MODIFIERS]);
-    throw new ValidationError(`${at}: unknown step "${key}".${hint} Known steps: ${stepNames().join(', ')}`);
+    throw new ValidationError(`${at}: unknown step ${quoteKey(key)}.${hint} Known steps: ${stepNames().join(', ')}`);
   }
   if (actions.length === 0) throw new ValidationError(`${at} has no action (only ${keys.join(', ') || 'nothing'}); add one of: ${stepNames().join(', ')}`);
   if (actions.length > 1) throw new ValidationError(`${at} has ${actions.length} actions (${actions.join(', ')}); put each in its own step`);
@@ -77,7 +77,7 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
   } catch (err) {
     if (!(err instanceof ParamError)) throw err;
     const hint = err.unknownKey && err.knownKeys ? didYouMeanSync(err.unknownKey, err.knownKeys) : '';
-    throw new ValidationError(`${at} (${action}): ${err.message}.${hint}`);
+    throw new ValidationError(`${at} (${action}): ${capped(err.message)}.${hint}`);
   }
   // A step's own limit (poll {timeout: 60000}) raises the command's default; an explicit step "timeout" wins.
   const own = def.ownTimeoutMs?.(params);
@@ -105,6 +105,10 @@ function readHooks(raw: Record<string, unknown>, action: string, at: string): { 
   return { ...(Object.keys(hooks).length ? { hooks } : {}), params };
 }
 
+/** Longest parameter message echoed: a step's own message may quote a huge value. */
+const MAX_PARAM_MESSAGE = 1_000;
+const capped = (message: string): string => message.length > MAX_PARAM_MESSAGE ? `${message.slice(0, MAX_PARAM_MESSAGE)}…` : message;
+
 // fast-levenshtein is only needed on this error path; it is small, so it is loaded on demand
 // synchronously through the module cache set up by loadSuggest().
 let suggest: typeof import('./suggest.js') | undefined;
@@ -120,7 +124,7 @@ function validateOnce(input: unknown): Command {
   if ('config' in input) throw new ValidationError(MIGRATION);
   for (const key of Object.keys(input)) {
     if (!TOP_LEVEL_KEYS.includes(key)) {
-      throw new ValidationError(`Unknown top-level key "${key}".${didYouMeanSync(key, TOP_LEVEL_KEYS)} Allowed: ${TOP_LEVEL_KEYS.join(', ')}`);
+      throw new ValidationError(`Unknown top-level key ${quoteKey(key)}.${didYouMeanSync(key, TOP_LEVEL_KEYS)} Allowed: ${TOP_LEVEL_KEYS.join(', ')}`);
     }
   }
   const { tab, steps, stopOnError } = input;

@@ -1,7 +1,7 @@
 // Keyboard steps: press (SPEC §9.4) and type (§9.3). Trusted key events go to whatever has focus,
 // or to the element named by selector/ref after focusing it, as a person's keyboard would.
 
-import { StepValidationError } from '../common/index.js';
+import { looksSensitive, markSecret, StepValidationError } from '../common/index.js';
 import {
   focusElement, markBeforeAction, parseCombo, pressCombo, settleAfterAction, typeText, unknownKeyWarning, type KeyCombo, type TargetSpec,
 } from '../dom/index.js';
@@ -45,10 +45,11 @@ function readType(v: unknown): TypeParams {
   return { ...(typeof v === 'string' ? {} : readTarget(o, 'type', TYPE_TARGET_KEYS)), text, delayMs };
 }
 
-async function focusIfTargeted(ctx: StepContext, t: Target): Promise<void> {
-  if (!t.target) return;
+/** Focuses the step's target, if it names one; its description says whether it is a secret field. */
+async function focusIfTargeted(ctx: StepContext, t: Target): Promise<string | undefined> {
+  if (!t.target) return undefined;
   const tab = ctx.command.requireTab();
-  await focusElement(tab.page, t.target, tab.entry, t.opts ?? {}, ctx.deadline);
+  return (await focusElement(tab.page, t.target, tab.entry, t.opts ?? {}, ctx.deadline)).desc;
 }
 
 defineStep<PressParams>({
@@ -83,7 +84,8 @@ defineStep<TypeParams>({
     }
     const tab = ctx.command.requireTab();
     const { page } = tab;
-    await focusIfTargeted(ctx, p);
+    const desc = await focusIfTargeted(ctx, p);
+    if (desc && looksSensitive(desc)) markSecret(p.text); // never in a --debug log
     const mark = markBeforeAction(page);
     const outcome = await page.guard(typeText(page.session, p.text, p.delayMs, ctx.deadline));
     const settled = await settleAfterAction(page, mark, ctx.deadline);

@@ -17,6 +17,11 @@ export function describe(v: unknown): string {
   return `${typeof v} ${String(v)}`;
 }
 
+/** A key as messages show it: a very long one (hostile input) is cut, never echoed whole. */
+export function quoteKey(key: string): string {
+  return `"${key.length > 60 ? `${key.slice(0, 60)}…` : key}"`;
+}
+
 export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -26,7 +31,7 @@ export function obj(v: unknown, allowed: readonly string[], what: string): Obj {
   if (!isObj(v)) throw new ParamError(`${what} must be an object, got ${describe(v)}`);
   for (const key of Object.keys(v)) {
     if (!allowed.includes(key)) {
-      throw new ParamError(`unknown key "${key}" in ${what} (known: ${allowed.join(', ')})`, key, allowed);
+      throw new ParamError(`unknown key ${quoteKey(key)} in ${what} (known: ${allowed.join(', ')})`, key, allowed);
     }
   }
   return v;

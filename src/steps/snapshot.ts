@@ -5,7 +5,7 @@ import {
   DEFAULT_INLINE_LIMIT, headOf, snapshotHash, takeSnapshot, writeSnapshotFile, type TakeOptions,
 } from '../aria/index.js';
 import { defineStep } from './registry.js';
-import { obj, optBool, optEnum, optNumber, optString, ParamError } from './params.js';
+import { describe, obj, optBool, optEnum, optNumber, optString, ParamError } from './params.js';
 
 interface SnapshotParams extends Omit<TakeOptions, 'internal'> {
   inlineLimit: number;
@@ -30,7 +30,7 @@ defineStep<SnapshotParams>({
     if (optBool(o, 'preserveRefs') === false) throw new ParamError('"preserveRefs": false is not supported: refs are never recycled within a tab');
     optBool(o, 'includeText');
     const since = optString(o, 'since');
-    if (since !== undefined && !/^s\d+$/.test(since)) throw new ParamError(`"since" must be a snapshot id like "s3", got "${since}"`);
+    if (since !== undefined && !/^s\d+$/.test(since)) throw new ParamError(`"since" must be a snapshot id like "s3", got ${describe(since)}`);
     return {
       root: optString(o, 'root'),
       detail: optEnum(o, 'detail', ['full', 'interactive', 'summary'] as const) ?? DEFAULTS.detail,

@@ -1,11 +1,11 @@
 // Tab and browser steps: openTab, connectTab, closeTab, listTabs, chromeStatus (SPEC §4, §5).
 
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT, stateDir } from '../common/index.js';
 import {
   ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, listPageTargets, normaliseAddress,
-  probe, pruneTabs, readRegistry, type BrowserAddress, type Connection,
+  probe, pruneTabs, loadRegistry, type BrowserAddress, type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
 import { defineStep } from './registry.js';
@@ -81,7 +81,7 @@ defineStep<ConnectTabParams>({
     let address = normaliseAddress(p.address);
     let targetId = p.targetId;
     if (p.alias) {
-      const entry = readRegistry().tabs[p.alias];
+      const entry = (await loadRegistry()).tabs[p.alias];
       if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}". Use listTabs to see open tabs.`);
       address = { host: entry.host, port: entry.port, ...(entry.wsEndpoint ? { wsEndpoint: entry.wsEndpoint } : {}) };
       targetId = entry.targetId;
@@ -131,7 +131,7 @@ defineStep<CloseTabParams>({
       targetId = own.entry.targetId;
       address = normaliseAddress(own.entry);
     } else if ('alias' in p) {
-      const entry = readRegistry().tabs[p.alias];
+      const entry = (await loadRegistry()).tabs[p.alias];
       if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}" (already closed?). Use listTabs to see open tabs.`);
       alias = p.alias;
       targetId = entry.targetId;
@@ -139,7 +139,7 @@ defineStep<CloseTabParams>({
     } else {
       targetId = p.targetId;
       address = normaliseAddress(p.address);
-      alias = findAlias(readRegistry(), targetId);
+      alias = findAlias(await loadRegistry(), targetId);
     }
     const conn = await ctx.command.browser(address);
     try {
@@ -156,10 +156,15 @@ defineStep<CloseTabParams>({
   },
 });
 
-/** Screenshots and snapshots of a closed tab are not left in the temp dir. */
+/**
+ * Screenshots and snapshots of a closed tab are not left in the temp dir: every file named for its
+ * alias (`t3.after.png`, `t3.after.yaml`, `t3.s2.yaml`, `t3.step4.png`). Files saved to a `path`
+ * the agent chose are the agent's.
+ */
 async function removeTabArtifacts(alias: string): Promise<void> {
   const dir = stateDir();
-  await Promise.all(['after.png', 'after.yaml'].map((suffix) => rm(join(dir, `${alias}.${suffix}`), { force: true })));
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => n.startsWith(`${alias}.`)).map((n) => rm(join(dir, n), { force: true })));
 }
 
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────
@@ -183,7 +188,7 @@ defineStep<Partial<BrowserAddress>>({
 async function tabsWithAliases(conn: Connection, address: BrowserAddress): Promise<{ tab?: string; targetId: string; url: string; title: string }[]> {
   const targets = await listPageTargets(conn);
   await pruneTabs(address.host, address.port, new Set(targets.map((t) => t.targetId)), address.wsEndpoint);
-  const registry = readRegistry();
+  const registry = await loadRegistry();
   return targets.map((t) => {
     const alias = findAlias(registry, t.targetId);
     return { ...(alias ? { tab: alias } : {}), targetId: t.targetId, url: t.url, title: t.title };

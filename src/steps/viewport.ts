@@ -17,7 +17,7 @@ defineStep<ViewportParams>({
     if (v === 'reset') return { reset: true };
     if (typeof v === 'string') {
       const metrics = resolvePreset(v);
-      if (!metrics) throw new ParamError(`unknown device preset "${v}" (known: ${presetNames().join(', ')})`, v, presetNames());
+      if (!metrics) throw new ParamError(`unknown device preset ${describe(v)} (known: ${presetNames().join(', ')})`, v, presetNames());
       return { metrics, preset: v };
     }
     if (typeof v !== 'object' || v === null) throw new ParamError(`viewport must be a preset name, "reset" or {width, height}, got ${describe(v)}`);

@@ -1,5 +1,6 @@
 // Concurrency: several agents (CLI processes) at once on one Chrome, or on a port with none yet.
-// Aliases stay distinct, the registry keeps every write, one Chrome is launched, old tabs stay fast.
+// Aliases stay distinct, the registry keeps every write, one Chrome is launched, old tabs stay fast,
+// and agents working their own tabs at once never act on each other's (bench/concurrency.mjs: 8 × 25).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -119,5 +120,29 @@ describe('concurrency', () => {
     expect(status.out.steps[0].output).toMatchObject({ running: true, launched: false });
     const pages = status.out.steps[0].output.tabs.filter((t: { url: string }) => t.url.includes('/page2.html?agent='));
     expect(pages).toHaveLength(AGENTS);
+  }, 90_000);
+
+  it('keeps four agents making five calls each on their own tabs apart: no lost or duplicated alias, no cross-tab action', async () => {
+    const agents = 4;
+    const run = async (i: number): Promise<{ tab: string; seen: unknown }> => {
+      const opened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/actions.html?agent=${i}`, port: h.port } }] });
+      expect(opened.out.status).toBe('ok');
+      const tab = opened.out.tab as string;
+      for (const k of [1, 2]) {
+        const filled = await h.cli({ tab, steps: [{ fill: { selector: '#name', value: `agent${i}-${k}` } }] });
+        expect(filled.out.status).toBe('ok');
+      }
+      expect((await h.cli({ tab, steps: [{ click: '#save' }] })).out.status).toBe('ok');
+      const check = await h.cli({ tab, steps: [{ pageFunction: "JSON.stringify([location.search, document.querySelector('#name').value, window.__events.filter((e) => e === 'save')])" }] });
+      return { tab, seen: JSON.parse(check.out.steps[0].output.value) };
+    };
+    const results = await Promise.all(Array.from({ length: agents }, (_, i) => run(i)));
+    const aliases = results.map((r) => r.tab);
+    expect(new Set(aliases).size).toBe(agents);
+    results.forEach((r, i) => expect(r.seen).toEqual([`?agent=${i}`, `agent${i}-2`, ['save']]));
+    const registry = JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+    const targets = aliases.map((a) => registry.tabs[a]?.targetId);
+    expect(targets.every(Boolean)).toBe(true);
+    expect(new Set(targets).size).toBe(agents);
   }, 90_000);
 });

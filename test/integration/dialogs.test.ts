@@ -90,7 +90,7 @@ describe('dialogs', () => {
     const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
     expect(r.code).toBe(1);
     expect(r.out.error).toMatchObject({ type: 'CONNECTION', category: 'dialog-open' });
-    expect(r.out.error.message).toMatch(/did not answer within 10s: it is blocked, most likely by a JavaScript dialog/);
+    expect(r.out.error.message).toMatch(/did not answer within 10000ms: it is blocked, most likely by a JavaScript dialog/);
     expect(r.ms).toBeLessThan(20_000);
     const closed = await h.cli({ steps: [{ closeTab: tab }] });
     expect(closed.out).toMatchObject({ status: 'ok', steps: [{ output: { closed: tab } }] });

@@ -1,8 +1,13 @@
-// Faults: a killed Chrome, a page that never yields, a load that never ends, a refused
-// connection, an alert, a reader that goes away. Each must answer (or exit) in bounded time.
+// Faults: a killed Chrome (before and during a command), a page that never yields (our evaluation
+// or its own script), a load that never ends, a refused connection, an alert, a reader that goes
+// away, a renderer crash, a tab closed by another program, Chrome closing the WebSocket. Each must
+// answer (or exit) in bounded time with a classified error, and the next call must work.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, freePort, startHarness, type Harness } from './harness.js';
+import WebSocket from 'ws';
+import { CLI, freePort, startHarness, type CliResult, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness(); });
@@ -21,6 +26,40 @@ function isAlive(pid: number): boolean {
 async function waitUntilDead(pids: number[], timeoutMs: number): Promise<void> {
   const endsAt = Date.now() + timeoutMs;
   while (pids.some(isAlive) && Date.now() < endsAt) await new Promise((r) => setTimeout(r, 50));
+}
+
+interface ListedTarget { id: string; title: string; type: string; webSocketDebuggerUrl: string }
+
+const targetOf = (tab: string): string =>
+  JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8')).tabs[tab].targetId;
+
+/**
+ * Starts a command that marks its page (title "busy") and then waits on it for a long time;
+ * resolves once the mark shows in Chrome's tab list, i.e. while the command is mid-step.
+ */
+async function busyCommand(tab: string, stepTimeoutMs = 20_000): Promise<{ done: Promise<CliResult>; target: ListedTarget }> {
+  const done = h.cli({ tab, steps: [{ pageFunction: "document.title = 'busy'" }, { wait: '#never-appears', timeout: stepTimeoutMs }] });
+  const id = targetOf(tab);
+  for (const endsAt = Date.now() + 15_000; Date.now() < endsAt;) {
+    const list = await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as ListedTarget[];
+    const target = list.find((t) => t.id === id && t.title === 'busy');
+    if (target) return { done, target };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the command never reached its wait: ${JSON.stringify(await done)}`);
+}
+
+/** Sends one CDP command over a separate, raw WebSocket (as another program would). */
+function rawCdp(wsUrl: string, method: string): Promise<void> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(wsUrl);
+    const done = (): void => { ws.terminate(); resolve(); };
+    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method })));
+    ws.on('message', done);
+    ws.on('close', done);
+    ws.on('error', done);
+    setTimeout(done, 3_000);
+  });
 }
 
 describe('faults', () => {
@@ -116,4 +155,113 @@ describe('faults', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('reports a renderer crash mid-step as PageCrashedError at once; the next command reloads the tab and says so', async () => {
+    const tab = await h.open('basic.html');
+    const { done, target } = await busyCommand(tab);
+    const crashedAt = Date.now();
+    await rawCdp(target.webSocketDebuggerUrl, 'Page.crash');
+    const r = await done;
+    expect(r.code).toBe(1);
+    expect(r.out.steps[1]).toMatchObject({ status: 'error', errorType: 'PageCrashedError' });
+    expect(r.out.steps[1].error).toMatch(/crashed/);
+    expect(Date.now() - crashedAt).toBeLessThan(10_000);
+    expect(r.stderr).toBe('');
+    // The next command finds the tab crashed, reloads it first and says so.
+    const next = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
+    expect(next.out).toMatchObject({ status: 'ok', warning: expect.stringMatching(/had crashed; it was reloaded/) });
+    expect(next.out.steps[0].output).toEqual({ type: 'string', value: 'Basic page' });
+    expect(next.ms).toBeLessThan(15_000);
+  }, 90_000);
+
+  it('answers CONNECTION when another program closes the tab mid-step, and keeps working', async () => {
+    const tab = await h.open('basic.html');
+    const { done, target } = await busyCommand(tab);
+    const closedAt = Date.now();
+    await fetch(`http://127.0.0.1:${h.port}/json/close/${target.id}`);
+    const r = await done;
+    expect(r.code).toBe(1);
+    expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
+    expect(r.out.error.message).toMatch(/closed|detached/);
+    expect(Date.now() - closedAt).toBeLessThan(10_000);
+    const again = await h.cli({ tab, steps: [{ pageFunction: '1' }] });
+    expect(again.out.error).toMatchObject({ type: 'CONNECTION' });
+    expect(again.out.error.message).toMatch(/no longer exists|Unknown tab/);
+    const fresh = await h.open('page2.html');
+    expect(await h.value(fresh, 'document.title')).toBe('Second page');
+  }, 90_000);
+
+  it('answers CONNECTION when Chrome closes the WebSocket (browser shut down by another client) mid-step', async () => {
+    const tab = await h.open('basic.html');
+    const { done } = await busyCommand(tab);
+    const version = await (await fetch(`http://127.0.0.1:${h.port}/json/version`)).json() as { webSocketDebuggerUrl: string };
+    const closedAt = Date.now();
+    await rawCdp(version.webSocketDebuggerUrl, 'Browser.close');
+    const r = await done;
+    expect(r.code).toBe(1);
+    expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
+    expect(r.out.error.message).toMatch(/WebSocket|connection|closed|detached/i);
+    expect(Date.now() - closedAt).toBeLessThan(10_000);
+    const reopened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/page2.html`, port: h.port } }] });
+    expect(reopened.out).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
+  }, 90_000);
+
+  it('answers CONNECTION within the step timeout when Chrome is killed mid-step; registry intact; next openTab relaunches', async () => {
+    const tab = await h.open('basic.html');
+    const registryBefore = JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+    const { done } = await busyCommand(tab);
+    const pids = chromePids(h.port);
+    const killedAt = Date.now();
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    const r = await done;
+    expect(r.code).toBe(1);
+    expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect(r.stderr).toBe('');
+    const registryAfter = JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+    expect(registryAfter.tabs[tab]).toEqual(registryBefore.tabs[tab]);
+    await waitUntilDead(pids, 5_000);
+    const reopened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/page2.html`, port: h.port } }] });
+    expect(reopened.out).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
+    expect(Number(reopened.out.tab.slice(1))).toBeGreaterThan(Number(tab.slice(1)));
+  }, 90_000);
+
+  it('fails fast and classified on a tab whose own script loops forever; closeTab and a new tab still work', async () => {
+    const tab = await h.open('busy-loop.html?after=1000');
+    await expect.poll(async () => {
+      const list = await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as ListedTarget[];
+      return list.find((t) => t.id === targetOf(tab))?.title;
+    }, { timeout: 15_000 }).toBe('Looping');
+    const r = await h.cli({ tab, timeout: 3_000, steps: [{ pageFunction: '1' }] });
+    expect(r.code).toBe(1);
+    expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
+    expect(r.out.error.message).toMatch(/^The tab did not answer within 3000ms: it is blocked, most likely by a JavaScript dialog .* or by its own script stuck in a loop/);
+    expect(r.ms).toBeLessThan(10_000);
+    const closed = await h.cli({ steps: [{ closeTab: tab }] });
+    expect(closed.out).toMatchObject({ status: 'ok', steps: [{ output: { closed: tab } }] });
+    const fresh = await h.open('basic.html');
+    expect(await h.value(fresh, 'document.title')).toBe('Basic page');
+  }, 90_000);
+
+  it('does not hang on a beforeunload dialog: goto leaves the page and reports the dialog', async () => {
+    const tab = await h.open('unload.html?guard=1');
+    expect((await h.cli({ tab, steps: [{ click: '#q' }] })).out.status).toBe('ok'); // a user gesture arms beforeunload
+    const r = await h.cli({ tab, timeout: 10_000, steps: [{ goto: `${h.baseUrl}/page2.html` }] });
+    expect(r.out).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
+    expect(r.out.dialogs).toEqual([expect.objectContaining({ type: 'beforeunload', action: 'accepted' })]);
+    expect(r.ms).toBeLessThan(10_000);
+  }, 60_000);
+
+  it('reports a fill, type or click whose input navigates the page as done and navigated, and the next call works', async () => {
+    for (const step of [{ fill: { selector: '#q', value: 'abcdef' } }, { type: { selector: '#q', text: 'abc' } }, { click: '#go' }]) {
+      const tab = await h.open('unload.html');
+      const r = await h.cli({ tab, timeout: 10_000, steps: [step] });
+      expect(r.stderr).toBe('');
+      // The effect happened (the page left), so the step succeeds and says so; a "did not take the
+      // value" read back from the next page would be a false failure.
+      expect(r.out).toMatchObject({ status: 'ok', navigated: true, steps: [{ status: 'ok', output: { navigated: true, newUrl: `${h.baseUrl}/page2.html` } }] });
+      expect(r.ms).toBeLessThan(10_000);
+      expect(await h.value(tab, 'document.title')).toBe('Second page');
+    }
+  }, 90_000);
 });

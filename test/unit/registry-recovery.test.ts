@@ -1,0 +1,49 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rebuildRegistry, salvageRegistry } from '../../src/cdp/registry-recovery.js';
+
+const full = JSON.stringify({
+  nextId: 9,
+  tabs: {
+    t3: { targetId: 'AAA', host: '127.0.0.1', port: 1, viewport: { width: 1, height: 2 } },
+    t7: { targetId: 'BBB', host: '127.0.0.1', port: 1, wsEndpoint: 'ws://h:2/devtools/browser/x' },
+  },
+  browsers: { '127.0.0.1:1': 'ws://127.0.0.1:1/devtools/browser/y' },
+});
+
+describe('registry salvage', () => {
+  it('keeps complete entries and the counter of a torn registry', () => {
+    const { data, highestSeen } = salvageRegistry(full.slice(0, full.indexOf('browsers')));
+    expect(data.tabs).toEqual({
+      t3: { targetId: 'AAA', host: '127.0.0.1', port: 1 },
+      t7: { targetId: 'BBB', host: '127.0.0.1', port: 1, wsEndpoint: 'ws://h:2/devtools/browser/x' },
+    });
+    expect(highestSeen).toBe(8);
+    expect(data.nextId).toBe(9);
+  });
+
+  it('counts an alias whose entry was cut off', () => {
+    const { data, highestSeen } = salvageRegistry('{"tabs":{"t12":{"targetId":"CC');
+    expect(data.tabs).toEqual({});
+    expect(highestSeen).toBe(12);
+  });
+
+  it('gets nothing from garbage', () => {
+    expect(salvageRegistry('\u0000{{{').data).toEqual({ nextId: 1, tabs: {}, browsers: {} });
+  });
+});
+
+describe('registry rebuild', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-skill-rebuild-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps entries of unreachable browsers and stays above aliases named by leftover files', async () => {
+    writeFileSync(join(dir, 't40.after.png'), '');
+    mkdirSync(join(dir, 'chrome-profile-1'), { recursive: true }); // port 1: nothing answers
+    const data = await rebuildRegistry(full.slice(0, -5), dir);
+    expect(Object.keys(data.tabs).sort()).toEqual(['t3', 't7']);
+    expect(data.nextId).toBe(41);
+  });
+});
