@@ -3,10 +3,10 @@
 // unref'd, polled every 100 ms for up to 10 s, failing at once with Chrome's own stderr if it exits.
 
 import { spawn } from 'node:child_process';
-import { openSync, closeSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ConnectionError, ensureStateDir, LAUNCH_POLL_INTERVAL_MS, LAUNCH_TIMEOUT_MS,
+  ConnectionError, ensureStateDir, LAUNCH_POLL_INTERVAL_MS, LAUNCH_TIMEOUT_MS, stateDir,
 } from '../common/index.js';
 import { chromeInstallHint, findChrome } from './chrome-finder.js';
 import { probe, type BrowserVersion } from './discovery.js';
@@ -65,8 +65,19 @@ function stderrTail(logPath: string): string {
 async function spawnAndWait(port: number, headless: boolean): Promise<BrowserVersion> {
   const exe = findChrome();
   if (!exe) throw new ConnectionError(`Chrome is not running on port ${port} and no Chrome executable was found. ${chromeInstallHint()}`);
-  const profileDir = ensureStateDir(`chrome-profile-${port}${headless ? '-headless' : ''}`);
+  const profileName = `chrome-profile-${port}${headless ? '-headless' : ''}`;
+  const fresh = !existsSync(join(stateDir(), profileName));
+  const profileDir = ensureStateDir(profileName);
   const logPath = join(profileDir, 'chrome-stderr.log');
+  // A launch that fails leaves nothing behind: no process, and no profile folder it created.
+  const cleanUp = (): string => {
+    if (child.pid && exited === undefined) {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }
+    const tail = stderrTail(logPath);
+    if (fresh) rmSync(profileDir, { recursive: true, force: true, maxRetries: 2 });
+    return tail;
+  };
   const logFd = openSync(logPath, 'w', 0o600);
   const child = spawn(exe, chromeArgs(port, profileDir, headless), {
     detached: true,
@@ -84,15 +95,12 @@ async function spawnAndWait(port: number, headless: boolean): Promise<BrowserVer
     const version = await probe('127.0.0.1', port, 500);
     if (version) return version;
     if (exited !== undefined) {
-      const tail = stderrTail(logPath);
+      const tail = cleanUp();
       throw new ConnectionError(`Chrome (${exe}) exited with ${exited} before opening port ${port}.${tail ? ` Its stderr:\n${tail}` : ''}`);
     }
     await new Promise((r) => setTimeout(r, LAUNCH_POLL_INTERVAL_MS));
   }
-  if (child.pid) {
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
-  }
-  const tail = stderrTail(logPath);
+  const tail = cleanUp();
   throw new ConnectionError(`Chrome (${exe}) did not open port ${port} within ${LAUNCH_TIMEOUT_MS}ms.${tail ? ` Its stderr:\n${tail}` : ''}`);
 }
 

@@ -163,4 +163,16 @@ describe('safety by default', () => {
       expect(reached).toBe(false);
     }
   }, 30_000);
+
+  it('leaves no process and no profile folder behind when a launch fails', async () => {
+    const dir = mkdtempSync(join(h.tmp, 'fake-chrome-'));
+    const fake = join(dir, 'chrome');
+    writeFileSync(fake, '#!/bin/sh\necho "fake chrome: cannot start" >&2\nexit 3\n', { mode: 0o755 });
+    const port = 1 + h.port; // nothing listens there: the CLI tries to launch
+    const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, port } }] }, { env: { ...h.env, CHROME_PATH: fake } });
+    expect(r.code).toBe(1);
+    expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
+    expect(r.out.error.message).toMatch(/exited with code 3 before opening port .*fake chrome: cannot start/s);
+    expect(readdirSync(stateDir()).filter((f) => f.startsWith(`chrome-profile-${port}`))).toEqual([]);
+  }, 30_000);
 });
