@@ -9,6 +9,11 @@ export function nameMaxLength(): number {
   return 100;
 }
 
+/** Text runs longer than this are cut, ending in "…": a snapshot shows what a page says, getDom/query read it whole. */
+export function textMaxLength(): number {
+  return 1_000;
+}
+
 export function collapseSpace(s: string): string {
   return s.replace(/[\s\u200b]+/g, ' ').trim();
 }

@@ -122,10 +122,13 @@ export function shortUrl(href: string): string {
   }
 }
 
-export function pushText(out: AriaNode[], text: string, vp: boolean): void {
+export function pushText(out: AriaNode[], raw: string, vp: boolean): void {
+  // Bounded before spaces are collapsed: a megabyte of text costs no more than a page of it.
+  const room = 4 * rt.textMaxLength();
+  const text = raw.length > room ? raw.slice(0, room) : raw;
   const last = out[out.length - 1];
   if (last && last.role === 'text' && !last.children) {
-    last.text += text;
+    if (last.text!.length < room) last.text += text;
     if (vp) last.vp = 1;
   } else {
     out.push({ role: 'text', text, ...(vp ? { vp: 1 as const } : {}) });
@@ -218,7 +221,8 @@ export function settleChildren(node: AriaNode, children: AriaNode[]): void {
     if (c.role === 'text') {
       const t = rt.collapseSpace(c.text ?? '');
       if (!t) continue;
-      c.text = t;
+      const max = rt.textMaxLength();
+      c.text = t.length > max ? `${t.slice(0, max - 1)}…` : t;
     }
     kept.push(c);
   }

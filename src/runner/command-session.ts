@@ -3,7 +3,7 @@
 
 import { ConnectionError, Deadline, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, registerTab,
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, probe, registerTab,
   type BrowserAddress, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
@@ -13,6 +13,8 @@ import type { AttachedTab, CommandState } from '../steps/index.js';
 const DEFAULT_WINDOW = { width: 1280, height: 800 };
 /** Finding the tab's chosen frame again at attach (out-of-process frames need an attach). */
 const FRAME_RESTORE_MS = 5_000;
+/** How long openTab waits for a closing Chrome to be gone before launching a new one. */
+const SHUTDOWN_WAIT_MS = 5_000;
 const addressKey = (a: BrowserAddress): string => a.wsEndpoint ?? `${a.host}:${a.port}`;
 
 export class CommandSession implements CommandState {
@@ -49,6 +51,16 @@ export class CommandSession implements CommandState {
     return conn;
   }
 
+  /** Whether the browser at `address` stops answering within a few seconds (it was closing). */
+  async #goneSoon(address: BrowserAddress): Promise<boolean> {
+    const until = Deadline.after(Math.min(SHUTDOWN_WAIT_MS, this.#timeoutMs));
+    while (!until.expired()) {
+      if (!(await probe(address.host, address.port, 500))) return true;
+      await until.sleep(100);
+    }
+    return false;
+  }
+
   browser(address?: BrowserAddress): Promise<Connection> {
     if (!address && this.tab) return Promise.resolve(this.tab.conn);
     return this.#connect(address ?? { host: DEFAULT_HOST, port: DEFAULT_PORT }, false);
@@ -75,10 +87,24 @@ export class CommandSession implements CommandState {
   }
 
   async openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab> {
-    const conn = await this.#connect(address, !address.wsEndpoint && isLoopbackHost(address.host), headless);
+    const autoLaunch = !address.wsEndpoint && isLoopbackHost(address.host);
+    let conn = await this.#connect(address, autoLaunch, headless);
     // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
     // and a screenshot of such a tab would stall.
-    const { targetId } = await conn.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true, ...DEFAULT_WINDOW });
+    const create = (c: Connection) => c.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true, ...DEFAULT_WINDOW });
+    let created: { targetId: string };
+    try {
+      created = await create(conn);
+    } catch (err) {
+      // A local Chrome that is shutting down (closed by its user a moment ago) still answers but
+      // opens no tabs: once it is gone, launch a new one and try once more.
+      if (!autoLaunch || !(await this.#goneSoon(address))) throw err;
+      conn.close();
+      this.#connections.delete(addressKey(address));
+      conn = await this.#connect(address, true, headless);
+      created = await create(conn);
+    }
+    const { targetId } = created;
     const entry: TabEntry = { targetId, host: address.host, port: address.port, ...(address.wsEndpoint ? { wsEndpoint: address.wsEndpoint } : {}) };
     const alias = await registerTab(entry);
     return this.#attach(conn, alias, entry);

@@ -3,7 +3,7 @@
 // away, a renderer crash, a tab closed by another program, Chrome closing the WebSocket. Each must
 // answer (or exit) in bounded time with a classified error, and the next call must work.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -117,6 +117,17 @@ describe('faults', () => {
     expect(next.out.steps[1].output).toEqual({ type: 'string', value: 'Second page' });
   });
 
+  it('answers on a 50 MB page in bounded time and size, and the next call works', async () => {
+    const tab = await h.open('basic.html');
+    const r = await h.cli({ tab, timeout: 60_000, steps: [{ goto: `${h.baseUrl}/huge?mb=50` }] }, { timeoutMs: 90_000 });
+    expect(r.out.status, r.stdout.slice(0, 500)).toBe('ok');
+    expect(r.stdout.length).toBeLessThan(16_384); // the inline snapshot is capped; long text runs are cut
+    // Text runs are cut at 1,000 characters: the full snapshot of 50 MB of text stays a few MB.
+    expect(statSync(r.out.fullSnapshot).size).toBeLessThan(10 * 1024 * 1024);
+    const next = await h.cli({ tab, steps: [{ click: '#top' }] });
+    expect(next.out.status).toBe('ok');
+  }, 120_000);
+
   it('reports a refused connection on goto as a NavigationError', async () => {
     // Not port 1 itself: Chrome blocks it as ERR_UNSAFE_PORT before trying to connect.
     const closedPort = await freePort();
@@ -203,7 +214,7 @@ describe('faults', () => {
     expect(r.out.error.message).toMatch(/WebSocket|connection|closed|detached/i);
     expect(Date.now() - closedAt).toBeLessThan(10_000);
     const reopened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/page2.html`, port: h.port } }] });
-    expect(reopened.out).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
+    expect(reopened.out, reopened.stdout).toMatchObject({ status: "ok", context: { title: "Second page" } });
   }, 90_000);
 
   it('answers CONNECTION within the step timeout when Chrome is killed mid-step; registry intact; next openTab relaunches', async () => {
@@ -222,7 +233,7 @@ describe('faults', () => {
     expect(registryAfter.tabs[tab]).toEqual(registryBefore.tabs[tab]);
     await waitUntilDead(pids, 5_000);
     const reopened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/page2.html`, port: h.port } }] });
-    expect(reopened.out).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
+    expect(reopened.out, reopened.stdout).toMatchObject({ status: "ok", context: { title: "Second page" } });
     expect(Number(reopened.out.tab.slice(1))).toBeGreaterThan(Number(tab.slice(1)));
   }, 90_000);
 
