@@ -113,8 +113,9 @@ export async function captureAfter(
     }
   }
   // The screen is sent again only when the agent's picture of it is out of date: a new document or
-  // frame, a scroll, or more change than `changes` lists. Otherwise `changes` says all that moved.
-  const showView = !diffable || afterScrollY !== opts.before!.scrollY || isLargeChange(changes);
+  // frame, a scroll, elements that came or went (their surroundings may be new text), or more
+  // change than `changes` lists. For states and values alone, `changes` says all that moved.
+  const showView = !diffable || afterScrollY !== opts.before!.scrollY || isStructuralChange(changes);
   if (changes) {
     // Lines of added elements are in the snapshot when it is sent; the summary keeps their refs.
     if (showView && changes.added) delete changes.added;
@@ -128,7 +129,7 @@ export async function captureAfter(
   return out;
 }
 
-/** More added, removed or changed elements than the diff lists. */
-function isLargeChange(changes: ViewportChanges | undefined): boolean {
-  return !!changes && [changes.added, changes.removed, changes.changed].some((list) => (list?.length ?? 0) >= MAX_LISTED);
+/** Elements appeared or vanished, or more states changed than the diff lists. */
+function isStructuralChange(changes: ViewportChanges | undefined): boolean {
+  return !!changes && (!!changes.added?.length || !!changes.removed?.length || (changes.changed?.length ?? 0) >= MAX_LISTED);
 }
