@@ -7,13 +7,12 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import WebSocket from 'ws';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
+import { closeChrome, freePort } from './lib.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const RSS_PROBE = fileURLToPath(new URL('./rss-probe.mjs', import.meta.url));
@@ -25,16 +24,6 @@ const { values: args } = parseArgs({
 const AGENTS = Number(args.agents);
 const CALLS = Number(args.calls);
 const ELEMENTS = Number(args.elements);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One CLI call: its answer, exit code and time; never rejects (a failure is a figure). */
 function cli(command, env, nodeArgs = []) {
@@ -49,18 +38,6 @@ function cli(command, env, nodeArgs = []) {
       try { output = JSON.parse(Buffer.concat(out).toString('utf8')); } catch { output = { status: 'unparsable' }; }
       resolve({ ms, code, output });
     });
-  });
-}
-
-async function closeChrome(port) {
-  const version = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json(), () => undefined);
-  if (!version) return;
-  const ws = new WebSocket(version.webSocketDebuggerUrl);
-  await new Promise((resolve) => {
-    const timer = setTimeout(resolve, 5_000);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.close' })));
-    ws.on('error', resolve);
-    ws.on('close', () => { clearTimeout(timer); resolve(); });
   });
 }
 

@@ -4,67 +4,17 @@
 // bytes, for 100, 1,000 and 10,000 rows (limit = all rows), plus the default limit (100 rows) on
 // 1,000. Target: 1,000 rows in ≤ 50 ms in the page. Usage: node bench/extract.mjs [--runs 5]
 
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import WebSocket from 'ws';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
+import { cli, closeChrome, freePort, percentile } from './lib.mjs';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const median = (xs) => percentile([...xs].sort((a, b) => a - b), 0.5);
+
 const SIZES = [100, 1_000, 10_000];
 const IN_PAGE_TARGET_MS = 50; // at 1,000 rows
-
-function cli(command, env) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [CLI, JSON.stringify(command)], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
-    const out = [];
-    child.stdout.on('data', (c) => out.push(c));
-    child.on('error', reject);
-    child.on('close', () => {
-      const stdout = Buffer.concat(out).toString('utf8');
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      try {
-        const output = JSON.parse(stdout);
-        if (output.status !== 'ok') reject(new Error(`CLI failed on ${JSON.stringify(command)}: ${stdout.slice(0, 500)}`));
-        else resolve({ ms, bytes: Buffer.byteLength(stdout), output });
-      } catch {
-        reject(new Error(`unparsable answer to ${JSON.stringify(command)}: ${stdout.slice(0, 500)}`));
-      }
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function closeChrome(port) {
-  const version = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json()).catch(() => undefined);
-  if (!version) return;
-  const ws = new WebSocket(version.webSocketDebuggerUrl);
-  await new Promise((resolve) => {
-    const timer = setTimeout(resolve, 5_000);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.close' })));
-    ws.on('error', resolve);
-    ws.on('close', () => { clearTimeout(timer); resolve(); });
-  });
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 // In the page: the same extraction the step does, timed there.
 const inPage = (limit) => `async () => {

@@ -5,19 +5,15 @@
 // stdout bytes, and the page checked after every run. Writes bench/results/pipeline.json.
 // Usage: node bench/pipeline.mjs [--runs 10]
 
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import WebSocket from 'ws';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
+import { cli, closeChrome, freePort, percentile } from './lib.mjs';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
-const CHILD_TIMEOUT_MS = 60_000;
 
 const OPS = [
   { find: '#email', fill: 'ann@example.com' },
@@ -35,50 +31,6 @@ const STEPS = [
 ];
 const EXPECTED = '["ann@example.com","Ann Lee",true,"pro",true]';
 const CHECK = 'JSON.stringify([email.value, document.getElementById("name").value, agree.checked, plan.value, __events.includes("click:go")])';
-
-function cli(command, env) {
-  return new Promise((resolve, reject) => {
-    const out = [];
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [CLI, JSON.stringify(command)], { env, stdio: ['ignore', 'pipe', 'inherit'], timeout: CHILD_TIMEOUT_MS });
-    child.stdout.on('data', (c) => out.push(c));
-    child.on('error', reject);
-    child.on('close', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const stdout = Buffer.concat(out);
-      const output = JSON.parse(stdout.toString('utf8'));
-      if (output.status !== 'ok') reject(new Error(`CLI failed on ${JSON.stringify(command)}: ${stdout}`));
-      else resolve({ ms, bytes: stdout.length, output });
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function closeChrome(port) {
-  const version = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json(), () => undefined);
-  if (!version) return;
-  const ws = new WebSocket(version.webSocketDebuggerUrl);
-  await new Promise((resolve) => {
-    const timer = setTimeout(resolve, 5_000);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.close' })));
-    ws.on('error', resolve); // already gone
-    ws.on('close', () => { clearTimeout(timer); resolve(); });
-  });
-}
-
-const percentile = (sorted, p) => {
-  const at = (sorted.length - 1) * p;
-  return sorted[Math.floor(at)] + (sorted[Math.ceil(at)] - sorted[Math.floor(at)]) * (at - Math.floor(at));
-};
 
 async function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
