@@ -202,15 +202,16 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     }
     if (watch?.tab.page.armedDialog) warnUnusedAnswer(steps);
     const alive = watch && !session.closedOwnTab && !watch.tab.page.fatalError && !fatal;
+    // The steps are done: the dialog guard and the profile lookup go alongside the capture.
+    const guarded = watch && !session.closedOwnTab && !fatal ? watch.tab.page.guardDialogsUntilNextCommand() : undefined;
+    const profileP = profileFor(navigatedTo);
     const captured = alive
       ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })
       : {};
-    if (watch && !session.closedOwnTab) {
-      await Promise.all([saveTabState(watch), fatal ? undefined : watch.tab.page.guardDialogsUntilNextCommand()]);
-    }
+    if (watch && !session.closedOwnTab) await Promise.all([saveTabState(watch), guarded]);
     const consoleReport: ConsoleReport | undefined = watch?.console.report();
     const ok = !fatal && errors.length === 0;
-    const profile = await profileFor(navigatedTo);
+    const profile = await profileP;
     const output = assemble({
       status: ok ? 'ok' : 'error',
       tab: session.closedOwnTab ? undefined : session.tab?.alias,
