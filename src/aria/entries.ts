@@ -31,7 +31,7 @@ export function diffEntries(tree: AriaNode[]): DiffEntry[] {
         if (!key) {
           // Live regions keep their key (role#n) while their text changes; a layer is named as it
           // reads in the summary: dialog "Cart" (numbered only when two share a name).
-          const base = layer ? `${n.role} "${n.name ?? ''}"` : n.role;
+          const base = layer ? (n.name ? `${n.role} "${n.name}"` : n.role) : n.role;
           const i = liveCount.get(base) ?? 0;
           liveCount.set(base, i + 1);
           key = layer ? (i ? `${base} ${i + 1}` : base) : `${base}#${i}`;

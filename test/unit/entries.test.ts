@@ -30,3 +30,8 @@ it('folds a header the agent saw unchanged, and keeps one that changed or holds 
   const textOnly: AriaNode = { role: 'contentinfo', children: [{ role: 'text', text: '© Acme' }] };
   expect(foldUnchanged([textOnly], seen)).toEqual([textOnly]);
 });
+
+it('names a layer without a name by its role alone', () => {
+  const changes = diffViewport(diffEntries([button]), diffEntries([button, { role: 'menu', children: [{ role: 'menuitem', name: 'Alpha', ref: 's1e2' }] }]), ['click']);
+  expect(changes?.summary).toBe('Clicked. 2 added (menu, s1e2).');
+});
