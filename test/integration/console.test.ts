@@ -66,7 +66,8 @@ describe('console', () => {
     expect(ex!.stack).toEqual([{ fn: 'explode', url: `${h.baseUrl}/console-log.html`, line: 14, col: 30 }]);
     expect(output(r, 3)).toMatchObject({ total: 6, showing: 2 });
     expect((output(r, 3).messages as Msg[]).map((m) => m.text.slice(0, 12))).toEqual(['failed to lo', `long ${'x'.repeat(7)}`]);
-    const since = (output(r, 1).messages as Msg[])[1]!.timestamp;
+    // Strictly after the last message so far (two messages logged in one millisecond share a timestamp).
+    const since = Math.max(...(output(r, 3).messages as Msg[]).map((m) => m.timestamp));
     const later = await run([{ click: '#more' }, { console: { since, type: 'console' } }]);
     expect((output(later, 1).messages as Msg[]).map(brief)).toEqual(['warning/console: clicked warn', 'error/console: clicked error']);
   });
