@@ -72,16 +72,9 @@ function writeIfChanged(path: string, data: Buffer): boolean {
   return true;
 }
 
-/** The chunks the bundled CLI loads on demand (dist/chunks/*.js), as paths relative to the root. */
-function bundleChunks(root: string): string[] {
-  const dir = join(root, 'dist', 'chunks');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => `dist/chunks/${f}`) : [];
-}
-
 /** Writes (or refreshes) a copy; returns whether any file changed. */
 export function writeCopy(dir: string, root: string, version: string, previous?: Manifest): boolean {
-  const rels = [...COPIED_FILES, ...bundleChunks(root)];
-  const files = new Map<string, Buffer>(rels.map((rel) => [rel, readFileSync(join(root, rel))]));
+  const files = new Map<string, Buffer>(COPIED_FILES.map((rel) => [rel, readFileSync(join(root, rel))]));
   // The bundled CLI is ESM and reads ../package.json for --version: give it a minimal one.
   files.set('package.json', Buffer.from(`${JSON.stringify({ name: SKILL_NAME, version, type: 'module', private: true }, null, 2)}\n`));
   mkdirSync(dir, { recursive: true });

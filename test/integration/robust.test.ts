@@ -1,7 +1,7 @@
 // Robustness: per-tab locks between concurrent commands, a registry that survives corruption,
 // and safety by default (redacted secrets, artifacts removed with their tab, loopback-only Chrome).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,5 +174,19 @@ describe('safety by default', () => {
     expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
     expect(r.out.error.message).toMatch(/exited with code 3 before opening port .*fake chrome: cannot start/s);
     expect(readdirSync(stateDir()).filter((f) => f.startsWith(`chrome-profile-${port}`))).toEqual([]);
+  }, 30_000);
+
+  it('keeps a private compile cache of the CLI, and a damaged one costs nothing but the saving', async () => {
+    const tab = await h.open('basic.html');
+    await h.cli({ tab, steps: [{ click: 'h1' }] });
+    const caches = readdirSync(stateDir()).filter((f) => f.startsWith('code-cache-'));
+    expect(caches.length).toBe(1);
+    expect(statSync(join(stateDir(), caches[0]!)).mode & 0o777).toBe(0o600);
+    writeFileSync(join(stateDir(), caches[0]!), 'not a V8 cache');
+    const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
+    expect(r.out.status).toBe('ok');
+    expect(r.stderr).toBe('');
+    // Rejected, so rewritten after that call.
+    expect(readFileSync(join(stateDir(), caches[0]!)).length).toBeGreaterThan(1000);
   }, 30_000);
 });

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// cdp-skill's entry point (copied to dist/cli.js by scripts/bundle.mjs). The CLI itself is one
+// CommonJS bundle, dist/cli.bundle.cjs; this loader compiles it through V8's code cache, kept in
+// the user's private state directory, so a call skips most of the compile work every short-lived
+// process would otherwise repeat (about 10 ms a call on a 2-core machine). Any problem with the
+// cache only costs that saving: the bundle then compiles as usual.
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+const bundle = fileURLToPath(new URL('./cli.bundle.cjs', import.meta.url));
+// A shebang line is not JavaScript inside the function wrapper: keep it as a comment (same lines).
+const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
+
+/** The cache file for this bundle and Node, in the state directory when it is private and ours. */
+function cachePath() {
+  try {
+    const dir = process.env.CDP_SKILL_STATE_DIR ?? join(tmpdir(), 'cdp-skill');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = statSync(dir);
+    if (!st.isDirectory() || (st.mode & 0o077) !== 0 || (process.getuid && st.uid !== process.getuid())) return undefined;
+    const b = statSync(bundle);
+    return join(dir, `code-cache-${process.version}-${b.size}-${Math.round(b.mtimeMs)}.bin`);
+  } catch {
+    return undefined;
+  }
+}
+
+const cacheFile = cachePath();
+let cachedData;
+try {
+  if (cacheFile) cachedData = readFileSync(cacheFile);
+} catch {
+  // first run of this bundle: compiled from source, cached at exit
+}
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+// The cache holds what a run compiled: written after a command that acted on a page and captured
+// it (the runner marks that), so the common path is in it — not after --version or a typo.
+if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+  process.once('exit', () => {
+    if (!globalThis[Symbol.for('cdp-skill.capturedPage')]) return;
+    try {
+      const data = script.createCachedData();
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      const fd = openSync(tmp, 'w', 0o600);
+      writeSync(fd, data);
+      closeSync(fd);
+      renameSync(tmp, cacheFile);
+    } catch {
+      // a full disk or a race with another process: the next call caches instead
+    }
+  });
+}
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
