@@ -4,7 +4,7 @@
 // the user's private state directory, so a call skips most of the compile work every short-lived
 // process would otherwise repeat (about 10 ms a call on a 2-core machine). Any problem with the
 // cache only costs that saving: the bundle then compiles as usual.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,6 +49,11 @@ if (cacheFile && (!cachedData || script.cachedDataRejected)) {
       writeSync(fd, data);
       closeSync(fd);
       renameSync(tmp, cacheFile);
+      // Caches of earlier builds or Node versions are of no use any more.
+      const dir = dirname(cacheFile);
+      for (const f of readdirSync(dir)) {
+        if (f.startsWith('code-cache-') && f.endsWith('.bin') && join(dir, f) !== cacheFile) rmSync(join(dir, f), { force: true });
+      }
     } catch {
       // a full disk or a race with another process: the next call caches instead
     }
