@@ -4,12 +4,9 @@
 // bytes, for 100, 1,000 and 10,000 rows (limit = all rows), plus the default limit (100 rows) on
 // 1,000. Target: 1,000 rows in ≤ 50 ms in the page. Usage: node bench/extract.mjs [--runs 5]
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, freePort, percentile } from './lib.mjs';
+import { cli, closeChrome, freePort, percentile, positiveInt, privateEnv, removeDir } from './lib.mjs';
 
 const median = (xs) => percentile([...xs].sort((a, b) => a - b), 0.5);
 
@@ -41,11 +38,9 @@ async function measure(tab, env, runs, limit) {
 
 async function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
+  const runs = positiveInt('runs', values.runs);
   const server = await startFixtureServer();
-  const dir = await mkdtemp(join(tmpdir(), 'cdp-skill-bench-'));
-  const env = { ...process.env, TMPDIR: dir, CDP_SKILL_HEADLESS: '1' };
+  const { dir, env } = await privateEnv();
   const port = await freePort();
   try {
     await cli({ steps: [{ chromeStatus: { port } }] }, env);
@@ -67,7 +62,7 @@ async function main() {
   } finally {
     await closeChrome(port);
     await server.close();
-    await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    await removeDir(dir);
   }
 }
 

@@ -76,7 +76,14 @@ export async function privateEnv() {
   return { dir, env: { ...process.env, TMPDIR: dir, CDP_SKILL_HEADLESS: '1', CDP_SKILL_PROFILES: 'off' } };
 }
 
-export const removeDir = (dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 });
+export const removeDir = (dir) => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+
+/** A command-line count (--runs, --repeat): a whole number ≥ 1, or a clear error. */
+export function positiveInt(flag, text) {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer, got "${text}"`);
+  return n;
+}
 
 /** The value of `expression` in the page whose URL starts with `urlPrefix`, read over our own CDP socket. */
 export async function pageValue(port, urlPrefix, expression) {

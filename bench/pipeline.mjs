@@ -5,13 +5,12 @@
 // stdout bytes, and the page checked after every run. Writes bench/results/pipeline.json.
 // Usage: node bench/pipeline.mjs [--runs 10]
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, freePort, percentile } from './lib.mjs';
+import { cli, closeChrome, formatTable, freePort, positiveInt, privateEnv, removeDir, summarize } from './lib.mjs';
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -34,11 +33,9 @@ const CHECK = 'JSON.stringify([email.value, document.getElementById("name").valu
 
 async function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
+  const runs = positiveInt('runs', values.runs);
   const server = await startFixtureServer();
-  const dir = await mkdtemp(join(tmpdir(), 'cdp-skill-bench-'));
-  const env = { ...process.env, TMPDIR: dir, CDP_SKILL_HEADLESS: '1' };
+  const { dir, env } = await privateEnv();
   const port = await freePort();
   const page = `${server.url}/script.html`;
   try {
@@ -66,24 +63,20 @@ async function main() {
       }
     }
     const results = Object.fromEntries(kinds.map((k) => {
-      const ms = samples[k.key].map((s) => s.ms).sort((a, b) => a - b);
-      const bytes = samples[k.key].map((s) => s.bytes).sort((a, b) => a - b);
-      return [k.key, { label: k.label, runs: ms.length, minMs: ms[0], medianMs: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), medianBytes: percentile(bytes, 0.5) }];
+      return [k.key, { label: k.label, ...summarize(samples[k.key]) }];
     }));
     const base = results.pipeline.medianMs;
     const head = ['', 'runs', 'min ms', 'median', 'p95', '×pipeline', 'bytes'];
     const rows = Object.values(results).map((r) => [r.label, r.runs, r.minMs.toFixed(1), r.medianMs.toFixed(1), r.p95Ms.toFixed(1),
-      (r.medianMs / base).toFixed(2), Math.round(r.medianBytes)].map(String));
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-    const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+      (r.medianMs / base).toFixed(2), Math.round(r.medianBytes)]);
     console.log(`\ncdp-skill pipeline bench — node ${process.version}, ${runs} runs; time = all calls of the workflow, page checked after each\n`);
-    console.log([line(head), ...rows.map(line)].join('\n'));
+    console.log(formatTable(head, rows));
     await mkdir(RESULTS_DIR, { recursive: true });
     await writeFile(join(RESULTS_DIR, 'pipeline.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, results }, null, 2)}\n`);
   } finally {
     await closeChrome(port);
     await server.close();
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    await removeDir(dir);
   }
 }
 

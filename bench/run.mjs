@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, formatTable, freePort, getJson, loadAverage, privateEnv, removeDir, summarize, timeNode } from './lib.mjs';
+import { cli, closeChrome, formatTable, freePort, getJson, loadAverage, positiveInt, privateEnv, removeDir, summarize, timeNode } from './lib.mjs';
 
 const RAW_CLIENT = fileURLToPath(new URL('./raw-cdp-client.mjs', import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -126,12 +126,7 @@ function parseOptions() {
   const { values } = parseArgs({
     options: { runs: { type: 'string', default: '20' }, 'cold-runs': { type: 'string', default: '3' } },
   });
-  const count = (flag, text) => {
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer, got "${text}"`);
-    return n;
-  };
-  return { runs: count('runs', values.runs), coldRuns: count('cold-runs', values['cold-runs']) };
+  return { runs: positiveInt('runs', values.runs), coldRuns: positiveInt('cold-runs', values['cold-runs']) };
 }
 
 async function main() {

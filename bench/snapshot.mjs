@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, freePort, percentile, privateEnv, removeDir } from './lib.mjs';
+import { cli, closeChrome, freePort, percentile, positiveInt, privateEnv, removeDir } from './lib.mjs';
 
 const SIZES = [100, 1_000, 10_000];
 const IN_PAGE_TARGET_MS = 100; // at 1,000 elements
@@ -70,8 +70,7 @@ async function workflowBytes(server, port, env) {
 
 async function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
+  const runs = positiveInt('runs', values.runs);
   const server = await startFixtureServer();
   const { dir, env } = await privateEnv();
   const port = await freePort();

@@ -7,7 +7,7 @@
 
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, formatTable, freePort, loadAverage, pageValue, percentile, privateEnv, removeDir, timeNode } from './lib.mjs';
+import { cli, closeChrome, formatTable, freePort, loadAverage, pageValue, percentile, positiveInt, privateEnv, removeDir, timeNode } from './lib.mjs';
 
 const LOGIN_BYTES_TARGET = 4_096; // issue 7: workflow (1) total stdout
 
@@ -110,8 +110,7 @@ async function runWorkflow(wf, base, port, env) {
 
 async function main() {
   const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' }, only: { type: 'string' } } });
-  const repeat = Number(values.repeat);
-  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat must be a positive integer, got "${values.repeat}"`);
+  const repeat = positiveInt('repeat', values.repeat);
   const server = await startFixtureServer();
   const { dir, env } = await privateEnv();
   const port = await freePort();
