@@ -5,8 +5,7 @@
 // 1,000. Target: 1,000 rows in ≤ 50 ms in the page. Usage: node bench/extract.mjs [--runs 5]
 
 import { parseArgs } from 'node:util';
-import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, freePort, percentile, positiveInt, privateEnv, removeDir } from './lib.mjs';
+import { benchSession, cli, percentile, positiveInt, runBench } from './lib.mjs';
 
 const median = (xs) => percentile([...xs].sort((a, b) => a - b), 0.5);
 
@@ -39,9 +38,7 @@ async function measure(tab, env, runs, limit) {
 async function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
   const runs = positiveInt('runs', values.runs);
-  const server = await startFixtureServer();
-  const { dir, env } = await privateEnv();
-  const port = await freePort();
+  const { server, env, port, close } = await benchSession();
   try {
     await cli({ steps: [{ chromeStatus: { port } }] }, env);
     const rows = [];
@@ -60,13 +57,8 @@ async function main() {
     const at1k = rows.find((r) => r.label === '1000 rows, all');
     console.log(`\ntarget: 1,000 rows in ≤ ${IN_PAGE_TARGET_MS} ms in the page: ${at1k.inPageMs.toFixed(1)} ms — ${at1k.inPageMs <= IN_PAGE_TARGET_MS ? 'met' : 'NOT met'}`);
   } finally {
-    await closeChrome(port);
-    await server.close();
-    await removeDir(dir);
+    await close();
   }
 }
 
-main().catch((err) => {
-  console.error(err.stack ?? err);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { startFixtureServer } from '../test/fixtures/server.mjs';
 
 export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const CHILD_TIMEOUT_MS = 120_000;
@@ -140,4 +141,28 @@ export function formatTable(head, rows) {
 export async function loadAverage() {
   const { loadavg } = await import('node:os');
   return loadavg()[0].toFixed(2);
+}
+
+/**
+ * What a benchmark runs against: the fixture server, a private TMPDIR and a free port for its own
+ * Chrome (launched by the first call). `close()` shuts all three down.
+ */
+export async function benchSession() {
+  const server = await startFixtureServer();
+  const { dir, env } = await privateEnv();
+  const port = await freePort();
+  const close = async () => {
+    await closeChrome(port);
+    await server.close();
+    await removeDir(dir);
+  };
+  return { server, dir, env, port, close };
+}
+
+/** Runs a benchmark's main(): a failure prints its stack and sets exit code 1. */
+export function runBench(main) {
+  main().catch((err) => {
+    console.error(err.stack ?? err);
+    process.exitCode = 1;
+  });
 }

@@ -9,8 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, formatTable, freePort, positiveInt, privateEnv, removeDir, summarize } from './lib.mjs';
+import { benchSession, cli, formatTable, positiveInt, runBench, summarize } from './lib.mjs';
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -34,9 +33,7 @@ const CHECK = 'JSON.stringify([email.value, document.getElementById("name").valu
 async function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
   const runs = positiveInt('runs', values.runs);
-  const server = await startFixtureServer();
-  const { dir, env } = await privateEnv();
-  const port = await freePort();
+  const { server, env, port, close } = await benchSession();
   const page = `${server.url}/script.html`;
   try {
     const { output } = await cli({ steps: [{ openTab: { url: page, port } }] }, env);
@@ -74,13 +71,8 @@ async function main() {
     await mkdir(RESULTS_DIR, { recursive: true });
     await writeFile(join(RESULTS_DIR, 'pipeline.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, results }, null, 2)}\n`);
   } finally {
-    await closeChrome(port);
-    await server.close();
-    await removeDir(dir);
+    await close();
   }
 }
 
-main().catch((err) => {
-  console.error(err.stack ?? err);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, formatTable, freePort, getJson, loadAverage, positiveInt, privateEnv, removeDir, summarize, timeNode } from './lib.mjs';
+import { cli, closeChrome, formatTable, freePort, getJson, loadAverage, positiveInt, privateEnv, removeDir, runBench, summarize, timeNode } from './lib.mjs';
 
 const RAW_CLIENT = fileURLToPath(new URL('./raw-cdp-client.mjs', import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -151,7 +151,4 @@ async function main() {
   await writeFile(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 }
 
-main().catch((err) => {
-  console.error(err.stack ?? err);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -6,8 +6,7 @@
 
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, freePort, percentile, positiveInt, privateEnv, removeDir } from './lib.mjs';
+import { benchSession, cli, percentile, positiveInt, runBench } from './lib.mjs';
 
 const SIZES = [100, 1_000, 10_000];
 const IN_PAGE_TARGET_MS = 100; // at 1,000 elements
@@ -71,9 +70,7 @@ async function workflowBytes(server, port, env) {
 async function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
   const runs = positiveInt('runs', values.runs);
-  const server = await startFixtureServer();
-  const { dir, env } = await privateEnv();
-  const port = await freePort();
+  const { server, env, port, close } = await benchSession();
   try {
     await cli({ steps: [{ chromeStatus: { port } }] }, env);
     const scaling = await snapshotScaling(server, port, env, runs);
@@ -95,13 +92,8 @@ async function main() {
     console.log(`target: each visual answer ≤ ${ANSWER_TARGET_BYTES} bytes: ${worst <= ANSWER_TARGET_BYTES ? 'met' : 'NOT met'}`);
     if (!wf.ok) process.exitCode = 1;
   } finally {
-    await closeChrome(port);
-    await server.close();
-    await removeDir(dir);
+    await close();
   }
 }
 
-main().catch((err) => {
-  console.error(err.stack ?? err);
-  process.exitCode = 1;
-});
+runBench(main);

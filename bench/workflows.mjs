@@ -6,8 +6,7 @@
 // Usage: node bench/workflows.mjs [--repeat 3] [--only login]
 
 import { parseArgs } from 'node:util';
-import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, formatTable, freePort, loadAverage, pageValue, percentile, positiveInt, privateEnv, removeDir, timeNode } from './lib.mjs';
+import { benchSession, cli, formatTable, loadAverage, pageValue, percentile, positiveInt, runBench, timeNode } from './lib.mjs';
 
 const LOGIN_BYTES_TARGET = 4_096; // issue 7: workflow (1) total stdout
 
@@ -111,9 +110,7 @@ async function runWorkflow(wf, base, port, env) {
 async function main() {
   const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' }, only: { type: 'string' } } });
   const repeat = positiveInt('repeat', values.repeat);
-  const server = await startFixtureServer();
-  const { dir, env } = await privateEnv();
-  const port = await freePort();
+  const { server, env, port, close } = await benchSession();
   try {
     await cli({ steps: [{ chromeStatus: { port } }] }, env); // launch Chrome outside the timings
     const floor = [];
@@ -141,13 +138,8 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    await closeChrome(port);
-    await server.close();
-    await removeDir(dir);
+    await close();
   }
 }
 
-main().catch((err) => {
-  console.error(err.stack ?? err);
-  process.exitCode = 1;
-});
+runBench(main);
