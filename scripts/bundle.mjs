@@ -1,22 +1,20 @@
 #!/usr/bin/env node
-// Build step: bundles the compiled CLI (dist/cli.js and everything it imports, ws included) into
-// one CommonJS file, dist/cli.bundle.cjs, and puts the loader (scripts/cli-loader.mjs) in its place
-// as dist/cli.js. A short-lived process then loads one file instead of sixty, compiled through
-// V8's code cache. The rest of dist/ stays for scripts and tests.
-import { chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
+// Build step: bundles the compiled CLI (build/cli.js, tsc's output, and everything it imports)
+// into one CommonJS file, dist/cli.bundle.cjs, beside its loader dist/cli.js (scripts/cli-loader.cjs)
+// and a dist/package.json that makes both CommonJS. A short-lived process then loads one file
+// instead of sixty, through the CommonJS loader and V8's code cache. dist/ is what ships; build/
+// stays for scripts and tests that import single modules.
+import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const entry = new URL('../dist/cli.js', import.meta.url);
-const loader = new URL('./cli-loader.mjs', import.meta.url);
-if (readFileSync(entry, 'utf8') === readFileSync(loader, 'utf8')) {
-  throw new Error('dist/cli.js is already the loader: run the whole build (npm run build), which compiles it first');
-}
-// Earlier builds split the bundle into chunks: drop them.
-rmSync(new URL('../dist/chunks/', import.meta.url), { recursive: true, force: true });
+const dist = new URL('../dist/', import.meta.url);
+// Earlier builds put tsc's output and bundle chunks here: start from an empty folder.
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
 
 await build({
-  entryPoints: [entry.pathname],
-  outfile: new URL('../dist/cli.bundle.cjs', import.meta.url).pathname,
+  entryPoints: [new URL('../build/cli.js', import.meta.url).pathname],
+  outfile: new URL('cli.bundle.cjs', dist).pathname,
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -26,5 +24,7 @@ await build({
   banner: { js: "const __cdpSkillBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
-copyFileSync(loader, entry);
+writeFileSync(new URL('package.json', dist), `${JSON.stringify({ type: 'commonjs' })}\n`);
+const entry = new URL('cli.js', dist);
+copyFileSync(new URL('./cli-loader.cjs', import.meta.url), entry);
 chmodSync(entry, 0o755);

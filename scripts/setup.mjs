@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Makes a fresh checkout ready to run: installs dependencies, builds dist/, and makes sure a
+// Makes a fresh checkout ready to run: installs dependencies, builds build/ and dist/, and makes sure a
 // Chrome or Chromium exists (on Debian/Ubuntu as root it installs Debian's chromium package).
 // Plain Node with no dependencies, so it runs before `npm install` has. Progress goes to stderr.
 
@@ -37,16 +37,16 @@ function installDependencies() {
 
 function build() {
   const cli = join(root, 'dist', 'cli.js');
-  const stale = !existsSync(cli)
+  const stale = !existsSync(cli) || !existsSync(join(root, 'build', 'cli.js'))
     || newestMtime(join(root, 'src')) > statSync(cli).mtimeMs
     || statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(cli).mtimeMs;
   if (!stale) return;
-  log('building dist/');
+  log('building build/ and dist/');
   run('npm', ['run', '--silent', 'build']);
 }
 
 async function ensureChrome() {
-  const { findChrome, chromeInstallHint } = await import(join(root, 'dist', 'cdp', 'chrome-finder.js'));
+  const { findChrome, chromeInstallHint } = await import(join(root, 'build', 'cdp', 'chrome-finder.js'));
   if (findChrome()) return;
   const isRoot = process.getuid?.() === 0;
   const hasApt = process.platform === 'linux' && existsSync('/usr/bin/apt-get');

@@ -17,7 +17,7 @@ export const SKILL_NAME = 'cdp-skill';
 /** Written into a copied skill folder: marks it as ours and lists the files we put there. */
 export const MANIFEST = '.cdp-skill-install.json';
 /** What a copied skill holds besides the generated package.json: the playbook, examples, the CLI (its loader and bundle). */
-export const COPIED_FILES = ['SKILL.md', 'EXAMPLES.md', 'dist/cli.js', 'dist/cli.bundle.cjs'] as const;
+export const COPIED_FILES = ['SKILL.md', 'EXAMPLES.md', 'dist/cli.js', 'dist/cli.bundle.cjs', 'dist/package.json'] as const;
 
 export function skillTargets(home: string): SkillTarget[] {
   return [

@@ -75,8 +75,8 @@ function writeIfChanged(path: string, data: Buffer): boolean {
 /** Writes (or refreshes) a copy; returns whether any file changed. */
 export function writeCopy(dir: string, root: string, version: string, previous?: Manifest): boolean {
   const files = new Map<string, Buffer>(COPIED_FILES.map((rel) => [rel, readFileSync(join(root, rel))]));
-  // The bundled CLI is ESM and reads ../package.json for --version: give it a minimal one.
-  files.set('package.json', Buffer.from(`${JSON.stringify({ name: SKILL_NAME, version, type: 'module', private: true }, null, 2)}\n`));
+  // The bundled CLI reads ../package.json for --version: give it a minimal one (dist/package.json makes dist/ CommonJS).
+  files.set('package.json', Buffer.from(`${JSON.stringify({ name: SKILL_NAME, version, private: true }, null, 2)}\n`));
   mkdirSync(dir, { recursive: true });
   let changed = false;
   for (const [rel, data] of files) changed = writeIfChanged(join(dir, rel), data) || changed;

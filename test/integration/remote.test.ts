@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromeArgs } from '../../dist/cdp/launcher.js';
-import { findChrome } from '../../dist/cdp/chrome-finder.js';
+import { chromeArgs } from '../../build/cdp/launcher.js';
+import { findChrome } from '../../build/cdp/chrome-finder.js';
 import { freePort, startHarness, type Harness } from './harness.js';
 
 interface Target { id: string; type: string; url: string }

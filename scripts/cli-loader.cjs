@@ -1,17 +1,18 @@
 #!/usr/bin/env node
+'use strict';
 // cdp-skill's entry point (copied to dist/cli.js by scripts/bundle.mjs). The CLI itself is one
 // CommonJS bundle, dist/cli.bundle.cjs; this loader compiles it through V8's code cache, kept in
 // the user's private state directory, so a call skips most of the compile work every short-lived
 // process would otherwise repeat (about 10 ms a call on a 2-core machine). Any problem with the
 // cache only costs that saving: the bundle then compiles as usual.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+// The loader is CommonJS (dist/package.json says so): an ES module entry would set up Node's
+// ESM loader first, about 5 ms a call.
+const { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
 
-const bundle = fileURLToPath(new URL('./cli.bundle.cjs', import.meta.url));
+const bundle = join(__dirname, 'cli.bundle.cjs');
 // A shebang line is not JavaScript inside the function wrapper: keep it as a comment (same lines).
 const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
 
@@ -59,5 +60,5 @@ if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     }
   });
 }
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+const bundleModule = { exports: {} };
+script.runInThisContext()(bundleModule.exports, require, bundleModule, bundle, __dirname);
