@@ -2,12 +2,12 @@
 // id-correlated commands with their own timers, event dispatch per session, clean close.
 // Incoming frames are `unknown` until narrowed here; nothing past this file sees raw JSON.
 
-import WebSocket from 'ws';
 import { ConnectionError, ExecutionError, DEFAULT_COMMAND_TIMEOUT_MS } from '../common/index.js';
 import type {
   CdpSession, CommandName, CommandResult, EventName, EventPayload, SendOptions,
 } from './protocol.js';
 import { isTargetClosed } from './protocol-errors.js';
+import { WebSocketClient } from './websocket.js';
 
 interface Pending {
   method: string;
@@ -32,7 +32,7 @@ type Listener = (params: unknown) => void;
 export class ProtocolError extends ExecutionError {}
 
 export class Connection {
-  readonly #ws: WebSocket;
+  #ws: WebSocketClient | undefined;
   readonly #pending = new Map<number, Pending>();
   readonly #listeners = new Map<string, Set<Listener>>(); // key: `${sessionId ?? ''} ${method}`
   readonly #closeHandlers = new Set<(reason: string) => void>();
@@ -40,29 +40,23 @@ export class Connection {
   #closedReason: string | undefined;
   readonly url: string;
 
-  private constructor(ws: WebSocket, url: string) {
-    this.#ws = ws;
+  private constructor(url: string) {
     this.url = url;
-    ws.on('message', (data) => this.#onMessage(data));
-    ws.on('close', (code, reason) => this.#onClose(`WebSocket closed (code ${code}${reason.length ? `, ${reason}` : ''})`));
-    ws.on('error', (err) => this.#onClose(`WebSocket error: ${err.message}`));
   }
 
-  static open(url: string, timeoutMs: number): Promise<Connection> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, handshakeTimeout: timeoutMs });
-      const fail = (err: Error): void => {
-        ws.removeAllListeners();
-        ws.on('error', () => { /* late errors of an abandoned socket have nobody to tell */ });
-        ws.terminate();
-        reject(new ConnectionError(`Cannot connect to ${url}: ${err.message}`));
-      };
-      ws.once('open', () => {
-        ws.removeListener('error', fail);
-        resolve(new Connection(ws, url));
+  static async open(url: string, timeoutMs: number): Promise<Connection> {
+    const conn = new Connection(url);
+    try {
+      conn.#ws = await WebSocketClient.open(url, {
+        timeoutMs,
+        maxPayload: 512 * 1024 * 1024,
+        onMessage: (text) => conn.#onMessage(text),
+        onClose: (reason) => conn.#onClose(reason),
       });
-      ws.once('error', fail);
-    });
+    } catch (err) {
+      throw new ConnectionError(`Cannot connect to ${url}: ${(err as Error).message}`);
+    }
+    return conn;
   }
 
   get closed(): boolean {
@@ -106,13 +100,14 @@ export class Connection {
   close(): void {
     if (this.closed) return;
     this.#onClose('closed by cdp-skill');
-    this.#ws.close();
+    this.#ws?.close();
   }
 
   #send(method: string, params: unknown, sessionId: string | undefined, timeoutMs: number): Promise<unknown> {
     const error = new ProtocolError(`${method} failed`);
-    if (this.#closedReason) {
-      return Promise.reject(new ConnectionError(`Cannot send ${method}: ${this.#closedReason}`));
+    const ws = this.#ws;
+    if (this.#closedReason || !ws) {
+      return Promise.reject(new ConnectionError(`Cannot send ${method}: ${this.#closedReason ?? 'not connected'}`));
     }
     const id = this.#nextId++;
     const message = JSON.stringify({ id, method, params: params ?? {}, ...(sessionId ? { sessionId } : {}) });
@@ -122,7 +117,7 @@ export class Connection {
         reject(new ConnectionError(`Chrome did not answer ${method} within ${timeoutMs}ms`));
       }, timeoutMs);
       this.#pending.set(id, { method, error, resolve, reject, timer });
-      this.#ws.send(message, (err) => {
+      ws.send(message, (err) => {
         if (!err) return;
         clearTimeout(timer);
         this.#pending.delete(id);
@@ -139,10 +134,10 @@ export class Connection {
     return () => { set.delete(handler); };
   }
 
-  #onMessage(data: WebSocket.RawData): void {
+  #onMessage(text: string): void {
     let msg: Incoming;
     try {
-      const parsed: unknown = JSON.parse(data.toString());
+      const parsed: unknown = JSON.parse(text);
       if (typeof parsed !== 'object' || parsed === null) return;
       msg = parsed as Incoming;
     } catch {
