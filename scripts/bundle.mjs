@@ -19,6 +19,8 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
   // The CLI finds package.json and its root from its own URL: the bundle's, in CommonJS.
   define: { 'import.meta.url': '__cdpSkillBundleUrl' },
   banner: { js: "const __cdpSkillBundleUrl = require('node:url').pathToFileURL(__filename).href;" },

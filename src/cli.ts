@@ -2,7 +2,7 @@
 // cdp-skill: one JSON command in (argument, or stdin), one JSON answer out, exit 0 or 1.
 // Flags and subcommands go through commander, loaded only when there is no JSON to run.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,13 +37,34 @@ function readStdin(): Promise<string> {
 
 let emitted = false;
 
-/** Writes the one answer of this process and exits once it is flushed. */
+/** Writes the one answer of this process and exits. */
 function emit(output: unknown, exitCode: number): void {
   if (emitted) return;
   const text = `${JSON.stringify(output)}\n`; // before marking: if this throws, crash() still answers
   emitted = true;
-  process.stdout.on('error', () => process.exit(exitCode)); // EPIPE: the reader left; end quietly
-  process.stdout.write(text, () => process.exit(exitCode));
+  writeStdout(Buffer.from(text));
+  process.exit(exitCode);
+}
+
+/** How long a reader that stopped reading (a full, non-blocking pipe) may hold the answer up. */
+const STDOUT_STALL_MS = 60_000;
+
+/**
+ * Writes straight to file descriptor 1: setting up process.stdout's stream costs a short-lived
+ * process about a millisecond. A non-blocking pipe that is full is waited on (bounded); a reader
+ * that left (EPIPE) ends it quietly.
+ */
+function writeStdout(data: Buffer): void {
+  const stallUntil = Date.now() + STDOUT_STALL_MS;
+  let offset = 0;
+  while (offset < data.length) {
+    try {
+      offset += writeSync(1, data, offset);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > stallUntil) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2); // let the reader drain the pipe
+    }
+  }
 }
 
 async function runJson(text: string, debug: boolean): Promise<void> {

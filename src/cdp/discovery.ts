@@ -1,8 +1,8 @@
 // Chrome's HTTP discovery endpoints (/json/version, /json/list): reachability probes and the
-// browser WebSocket URL. node:http rather than fetch: it loads faster in a short-lived CLI.
+// browser WebSocket URL. node:http rather than fetch: it loads faster in a short-lived CLI, and
+// only when a call needs discovery (most connect straight to a stored WebSocket URL).
 
-import { request } from 'node:http';
-import { ConnectionError, PROBE_TIMEOUT_MS } from '../common/index.js';
+import { ConnectionError, PROBE_TIMEOUT_MS, requireBuiltin } from '../common/index.js';
 
 export interface BrowserVersion {
   Browser: string;
@@ -19,6 +19,7 @@ export interface TargetListEntry {
 }
 
 export function httpJson<T>(host: string, port: number, path: string, timeoutMs = PROBE_TIMEOUT_MS, method = 'GET'): Promise<T> {
+  const { request } = requireBuiltin('node:http') as typeof import('node:http');
   return new Promise((resolve, reject) => {
     const req = request({ host, port, path, method, timeout: timeoutMs, headers: { host: `${host}:${port}` } }, (res) => {
       const chunks: Buffer[] = [];

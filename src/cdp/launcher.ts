@@ -2,11 +2,10 @@
 // --no-sandbox as root, headless without a display, a private profile per port, detached and
 // unref'd, polled every 100 ms for up to 10 s, failing at once with Chrome's own stderr if it exits.
 
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ConnectionError, ensureStateDir, LAUNCH_POLL_INTERVAL_MS, LAUNCH_TIMEOUT_MS, stateDir,
+  ConnectionError, ensureStateDir, LAUNCH_POLL_INTERVAL_MS, LAUNCH_TIMEOUT_MS, requireBuiltin, stateDir,
 } from '../common/index.js';
 import { chromeInstallHint, findChrome } from './chrome-finder.js';
 import { probe, type BrowserVersion } from './discovery.js';
@@ -79,6 +78,7 @@ async function spawnAndWait(port: number, headless: boolean): Promise<BrowserVer
     return tail;
   };
   const logFd = openSync(logPath, 'w', 0o600);
+  const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
   const child = spawn(exe, chromeArgs(port, profileDir, headless), {
     detached: true,
     stdio: ['ignore', 'ignore', logFd],

@@ -180,16 +180,16 @@ export function patchTab(alias: string, patch: Partial<TabEntry>): Promise<void>
 }
 
 /** Drops entries of one browser whose targets no longer exist. */
-export function pruneTabs(host: string, port: number, liveTargetIds: Set<string>, wsEndpoint?: string): Promise<string[]> {
+export async function pruneTabs(host: string, port: number, liveTargetIds: Set<string>, wsEndpoint?: string): Promise<string[]> {
+  const dead = (data: RegistryData): string[] => Object.entries(data.tabs).filter(([, e]) => {
+    const sameBrowser = wsEndpoint ? e.wsEndpoint === wsEndpoint : !e.wsEndpoint && e.host === host && e.port === port;
+    return sameBrowser && !liveTargetIds.has(e.targetId);
+  }).map(([alias]) => alias);
+  // Mostly nothing is dead: then a read is enough, without the lock and the write.
+  if (!dead(await loadRegistry()).length) return [];
   return updateRegistry((data) => {
-    const dropped: string[] = [];
-    for (const [alias, e] of Object.entries(data.tabs)) {
-      const sameBrowser = wsEndpoint ? e.wsEndpoint === wsEndpoint : !e.wsEndpoint && e.host === host && e.port === port;
-      if (sameBrowser && !liveTargetIds.has(e.targetId)) {
-        delete data.tabs[alias];
-        dropped.push(alias);
-      }
-    }
+    const dropped = dead(data);
+    for (const alias of dropped) delete data.tabs[alias];
     return dropped;
   });
 }

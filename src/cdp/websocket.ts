@@ -5,8 +5,8 @@
 // browser farms) load TLS when they are used.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { connect as netConnect, type Socket } from 'node:net';
+import { requireBuiltin } from '../common/index.js';
 import { FrameError, FrameReader, OPCODE, closePayload, encodeFrame } from './websocket-frames.js';
 
 const ACCEPT_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
@@ -179,5 +179,5 @@ function isIpAddress(host: string): boolean {
 
 /** TLS only for wss:// endpoints: most calls never pay for loading it. */
 function loadTls(): typeof import('node:tls') {
-  return createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
+  return requireBuiltin('node:tls') as typeof import('node:tls');
 }

@@ -4,3 +4,4 @@ export { Deadline } from './deadline.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
 export { looksSensitive, markSecret, knownSecrets, REDACTED } from './secrets.js';
+export { requireBuiltin } from './lazy.js';

@@ -113,27 +113,26 @@ export class Page {
    */
   static async open(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, geolocation: GeolocationSetting | undefined, timeoutMs: number): Promise<Page> {
     const notes: string[] = [];
-    if (await reviveIfCrashed(session)) notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
-    const contexts = new FrameContexts();
-    contexts.track(session); // before Runtime.enable, which reports the existing contexts
-    const enabling = Promise.all([
-      session.send('Page.enable'),
-      session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
-      session.send('Runtime.enable'),
-      session.send('Page.getFrameTree'),
-      session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
-      // Headless Chrome stops rendering a tab hidden behind another one in its window (a popup
-      // the page opened, say): screenshots and animation frames would stall. Show ours.
-      session.send('Page.bringToFront'),
-      viewport ? applyViewport(session, viewport) : undefined,
-      // Chrome drops granted permissions with the client that granted them: grant again.
-      geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
-      // Last, once Page.enable answers dialogs again: what the guard answered between commands.
-      takeGuardedDialogs(session),
-    ]);
-    const [, , , tree, , , , , guarded] = await answered(enabling, timeoutMs);
+    // The crash check and the enables go out together: one round trip instead of two. A crashed
+    // tab leaves the enables unanswered; they are abandoned and sent again after the reload.
+    const crashed = watchCrash(session);
+    let setup = enable(conn, session, targetId, viewport, geolocation);
+    let wasCrashed: boolean;
+    try {
+      wasCrashed = await crashed;
+    } catch (err) {
+      setup.enabling.catch(() => { /* the session failed: the error above says why */ });
+      throw err;
+    }
+    if (wasCrashed) {
+      setup.enabling.catch(() => { /* sent to the dead renderer: never needed */ });
+      await reloadCrashed(session);
+      notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
+      setup = enable(conn, session, targetId, viewport, geolocation);
+    }
+    const [, , , tree, , , , , guarded] = await answered(setup.enabling, timeoutMs);
     const f = tree.frameTree.frame;
-    const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, contexts);
+    const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, setup.contexts);
     page.attachNotes.push(...notes);
     page.dialogs.push(...guarded.map((d) => ({ ...d, betweenCommands: true as const })));
     return page;
@@ -199,19 +198,48 @@ export class Page {
 /** Reloading a crashed tab may take this long before its new renderer answers. */
 const REVIVE_TIMEOUT_MS = 10_000;
 
+/** Sends the domain enables and per-tab emulation a command needs, without waiting for them. */
+function enable(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, geolocation: GeolocationSetting | undefined) {
+  const contexts = new FrameContexts();
+  contexts.track(session); // before Runtime.enable, which reports the existing contexts
+  const enabling = Promise.all([
+    session.send('Page.enable'),
+    session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
+    session.send('Runtime.enable'),
+    session.send('Page.getFrameTree'),
+    session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+    // Headless Chrome stops rendering a tab hidden behind another one in its window (a popup
+    // the page opened, say): screenshots and animation frames would stall. Show ours.
+    session.send('Page.bringToFront'),
+    viewport ? applyViewport(session, viewport) : undefined,
+    // Chrome drops granted permissions with the client that granted them: grant again.
+    geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
+    // Last, once Page.enable answers dialogs again: what the guard answered between commands.
+    takeGuardedDialogs(session),
+  ]);
+  return { contexts, enabling };
+}
+
 /**
- * A tab whose renderer crashed earlier answers none of the page domains (Page.enable would hang
- * until the command's timeout). Chrome tells a new session at once, before it answers
- * Inspector.enable; then the tab is reloaded, as a user would from the "Aw, Snap!" page.
+ * Whether the tab's renderer had crashed. A tab that crashed earlier answers none of the page
+ * domains (Page.enable would hang until the command's timeout); Chrome tells a new session at
+ * once, before it answers Inspector.enable.
  */
-async function reviveIfCrashed(session: CdpSession): Promise<boolean> {
+async function watchCrash(session: CdpSession): Promise<boolean> {
   const crashed = session.waitFor('Inspector.targetCrashed');
   let wasCrashed = false;
   void crashed.promise.then(() => { wasCrashed = true; });
-  await session.send('Inspector.enable');
-  await Promise.resolve(); // let the event, which arrived before the answer, settle `wasCrashed`
-  crashed.cancel();
-  if (!wasCrashed) return false;
+  try {
+    await session.send('Inspector.enable');
+    await Promise.resolve(); // let the event, which arrived before the answer, settle `wasCrashed`
+  } finally {
+    crashed.cancel();
+  }
+  return wasCrashed;
+}
+
+/** Reloads a crashed tab, as a user would from the "Aw, Snap!" page. */
+async function reloadCrashed(session: CdpSession): Promise<void> {
   const reloaded = session.waitFor('Inspector.targetReloadedAfterCrash');
   try {
     await session.send('Page.reload');
@@ -221,7 +249,6 @@ async function reviveIfCrashed(session: CdpSession): Promise<boolean> {
   } finally {
     reloaded.cancel();
   }
-  return true;
 }
 
 /** A healthy page answers the enables in milliseconds, a loaded machine's in seconds. */

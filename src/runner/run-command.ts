@@ -208,7 +208,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     const captured = alive
       ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })
       : {};
-    // Tells the entry point (scripts/cli-loader.mjs) that this run took the common path, worth caching compiled.
+    // Tells the entry point (scripts/cli-loader.cjs) that this run took the common path, worth caching compiled.
     if (alive && visual) (globalThis as Record<symbol, unknown>)[Symbol.for('cdp-skill.capturedPage')] = true;
     if (watch && !session.closedOwnTab) await Promise.all([saveTabState(watch), guarded]);
     const consoleReport: ConsoleReport | undefined = watch?.console.report();

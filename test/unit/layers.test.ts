@@ -45,7 +45,7 @@ it('imports only downward, through index.ts', () => {
 // Safety by default (issue 8): nothing is sent anywhere but the configured Chrome. Only the CDP
 // layer's discovery (HTTP /json/*) and its WebSocket client may open network sockets.
 it('opens network connections only in cdp/discovery.ts and cdp/websocket.ts', () => {
-  const NETWORK = /from '(node:)?(http|https|http2|net|tls|dgram|dns|undici)'|from 'ws'|require\('(node:)?(http|https|net|tls|dgram)'\)|\bfetch\(|\bWebSocket\(|\bXMLHttpRequest\b/;
+  const NETWORK = /from '(node:)?(http|https|http2|net|tls|dgram|dns|undici)'|from 'ws'|require(Builtin)?\('(node:)?(http|https|net|tls|dgram)'\)|\bfetch\(|\bWebSocket\(|\bXMLHttpRequest\b/;
   // Page code (injected/) runs inside the page, under the page's own origin: it makes no requests either.
   const users = files(SRC).filter((f) => NETWORK.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f)).sort();
   expect(users).toEqual(['cdp/discovery.ts', 'cdp/websocket.ts']);
