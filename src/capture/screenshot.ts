@@ -68,6 +68,9 @@ export async function captureScreenshot(
   if (options.omitBackground) {
     await session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
   }
+  // The viewport's size is asked alongside the capture, not after it.
+  const sizeP = clip ? undefined : call(() => ({ width: window.innerWidth, height: window.innerHeight }), undefined);
+  sizeP?.catch(() => { /* awaited below, once the capture succeeded */ });
   let data: string;
   try {
     const capture = session.sendWith('Page.captureScreenshot', params, { timeoutMs: deadline.remainingMs() + 1_000 });
@@ -81,6 +84,6 @@ export async function captureScreenshot(
   const path = resolve(options.path);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, buffer);
-  const size = clip ?? await call(() => ({ width: window.innerWidth, height: window.innerHeight }), undefined);
+  const size = clip ?? await deadline.race(sizeP!, 'the viewport size');
   return { path, width: Math.round(size.width), height: Math.round(size.height), format: options.format, bytes: buffer.length };
 }

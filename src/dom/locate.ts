@@ -8,11 +8,13 @@ import {
 import { evaluateIn, type Page } from '../page/index.js';
 import type { Counters } from '../injected/ref-map.js';
 import type { LocateFailure, TargetSpec } from '../injected/locate.js';
-import type { ActionFailure, ActionKind } from '../injected/actionability.js';
+import type { ActionFailure, ActionKind, ActionOutcome } from '../injected/actionability.js';
 import { refProblem } from '../injected/ref-box.js';
 
 export type { TargetSpec } from '../injected/locate.js';
 export type { ActionKind } from '../injected/actionability.js';
+
+type ActionReady = Extract<ActionOutcome, { ok: true }>;
 
 /** SPEC §8.9 default actionability timeout. */
 export const DEFAULT_ACTION_TIMEOUT_MS = 5_000;
@@ -149,6 +151,18 @@ export async function prepareAction(
 ): Promise<Actionable> {
   const started = Date.now();
   const until = actionWindow(deadline, opts);
+  // Mostly the element is there and ready: find it and check it in one evaluation. Anything else
+  // takes the path below (waits, retries, re-resolving, forcing), from the start.
+  const quick = await page.guard(evaluateIn(page.evalTarget(), async (rt, a) => {
+    const found = rt.locateElement(a.locate);
+    return found.ok ? { found, check: await rt.checkActionable({ ...a.check, handle: found.handle }) } : undefined;
+  }, { locate: { target, within: opts.within, counters: refs.counters }, check: { action, force: !!opts.force, stable: opts.stable } },
+  { deadline, what: `the element ${describeTarget(target)}` }));
+  if (quick?.check.ok) {
+    refs.counters = quick.found.counters;
+    const located: Located = { handle: quick.found.handle, desc: quick.found.desc, ...(quick.found.reResolved ? { reResolved: true } : {}), ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}) };
+    return actionable(page, located, quick.check, action, deadline, false, undefined);
+  }
   let located = await locate(page, target, refs, opts, deadline);
   let last: ActionFailure | undefined;
   for (let attempt = 0; ; attempt++) {
@@ -156,15 +170,7 @@ export async function prepareAction(
     const force = !!opts.force || (until.expired() && !!last && forceable(last));
     const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.checkActionable(a),
       { handle: located.handle, action, force, stable: opts.stable }, { deadline, what: `${located.desc} to be ready for ${action}` }));
-    if (r.ok) {
-      // Inside a frame the page reports frame coordinates; Input events take the top viewport's.
-      const off = page.frame && action !== 'select' && action !== 'upload' ? await page.guard(page.frames.offset(page.frame.frameId, deadline)) : { x: 0, y: 0 };
-      return {
-        ...located, pointerHandle: r.handle, x: r.x + off.x, y: r.y + off.y, local: { x: r.x, y: r.y },
-        ...(r.viaLabel ? { viaLabel: true } : {}), ...(r.checked !== undefined ? { checked: r.checked } : {}),
-        ...(force && !opts.force ? { autoForced: true, forcedBecause: last } : {}),
-      };
-    }
+    if (r.ok) return actionable(page, located, r, action, deadline, force && !opts.force, last);
     if (r.reason === 'detached' && !until.expired()) {
       located = await locate(page, target, refs, opts, deadline); // re-rendered: find it again
       continue;
@@ -173,4 +179,15 @@ export async function prepareAction(
     if (r.final || (until.expired() && (force || !forceable(r)))) throw actionError(r, located.desc, action, Date.now() - started, target);
     if (!until.expired()) await until.sleep(RETRY_DELAYS_MS[Math.min(attempt + 1, RETRY_DELAYS_MS.length - 1)]!);
   }
+}
+
+/** The element, ready: its pointer point in top-viewport coordinates (a frame's offset added). */
+async function actionable(page: Page, located: Located, r: ActionReady, action: ActionKind, deadline: Deadline, autoForced: boolean, because: ActionFailure | undefined): Promise<Actionable> {
+  // Inside a frame the page reports frame coordinates; Input events take the top viewport's.
+  const off = page.frame && action !== 'select' && action !== 'upload' ? await page.guard(page.frames.offset(page.frame.frameId, deadline)) : { x: 0, y: 0 };
+  return {
+    ...located, pointerHandle: r.handle, x: r.x + off.x, y: r.y + off.y, local: { x: r.x, y: r.y },
+    ...(r.viaLabel ? { viaLabel: true } : {}), ...(r.checked !== undefined ? { checked: r.checked } : {}),
+    ...(autoForced ? { autoForced: true, forcedBecause: because } : {}),
+  };
 }

@@ -24,15 +24,25 @@ export function mousePosition(page: Page): Point | undefined {
   return positions.get(page);
 }
 
-/** Moves to `to` through `steps` evenly spaced points (the last one is `to`), `delayMs` apart. */
+/**
+ * Moves to `to` through `steps` evenly spaced points (the last one is `to`), `delayMs` apart.
+ * Without a delay the moves go out together, as a fast hand's do: Chrome still delivers each one
+ * (pointermove, mousemove, mouseover), but the command does not wait an animation frame per move.
+ */
 export async function moveMouse(page: Page, to: Point, deadline: Deadline, opts: { steps?: number; delayMs?: number; buttons?: number } = {}): Promise<void> {
   const from = positions.get(page) ?? { x: Math.max(0, to.x - APPROACH_OFFSET_PX), y: Math.max(0, to.y - APPROACH_OFFSET_PX) };
   const steps = Math.max(1, opts.steps ?? 2);
-  for (let i = 1; i <= steps; i++) {
-    const p = { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
-    await page.guard(deadline.race(send(page, 'mouseMoved', p, { buttons: opts.buttons ?? 0, button: opts.buttons ? 'left' : 'none' }), 'the mouse to move'));
+  const extra = { buttons: opts.buttons ?? 0, button: opts.buttons ? 'left' as const : 'none' as const };
+  const points = Array.from({ length: steps }, (_, k) => ({ x: from.x + ((to.x - from.x) * (k + 1)) / steps, y: from.y + ((to.y - from.y) * (k + 1)) / steps }));
+  if (!opts.delayMs) {
+    await page.guard(deadline.race(Promise.all(points.map((p) => send(page, 'mouseMoved', p, extra))), 'the mouse to move'));
+    positions.set(page, to);
+    return;
+  }
+  for (const [i, p] of points.entries()) {
+    await page.guard(deadline.race(send(page, 'mouseMoved', p, extra), 'the mouse to move'));
     positions.set(page, p);
-    if (opts.delayMs && i < steps) await deadline.sleep(opts.delayMs);
+    if (i < steps - 1) await deadline.sleep(opts.delayMs);
   }
 }
 

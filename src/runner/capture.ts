@@ -12,6 +12,7 @@ import {
 } from '../aria/index.js';
 import { actionVerb, diffViewport, MAX_LISTED, type DiffEntry, type ViewportChanges } from '../diff/index.js';
 import type { SnapshotOptions } from '../injected/aria-snapshot.js';
+import type { PageRuntime } from '../injected/runtime.js';
 import type { AttachedTab } from '../steps/index.js';
 
 const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
@@ -75,16 +76,37 @@ export async function captureAfter(
     ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
       (fn, arg) => evaluateInPage(page.session, fn, arg, { deadline }))
     : undefined;
-  const [state, shot, framed] = await Promise.allSettled([page.guard(stateP), shotP && page.guard(shotP), frameP && page.guard(frameP)]);
+  // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
+  const shot = shotP && page.guard(shotP);
+  shot?.catch(() => { /* a failed screenshot only leaves its field out (SPEC §17.1) */ });
+  const [state, framed] = await Promise.allSettled([page.guard(stateP), frameP && page.guard(frameP)]);
+  const out = await describe(tab, opts, state.status === 'fulfilled' ? { ...state.value, ...(framed.status === 'fulfilled' && framed.value ? framed.value : {}) } : undefined);
+  if (shot) {
+    try {
+      out.screenshot = (await shot).path;
+    } catch {
+      // Screenshot failure is non-fatal (SPEC §17.1): the field is simply absent.
+    }
+  }
+  return out;
+}
+
+interface PageState {
+  context: Awaited<ReturnType<PageRuntime['pageContext']>>;
+  snapshot?: Awaited<ReturnType<PageRuntime['ariaSnapshot']>>;
+  live: string[];
+  scrollY: number;
+}
+
+/** The answer's fields from the page's state after the steps (undefined: it could not be read). */
+async function describe(tab: AttachedTab, opts: { startUrl: string; before?: BeforeCapture; actions: string[] }, state: PageState | undefined): Promise<AfterCapture> {
+  const { page, alias } = tab;
   const out: AfterCapture = {};
-  // Screenshot failure is non-fatal (SPEC §17.1): the field is simply absent.
-  if (shot.status === 'fulfilled' && shot.value) out.screenshot = shot.value.path;
-  if (state.status !== 'fulfilled') {
+  if (!state) {
     out.navigated = true; // SPEC §14.3: an unknown URL after the command counts as navigation
     return out;
   }
-  const { context } = state.value;
-  const { snapshot, live, scrollY: afterScrollY } = framed.status === 'fulfilled' && framed.value ? framed.value : state.value;
+  const { context, snapshot, live, scrollY: afterScrollY } = state;
   out.context = context;
   const stripHash = (u: string): string => u.split('#')[0]!;
   const navigated = stripHash(context.url) !== stripHash(opts.startUrl) || page.lifecycle.documentCount > 0;
