@@ -4,7 +4,7 @@
 // and a dist/package.json that makes both CommonJS. A short-lived process then loads one file
 // instead of sixty, through the CommonJS loader and V8's code cache. dist/ is what ships; build/
 // stays for scripts and tests that import single modules.
-import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const dist = new URL('../dist/', import.meta.url);
@@ -26,6 +26,13 @@ await build({
   banner: { js: "const __cdpSkillBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
+// One character outside ASCII (esbuild leaves some in regular expressions) makes V8 hold the whole
+// source as a two-byte string: twice the memory to read and compile, about a millisecond a call.
+const bundled = readFileSync(new URL('cli.bundle.cjs', dist), 'utf8');
+const wide = bundled.search(/[^\x00-\x7f]/);
+if (wide >= 0) {
+  throw new Error(`dist/cli.bundle.cjs is not pure ASCII near "${bundled.slice(Math.max(0, wide - 40), wide + 10)}": write the character as a \\u escape in src/`);
+}
 writeFileSync(new URL('package.json', dist), `${JSON.stringify({ type: 'commonjs' })}\n`);
 const entry = new URL('cli.js', dist);
 copyFileSync(new URL('./cli-loader.cjs', import.meta.url), entry);

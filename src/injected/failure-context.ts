@@ -115,7 +115,7 @@ export function dismissButtonIn(layerSelector: string, ctx: RefContext): RefName
     return undefined; // not a selector this document parses: no layer to look in
   }
   if (!layer) return undefined;
-  const ranks = [/^(close|dismiss|×|✕|x|hide)\b/i, /^(accept|agree|i agree|allow|ok|okay|got it|continue|understood)\b/i, /^(reject|decline|no thanks|deny|not now|later)\b/i];
+  const ranks = [/^(close|dismiss|\u00d7|\u2715|x|hide)\b/i, /^(accept|agree|i agree|allow|ok|okay|got it|continue|understood)\b/i, /^(reject|decline|no thanks|deny|not now|later)\b/i];
   let best: { el: Element; role: string; name: string; rank: number } | undefined;
   for (const el of [layer, ...rt.deepElements(layer)]) {
     const role = rt.cachedRole(ctx, el);
