@@ -3,5 +3,10 @@
 
 import { createRequire } from 'node:module';
 
-/** `require` for built-ins, from ES module code and from the CommonJS bundle alike. */
-export const requireBuiltin: NodeJS.Require = createRequire(import.meta.url);
+let require: NodeJS.Require | undefined;
+
+/** `require` for built-ins, from ES module code and from the CommonJS bundle alike; made on first use. */
+export function requireBuiltin(id: string): unknown {
+  require ??= createRequire(import.meta.url);
+  return require(id);
+}
