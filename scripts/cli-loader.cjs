@@ -8,7 +8,6 @@
 // The loader is CommonJS (dist/package.json says so): an ES module entry would set up Node's
 // ESM loader first, about 5 ms a call.
 const { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } = require('node:fs');
-const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 
@@ -16,10 +15,17 @@ const bundle = join(__dirname, 'cli.bundle.cjs');
 // A shebang line is not JavaScript inside the function wrapper: keep it as a comment (same lines).
 const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
 
+/** os.tmpdir() without loading node:os on POSIX (about 1 ms), as src/common/os-paths.ts does. */
+function tempDir() {
+  if (process.platform === 'win32') return require('node:os').tmpdir();
+  const dir = process.env.TMPDIR || process.env.TMP || process.env.TEMP || '/tmp';
+  return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
+}
+
 /** The cache file for this bundle and Node, in the state directory when it is private and ours. */
 function cachePath() {
   try {
-    const dir = process.env.CDP_SKILL_STATE_DIR ?? join(tmpdir(), 'cdp-skill');
+    const dir = process.env.CDP_SKILL_STATE_DIR ?? join(tempDir(), 'cdp-skill');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = statSync(dir);
     if (!st.isDirectory() || (st.mode & 0o077) !== 0 || (process.getuid && st.uid !== process.getuid())) return undefined;

@@ -3,11 +3,11 @@
 // Flags and subcommands go through commander, loaded only when there is no JSON to run.
 
 import { readFileSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, parseJson, runCommand, validateCommand, assemble } from './runner/index.js';
 import { appendMetrics, writeDebugLog } from './capture/index.js';
+import { homeDir } from './common/index.js';
 
 const STDIN_GUARD_MS = 100;
 /** Words that are subcommands, not a JSON command given as the one argument. */
@@ -110,8 +110,8 @@ async function runInstall(action: 'install' | 'uninstall', copy: boolean): Promi
   try {
     const { installSkill, uninstallSkill } = await import('./install/index.js');
     const report = action === 'install'
-      ? installSkill({ root: packageRoot(), home: homedir(), copy })
-      : uninstallSkill({ home: homedir() });
+      ? installSkill({ root: packageRoot(), home: homeDir(), copy })
+      : uninstallSkill({ home: homeDir() });
     emit(report, report.status === 'ok' ? 0 : 1);
   } catch (err) {
     emit({ status: 'error', action, error: { type: 'EXECUTION', message: (err as Error).message } }, 1);

@@ -1,10 +1,9 @@
 // Taking snapshots of a tab: one page evaluation for the tree, then shaping, rendering and
 // (when large) writing to a file, all on the Node side.
 
-import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ElementNotFoundError, StepValidationError, stateDir, type Deadline } from '../common/index.js';
+import { ElementNotFoundError, StepValidationError, sha1, stateDir, type Deadline } from '../common/index.js';
 import { evaluateIn, type EvalTarget } from '../page/index.js';
 import type { AriaNode, SnapshotOptions } from '../injected/aria-snapshot.js';
 import type { Counters } from '../injected/ref-map.js';
@@ -77,12 +76,12 @@ export function headOf(yaml: string, maxBytes: number): string {
   return kept.join('\n');
 }
 
-export async function writeSnapshotFile(name: string, yaml: string): Promise<string> {
+export function writeSnapshotFile(name: string, yaml: string): string {
   const path = join(stateDir(), name);
-  await writeFile(path, `${yaml}\n`, { mode: 0o600 });
+  writeFileSync(path, `${yaml}\n`, { mode: 0o600 });
   return path;
 }
 
 export function snapshotHash(yaml: string): string {
-  return createHash('sha1').update(yaml).digest('base64url').slice(0, 16);
+  return sha1(yaml).toString('base64url').slice(0, 16);
 }

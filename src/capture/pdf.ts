@@ -2,7 +2,7 @@
 // written to a file; the page count read from the PDF's own page tree and, on request, its
 // structure checked. No PDF library: the few markers needed are found in the bytes.
 
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ExecutionError, StepValidationError, type Deadline } from '../common/index.js';
 import type { CdpSession, Protocol } from '../cdp/index.js';
@@ -92,8 +92,8 @@ export async function capturePdf(session: CdpSession, options: PdfOptions, deadl
   }
   const pdf = Buffer.from(data, 'base64');
   const path = resolve(options.path);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, pdf);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, pdf);
   const result: PdfResult = { path, pages: pdfPageCount(pdf), bytes: pdf.length };
   if (!options.validate) return result;
   const problems = pdfProblems(pdf);

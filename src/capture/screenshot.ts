@@ -1,7 +1,7 @@
 // Screenshots: viewport, full page (≤ 16384 px a side), clip, or one element with padding;
 // PNG, JPEG or WebP. Every capture is bounded: a tab that does not paint cannot stall a command.
 
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MAX_SCREENSHOT_SIDE_PX, StepValidationError, ElementNotFoundError, type Deadline } from '../common/index.js';
 import type { CdpSession, Protocol } from '../cdp/index.js';
@@ -82,8 +82,8 @@ export async function captureScreenshot(
   }
   const buffer = Buffer.from(data, 'base64');
   const path = resolve(options.path);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, buffer);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, buffer);
   const size = clip ?? await deadline.race(sizeP!, 'the viewport size');
   return { path, width: Math.round(size.width), height: Math.round(size.height), format: options.format, bytes: buffer.length };
 }

@@ -2,7 +2,7 @@
 // reader in (any chunking, fragmented messages, control frames between fragments). Pure: no
 // sockets here, so every edge is unit-tested; websocket.ts puts it on a socket.
 
-import { randomFillSync } from 'node:crypto';
+import { randomBytes } from '../common/index.js';
 
 export const OPCODE = { continuation: 0x0, text: 0x1, binary: 0x2, close: 0x8, ping: 0x9, pong: 0xa } as const;
 
@@ -22,7 +22,7 @@ export interface FrameSink {
 }
 
 /** One client frame (FIN set, masked as RFC 6455 §5.3 requires of clients). */
-export function encodeFrame(opcode: number, payload: Buffer, mask: Buffer = randomFillSync(Buffer.allocUnsafe(4))): Buffer {
+export function encodeFrame(opcode: number, payload: Buffer, mask: Buffer = randomBytes(4)): Buffer {
   const len = payload.length;
   const lenBytes = len < 126 ? 0 : len < 0x10000 ? 2 : 8;
   const frame = Buffer.allocUnsafe(2 + lenBytes + 4 + len);

@@ -4,9 +4,8 @@
 // process that lives for one command that was ~7 ms of every call. wss:// endpoints (remote
 // browser farms) load TLS when they are used.
 
-import { createHash, randomBytes } from 'node:crypto';
 import { connect as netConnect, type Socket } from 'node:net';
-import { requireBuiltin } from '../common/index.js';
+import { randomBytes, requireBuiltin, sha1 } from '../common/index.js';
 import { FrameError, FrameReader, OPCODE, closePayload, encodeFrame } from './websocket-frames.js';
 
 const ACCEPT_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
@@ -167,7 +166,7 @@ export function handshakeProblem(head: string, key: string): string | undefined 
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   if (headers.get('upgrade')?.toLowerCase() !== 'websocket') return 'the server answered the upgrade without "Upgrade: websocket"';
-  const expected = createHash('sha1').update(key + ACCEPT_GUID).digest('base64');
+  const expected = sha1(key + ACCEPT_GUID).toString('base64');
   if (headers.get('sec-websocket-accept') !== expected) return 'the server answered the upgrade with a wrong Sec-WebSocket-Accept';
   if (headers.has('sec-websocket-extensions')) return 'the server enabled a WebSocket extension that was not asked for';
   return undefined;

@@ -2,8 +2,8 @@
 // profiles. One private directory (mode 0700) under the OS temp dir, never shared between users.
 
 import { lstatSync, mkdirSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from './os-paths.js';
 
 let cached: string | undefined;
 
@@ -23,13 +23,13 @@ function isPrivateDirOfOurs(path: string): boolean {
  */
 export function stateDir(): string {
   if (cached) return cached;
-  const base = process.env.CDP_SKILL_STATE_DIR ?? join(tmpdir(), 'cdp-skill');
+  const base = process.env.CDP_SKILL_STATE_DIR ?? join(tempDir(), 'cdp-skill');
   const candidates = [base, `${base}-${process.getuid?.() ?? 'user'}`];
   for (const dir of candidates) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (isPrivateDirOfOurs(dir)) return (cached = dir);
   }
-  throw new Error(`No private state directory could be made under ${tmpdir()}`);
+  throw new Error(`No private state directory could be made under ${tempDir()}`);
 }
 
 export function ensureStateDir(...sub: string[]): string {

@@ -1,11 +1,9 @@
 // Profiles on disk: ~/.cdp-skill/sites/{domain}.md (SPEC §15.2). Reads are bounded, writes are
 // atomic (temp file + rename), and every path is checked to stay inside the folder.
 
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ValidationError } from '../common/index.js';
+import { homeDir, randomBytes, ValidationError } from '../common/index.js';
 import { normaliseDomain } from './domain.js';
 
 /** Largest profile written, and read back into an answer: it is repeated on every visit. */
@@ -13,7 +11,7 @@ export const MAX_PROFILE_BYTES = 32 * 1024;
 
 /** `~/.cdp-skill/sites`, under $HOME (so a test can use a temporary one). */
 export function profilesDir(): string {
-  return join(homedir(), '.cdp-skill', 'sites');
+  return join(homeDir(), '.cdp-skill', 'sites');
 }
 
 /** The profile file of a domain; a VALIDATION error for anything that is not a plain domain. */
@@ -28,20 +26,20 @@ export function profilePath(domain: string): string {
 
 /** The profile text, or undefined when the domain has none. */
 export async function readSiteProfile(domain: string): Promise<string | undefined> {
-  let handle;
+  let fd: number;
   try {
-    handle = await open(profilePath(domain), 'r');
+    fd = openSync(profilePath(domain), 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
   try {
     const buf = Buffer.alloc(MAX_PROFILE_BYTES + 1);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const bytesRead = readSync(fd, buf, 0, buf.length, 0);
     const text = buf.subarray(0, Math.min(bytesRead, MAX_PROFILE_BYTES)).toString('utf8');
     return bytesRead > MAX_PROFILE_BYTES ? `${text}\n… (profile cut at ${MAX_PROFILE_BYTES} bytes: shorten it)` : text;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -51,13 +49,13 @@ export async function writeSiteProfile(domain: string, content: string): Promise
     throw new ValidationError(`profile content is ${Buffer.byteLength(content)} bytes; keep it under ${MAX_PROFILE_BYTES}`);
   }
   const path = profilePath(domain);
-  await mkdir(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(tmp, content, { encoding: 'utf8', flag: 'wx' });
-    await rename(tmp, path);
+    writeFileSync(tmp, content, { encoding: 'utf8', flag: 'wx' });
+    renameSync(tmp, path);
   } catch (err) {
-    await rm(tmp, { force: true });
+    rmSync(tmp, { force: true });
     throw err;
   }
   return path;

@@ -117,7 +117,7 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
   const fullYaml = renderYaml(snapshot.tree);
   const viewYaml = renderYaml(viewTree);
   try {
-    out.fullSnapshot = await writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
+    out.fullSnapshot = writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
   } catch {
     // A full disk costs the file, not the answer.
   }

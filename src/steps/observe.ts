@@ -2,7 +2,7 @@
 // (§11.14, §17.2). Page work runs in the chosen frame; outputs stay compact.
 
 import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { ElementNotFoundError, ensureStateDir, StaleElementError, StepValidationError } from '../common/index.js';
 import { readConsoleLog, type ConsoleMessage } from '../capture/index.js';
 import { locate, lookupWindowMs, type TargetSpec } from '../dom/index.js';
@@ -116,7 +116,7 @@ defineStep<DomParams>({
     if (r.html.length <= p.maxLength && r.length === r.html.length) return { html: r.html, ...base };
     // Too long to answer inline: the start inline, the whole (up to the transfer cap) in a file.
     const path = join(ensureStateDir('dom'), `${tab.alias}-${Date.now()}.html`);
-    await writeFile(path, r.html, { mode: 0o600 });
+    writeFileSync(path, r.html, { mode: 0o600 });
     return {
       html: r.html.slice(0, p.maxLength), ...base, truncated: true, path,
       warnings: [`HTML is ${r.length} characters: the first ${p.maxLength} are inline, ${r.html.length < r.length ? `the first ${r.html.length}` : 'all'} in "path"`],

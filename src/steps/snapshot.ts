@@ -56,7 +56,7 @@ defineStep<SnapshotParams>({
     const out: Record<string, unknown> = { snapshotId: id };
     if (snap.truncated) out.truncated = true;
     if (Buffer.byteLength(snap.yaml) > p.inlineLimit) {
-      out.path = await writeSnapshotFile(`${tab.alias}.${id}.yaml`, snap.yaml);
+      out.path = writeSnapshotFile(`${tab.alias}.${id}.yaml`, snap.yaml);
       out.yaml = headOf(snap.yaml, p.inlineLimit);
       out.inlineTruncated = true;
     } else {

@@ -1,6 +1,6 @@
 // Tab and browser steps: openTab, connectTab, closeTab, listTabs, chromeStatus (SPEC §4, §5).
 
-import { readdir, rm } from 'node:fs/promises';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT, stateDir } from '../common/index.js';
 import {
@@ -150,7 +150,7 @@ defineStep<CloseTabParams>({
     if (own && own.entry.targetId === targetId) ctx.command.closedOwnTab = true;
     if (alias) {
       await forgetTab(alias);
-      await removeTabArtifacts(alias);
+      removeTabArtifacts(alias);
     }
     return { closed: alias ?? targetId };
   },
@@ -161,10 +161,15 @@ defineStep<CloseTabParams>({
  * alias (`t3.after.png`, `t3.after.yaml`, `t3.s2.yaml`, `t3.step4.png`). Files saved to a `path`
  * the agent chose are the agent's.
  */
-async function removeTabArtifacts(alias: string): Promise<void> {
+function removeTabArtifacts(alias: string): void {
   const dir = stateDir();
-  const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n.startsWith(`${alias}.`)).map((n) => rm(join(dir, n), { force: true })));
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) if (n.startsWith(`${alias}.`)) rmSync(join(dir, n), { force: true });
 }
 
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────

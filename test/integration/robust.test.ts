@@ -189,4 +189,19 @@ describe('safety by default', () => {
     // Rejected, so rewritten after that call.
     expect(readFileSync(join(stateDir(), caches[0]!)).length).toBeGreaterThan(1000);
   }, 30_000);
+
+  it('loads no built-in module a click on an open tab does not need (each costs every call 1-4 ms)', async () => {
+    const tab = await h.open('basic.html');
+    const listFile = join(h.tmp, 'modules.txt');
+    const preload = join(h.tmp, 'list-modules.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n')));\n`);
+    const r = await h.cli({ tab, steps: [{ click: 'h1' }] }, { env: { ...h.env, NODE_OPTIONS: `--require ${preload}` } });
+    expect(r.out.status).toBe('ok');
+    expect(r.out.screenshot).toBeTruthy(); // the whole capture ran: screenshot, snapshots, files
+    const loaded = readFileSync(listFile, 'utf8').split('\n');
+    expect(loaded).toContain('NativeModule net'); // the list is real: the WebSocket needs net
+    const unwanted = ['crypto', 'fs/promises', 'os', 'http', 'https', 'tls', 'child_process', 'readline', 'zlib', 'worker_threads']
+      .filter((m) => loaded.includes(`NativeModule ${m}`));
+    expect(unwanted).toEqual([]);
+  }, 30_000);
 });
