@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
 import { captureScreenshot } from '../capture/index.js';
-import { evaluateIn, evaluateInPage } from '../page/index.js';
+import { evaluateIn, evaluateInPage, type EvalTarget } from '../page/index.js';
+import type { CdpSession, TabEntry } from '../cdp/index.js';
 import {
   DEFAULT_INLINE_LIMIT, diffEntries, foldUnchanged, headOf, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
@@ -17,26 +18,47 @@ import type { AttachedTab } from '../steps/index.js';
 
 const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
 
-function internalOptions(tab: AttachedTab): SnapshotOptions {
+function internalOptions(entry: TabEntry): SnapshotOptions {
   return {
     autoScope: false, pierceShadow: true, includeFrames: false, maxDepth: 50, maxElements: 20_000,
-    refs: true, internal: true, ...(tab.entry.counters ? { counters: tab.entry.counters } : {}),
+    refs: true, internal: true, ...(entry.counters ? { counters: entry.counters } : {}),
   };
 }
 
 export interface BeforeCapture { entries: DiffEntry[]; scrollY: number; frameId?: string }
 
+type BeforeLook = { snap: Awaited<ReturnType<PageRuntime['ariaSnapshot']>>; scrollY: number };
+
+/** The page's elements as the steps find them, with the live recorder armed for what comes and goes. */
+function lookBefore(where: EvalTarget, entry: TabEntry): Promise<BeforeLook> {
+  return evaluateIn(where, (rt, o) => {
+    rt.armLiveRecorder();
+    return { snap: rt.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
+  }, internalOptions(entry), { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-snapshot' });
+}
+
+/**
+ * Starts the before-look of the top document as soon as the tab's session exists: sent right
+ * behind the domain enables, the page takes it while Chrome still answers them (~4 ms a call).
+ * Only for a tab whose steps run in the top document.
+ */
+export function startBefore(session: CdpSession, entry: TabEntry): Promise<BeforeLook> | undefined {
+  if (entry.frame) return undefined;
+  const look = lookBefore({ session }, entry);
+  look.catch(() => { /* awaited by captureBefore, or not needed: the attach failed */ });
+  return look;
+}
+
 /**
  * The viewport's elements before the steps run, for the diff — of the frame the steps run in, when
- * one is chosen. Undefined when it can't be had.
+ * one is chosen. `started` is the look startBefore sent during the attach: used when the steps run
+ * in the top document and attaching repaired nothing (a crashed tab's reload makes a new document).
+ * Undefined when it can't be had.
  */
-export async function captureBefore(tab: AttachedTab): Promise<BeforeCapture | undefined> {
+export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLook>): Promise<BeforeCapture | undefined> {
   try {
-    const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
-    const snap = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, o) => {
-      rt.armLiveRecorder();
-      return { snap: rt.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
-    }, internalOptions(tab), { deadline, what: 'the before-snapshot' }));
+    const early = started && !tab.page.frame && tab.page.attachNotes.length === 0 ? started : undefined;
+    const snap = await tab.page.guard(early ?? lookBefore(tab.page.evalTarget(), tab.entry));
     if (!snap.snap.ok) return undefined;
     tab.entry.counters = snap.snap.counters;
     return { entries: diffEntries(viewportOnly(snap.snap.tree)), scrollY: snap.scrollY, ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}) };
@@ -60,7 +82,7 @@ export async function captureAfter(
 ): Promise<AfterCapture> {
   const { page, alias } = tab;
   const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
-  const snapOpts = opts.visual ? internalOptions(tab) : undefined;
+  const snapOpts = opts.visual ? internalOptions(tab.entry) : undefined;
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
   const inFrame = page.frame !== undefined;
   const stateP = evaluateInPage(page.session, (rt, o) => ({

@@ -4,7 +4,7 @@
 import { ConnectionError, Deadline, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
 import {
   attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, probe, registerTab,
-  type BrowserAddress, type Connection, type ReleaseLock, type TabEntry,
+  type BrowserAddress, type CdpSession, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
 import type { AttachedTab, CommandState } from '../steps/index.js';
@@ -21,15 +21,21 @@ export class CommandSession implements CommandState {
   readonly #connections = new Map<string, Promise<Connection>>();
   readonly #timeoutMs: number;
   readonly #onAttach: (tab: AttachedTab) => void;
+  readonly #whileEnabling: ((session: CdpSession, entry: TabEntry) => void) | undefined;
   /** Per-target locks held until the command ends (another command on the tab waits). */
   readonly #locks: ReleaseLock[] = [];
   tab: AttachedTab | undefined;
   closedOwnTab = false;
   launched = false;
 
-  constructor(timeoutMs: number, onAttach: (tab: AttachedTab) => void) {
+  /**
+   * `whileEnabling` may send its own work on a tab's session right behind the domain enables (they
+   * are on the wire when Page.open first waits), so the page does it while Chrome answers them.
+   */
+  constructor(timeoutMs: number, onAttach: (tab: AttachedTab) => void, whileEnabling?: (session: CdpSession, entry: TabEntry) => void) {
     this.#timeoutMs = timeoutMs;
     this.#onAttach = onAttach;
+    this.#whileEnabling = whileEnabling;
   }
 
   requireTab(): AttachedTab {
@@ -71,7 +77,9 @@ export class CommandSession implements CommandState {
     // at most its own timeout.
     this.#locks.push(await lockTab(alias, entry.targetId, this.#timeoutMs));
     const session = await attachToTarget(conn, entry.targetId);
-    const page = await Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
+    const opening = Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
+    this.#whileEnabling?.(session, entry);
+    const page = await opening;
     if (entry.frame) {
       try {
         page.frame = await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS));

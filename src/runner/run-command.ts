@@ -7,7 +7,7 @@ import { ConsoleCollector, type ConsoleReport } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab, type StepContext } from '../steps/index.js';
 import type { FailedRequest } from '../page/index.js';
 import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
-import { captureAfter, captureBefore, type BeforeCapture } from './capture.js';
+import { captureAfter, captureBefore, startBefore, type BeforeCapture } from './capture.js';
 import { CommandSession } from './command-session.js';
 import { gatherFailureContext, type StepFailureContext } from './diagnostics.js';
 import { classify, type ClassifiedError, type FailureCategory } from './failure.js';
@@ -162,23 +162,25 @@ async function saveTabState(watch: TabWatch): Promise<void> {
 export async function runCommand(cmd: Command): Promise<CommandResult> {
   const startedMs = Date.now();
   let watch: TabWatch | undefined;
+  const visual = cmd.steps.some((s) => !isReadOnlyStep(s.def, s.params));
+  const attachesFirst = cmd.tab !== undefined && !cmd.steps[0]!.def.providesTab;
+  let early: ReturnType<typeof startBefore>;
   const session = new CommandSession(cmd.timeoutMs, (tab) => {
     watch = {
       tab, console: new ConsoleCollector(tab.page.session, startedMs), startUrl: tab.page.lifecycle.url,
       startEntry: JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame]),
     };
-  });
+  }, visual && attachesFirst ? (s, entry) => { early ??= startBefore(s, entry); } : undefined);
   const steps: StepResult[] = [];
   const errors: { step: number; action: string; error: string; type?: string }[] = [];
   let fatal: ClassifiedError | undefined;
   let before: BeforeCapture | undefined;
-  const visual = cmd.steps.some((s) => !isReadOnlyStep(s.def, s.params));
   let navigatedTo: string | undefined;
   try {
-    if (cmd.tab && !cmd.steps[0]!.def.providesTab) {
+    if (attachesFirst) {
       try {
-        const tab = await session.attachExisting(cmd.tab);
-        if (visual) before = await captureBefore(tab);
+        const tab = await session.attachExisting(cmd.tab!);
+        if (visual) before = await captureBefore(tab, early);
       } catch (err) {
         fatal = classify(err);
       }
