@@ -2,7 +2,8 @@
 // Agent workflows end to end (issue 7): each runs through the built CLI exactly as an agent would —
 // one process per call — against the fixture server and a private headless Chromium. For each:
 // calls, total wall time, per-call min/median/p95, total stdout bytes, and whether the final page
-// state is right, checked through our own CDP connection rather than by believing the CLI.
+// state is right, checked through our own CDP connection rather than by believing the CLI. Then
+// the bytes of every answer field over all workflows' calls: what agents pay for, field by field.
 // Usage: node bench/workflows.mjs [--repeat 3] [--only login]
 
 import { parseArgs } from 'node:util';
@@ -83,6 +84,23 @@ function sessionCalls() {
   return calls;
 }
 
+/**
+ * Bytes of an answer by field: each top-level field as it stands in the JSON text (key, value and
+ * separator); `steps` split into the steps' outputs and the rest of each step record.
+ */
+export function fieldBytes(output) {
+  const sizes = new Map();
+  const add = (name, bytes) => sizes.set(name, (sizes.get(name) ?? 0) + bytes);
+  for (const [key, value] of Object.entries(output)) {
+    const bytes = Buffer.byteLength(JSON.stringify({ [key]: value })) - 1; // less the braces, plus a comma
+    if (key !== 'steps' || !Array.isArray(value)) { add(key, bytes); continue; }
+    const outputs = value.reduce((n, step) => n + (step.output === undefined ? 0 : Buffer.byteLength(JSON.stringify({ output: step.output })) - 1), 0);
+    add('steps[].output', outputs);
+    add('steps (records)', bytes - outputs);
+  }
+  return sizes;
+}
+
 async function runWorkflow(wf, base, port, env) {
   const samples = [];
   const outputs = [];
@@ -104,7 +122,23 @@ async function runWorkflow(wf, base, port, env) {
     p95Ms: percentile(ms, 0.95),
     bytes: samples.reduce((a, s) => a + s.bytes, 0),
     right,
+    fields: outputs.map(fieldBytes),
   };
+}
+
+/** Field, answers that carry it, its bytes in all of them, its share of all bytes, bytes per answer carrying it. */
+function fieldTable(answers) {
+  const totals = new Map();
+  for (const sizes of answers) {
+    for (const [name, bytes] of sizes) {
+      const t = totals.get(name) ?? { answers: 0, bytes: 0 };
+      totals.set(name, { answers: t.answers + 1, bytes: t.bytes + bytes });
+    }
+  }
+  const all = [...totals.values()].reduce((n, t) => n + t.bytes, 0);
+  const rows = [...totals].sort((a, b) => b[1].bytes - a[1].bytes)
+    .map(([name, t]) => [name, t.answers, t.bytes, `${((100 * t.bytes) / all).toFixed(1)}%`, Math.round(t.bytes / t.answers)]);
+  return formatTable(['field', 'answers', 'bytes', 'share', 'per answer'], rows);
 }
 
 async function main() {
@@ -118,10 +152,12 @@ async function main() {
     const nodeMs = percentile(floor.sort((a, b) => a - b), 0.5);
     const rows = [];
     const results = {};
+    const answers = [];
     let allRight = true;
     for (const wf of workflows(server.url, port).filter((w) => !values.only || w.name === values.only)) {
       const runs = [];
       for (let i = 0; i < repeat; i++) runs.push(await runWorkflow(wf, server.url, port, env));
+      answers.push(...runs[0].fields); // every repeat answers alike: one pass counts
       const med = (key) => percentile(runs.map((r) => r[key]).sort((a, b) => a - b), 0.5);
       const r = { calls: runs[0].calls, totalMs: med('totalMs'), minMs: med('minMs'), medianMs: med('medianMs'), p95Ms: med('p95Ms'), bytes: med('bytes'), right: runs.every((x) => x.right) };
       results[wf.name] = r;
@@ -131,6 +167,7 @@ async function main() {
     }
     console.log(`cdp-skill workflows — node ${process.version}, median of ${repeat} repeats, node -e 0 = ${nodeMs.toFixed(1)} ms, load ${await loadAverage()}\n`);
     console.log(formatTable(['workflow', 'calls', 'total ms', 'min', 'median', 'p95', '×node', 'bytes', 'right'], rows));
+    console.log(`\nanswer bytes by field, all workflows (${answers.length} answers):\n${fieldTable(answers)}`);
     const login = results.login?.bytes;
     if (login !== undefined) console.log(`\ntarget: login workflow stdout ≤ ${LOGIN_BYTES_TARGET} B: ${Math.round(login)} B — ${login <= LOGIN_BYTES_TARGET ? 'met' : 'NOT met'}`);
     if (!allRight) {
