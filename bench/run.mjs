@@ -61,12 +61,10 @@ async function measure({ runs, coldRuns }) {
       { key: 'node', label: 'node -e 0', run: () => timeNode(['-e', '0'], env) },
       { key: 'rawCdp', label: 'raw CDP evaluate', run: () => timeNode([RAW_CLIENT, pageWs], env) },
       { key: 'listTabs', label: 'listTabs (read-only)', run: () => cli({ tab, steps: [{ listTabs: true }] }, env) },
+      { key: 'snapshot', label: 'snapshot (read-only)', run: () => cli({ tab: actions, steps: [{ snapshot: true }] }, env) },
       { key: 'pageFunction', label: 'pageFunction', run: () => cli({ tab, steps: [{ pageFunction: 'document.title' }] }, env) },
-      {
-        key: 'gotoScreenshot',
-        label: 'goto + screenshot',
-        run: () => cli({ tab, steps: [{ goto: `${server.url}/demo.html` }, { screenshot: true }] }, env),
-      },
+      // A navigation and its after-capture (screenshot, snapshots) of the new page.
+      { key: 'goto', label: 'goto (+capture)', run: () => cli({ tab, steps: [{ goto: `${server.url}/demo.html` }] }, env) },
       // Interactions, each with its full post-command capture (screenshot, snapshots, diff).
       { key: 'click', label: 'click (+capture)', run: () => cli({ tab: actions, steps: [{ click: '#save' }] }, env) },
       { key: 'fill', label: 'fill (+capture)', run: () => cli({ tab: actions, steps: [{ fill: { label: 'Full name', value: 'Ann Lee' } }] }, env) },
