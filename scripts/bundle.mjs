@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Build step: bundles the compiled CLI (build/cli.js, tsc's output, and everything it imports)
-// into one CommonJS file, dist/cli.bundle.cjs, beside its loader dist/cli.js (scripts/cli-loader.cjs)
-// and a dist/package.json that makes both CommonJS. A short-lived process then loads one file
-// instead of sixty, through the CommonJS loader and V8's code cache. dist/ is what ships; build/
-// stays for scripts and tests that import single modules.
+// into one CommonJS file, dist/cli.bundle.cjs, beside its loader dist/cli.js (scripts/cli-loader.cjs),
+// the page runtime and commander it loads on demand, and a dist/package.json that makes them
+// CommonJS. A short-lived process then loads one file instead of sixty, through the CommonJS
+// loader and V8's code cache. dist/ is what ships; build/ stays for scripts and tests that import
+// single modules.
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -12,26 +13,43 @@ const dist = new URL('../dist/', import.meta.url);
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
+// What most calls never run stays out of the bundle every call reads: the page runtime (sent to a
+// page as text, written below as dist/page-runtime.js and read by page-runtime-stub.cjs) and
+// commander (flags and subcommands only; dist/commander.cjs). Both are loaded with require() when
+// used: the bundle is compiled with vm.Script, where import() has no loader to call.
+const splitOff = {
+  name: 'split-off',
+  setup(b) {
+    b.onResolve({ filter: /\/injected\/runtime\.js$/ }, () => ({ path: new URL('./page-runtime-stub.cjs', import.meta.url).pathname }));
+    b.onResolve({ filter: /^commander$/ }, () => ({ path: './commander.cjs', external: true }));
+  },
+};
+const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 await build({
+  ...common,
   entryPoints: [new URL('../build/cli.js', import.meta.url).pathname],
   outfile: new URL('cli.bundle.cjs', dist).pathname,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
+  supported: { 'dynamic-import': false },
+  plugins: [splitOff],
   // The CLI finds package.json and its root from its own URL: the bundle's, in CommonJS.
   define: { 'import.meta.url': '__cdpSkillBundleUrl' },
   banner: { js: "const __cdpSkillBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning',
 });
+await build({ ...common, entryPoints: ['commander'], outfile: new URL('commander.cjs', dist).pathname });
+const { installExpression } = await import(new URL('../build/injected/runtime.js', import.meta.url).href);
+// Characters outside ASCII (a password mask, say) sit in the page code's strings and patterns,
+// where a \u escape means the same; escaped, the text stays one byte a character in Node too.
+const pageRuntime = installExpression().replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+writeFileSync(new URL('page-runtime.js', dist), pageRuntime);
+
 // One character outside ASCII (esbuild leaves some in regular expressions) makes V8 hold the whole
 // source as a two-byte string: twice the memory to read and compile, about a millisecond a call.
-const bundled = readFileSync(new URL('cli.bundle.cjs', dist), 'utf8');
-const wide = bundled.search(/[^\x00-\x7f]/);
-if (wide >= 0) {
-  throw new Error(`dist/cli.bundle.cjs is not pure ASCII near "${bundled.slice(Math.max(0, wide - 40), wide + 10)}": write the character as a \\u escape in src/`);
+for (const name of ['cli.bundle.cjs', 'commander.cjs', 'page-runtime.js']) {
+  const text = readFileSync(new URL(name, dist), 'utf8');
+  const wide = text.search(/[^\x00-\x7f]/);
+  if (wide >= 0) {
+    throw new Error(`dist/${name} is not pure ASCII near "${text.slice(Math.max(0, wide - 40), wide + 10)}": write the character as a \\u escape in src/`);
+  }
 }
 writeFileSync(new URL('package.json', dist), `${JSON.stringify({ type: 'commonjs' })}\n`);
 const entry = new URL('cli.js', dist);

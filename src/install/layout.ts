@@ -16,8 +16,10 @@ export interface SkillTarget {
 export const SKILL_NAME = 'cdp-skill';
 /** Written into a copied skill folder: marks it as ours and lists the files we put there. */
 export const MANIFEST = '.cdp-skill-install.json';
-/** What a copied skill holds besides the generated package.json: the playbook, examples, the CLI (its loader and bundle). */
-export const COPIED_FILES = ['SKILL.md', 'EXAMPLES.md', 'dist/cli.js', 'dist/cli.bundle.cjs', 'dist/package.json'] as const;
+/** What a copied skill holds besides the generated package.json: the playbook, examples, the CLI (its loader, bundle and what the bundle loads on demand). */
+export const COPIED_FILES = [
+  'SKILL.md', 'EXAMPLES.md', 'dist/cli.js', 'dist/cli.bundle.cjs', 'dist/page-runtime.js', 'dist/commander.cjs', 'dist/package.json',
+] as const;
 
 export function skillTargets(home: string): SkillTarget[] {
   return [

@@ -117,7 +117,7 @@ describe('from a git checkout (development)', () => {
     expect(r.out).toMatchObject({ status: 'ok', mode: 'copy' });
     const dir = skillDirs(home)[0]!;
     // The CLI: its loader and the one bundle it compiles (through a code cache kept in the state dir, not here).
-    expect(tree(dir)).toEqual(['.cdp-skill-install.json', 'EXAMPLES.md', 'SKILL.md', 'dist/', 'dist/cli.bundle.cjs', 'dist/cli.js', 'dist/package.json', 'package.json']);
+    expect(tree(dir)).toEqual(['.cdp-skill-install.json', 'EXAMPLES.md', 'SKILL.md', 'dist/', 'dist/cli.bundle.cjs', 'dist/cli.js', 'dist/commander.cjs', 'dist/package.json', 'dist/page-runtime.js', 'package.json']);
     expect(readFileSync(join(dir, 'SKILL.md'), 'utf8')).toBe(readFileSync(join(ROOT, 'SKILL.md'), 'utf8'));
     const v = await exec(process.execPath, [join(dir, 'dist', 'cli.js'), '--version']);
     expect(v.stdout.trim()).toBe(VERSION);

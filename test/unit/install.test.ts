@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectMode, installSkill, uninstallSkill } from '../../src/install/index.js';
+import { COPIED_FILES } from '../../src/install/layout.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cdp-skill-install-unit-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -12,7 +13,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function fakePackage(dir: string, git: boolean): string {
   mkdirSync(join(dir, 'dist'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'cdp-skill', version: '9.9.9' }));
-  for (const f of ['SKILL.md', 'EXAMPLES.md', 'dist/cli.js', 'dist/cli.bundle.cjs', 'dist/package.json']) writeFileSync(join(dir, f), `${f}\n`);
+  for (const f of COPIED_FILES) writeFileSync(join(dir, f), `${f}\n`);
   if (git) writeFileSync(join(dir, '.git'), 'gitdir: elsewhere\n'); // a worktree's .git is a file
   return dir;
 }
