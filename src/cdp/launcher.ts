@@ -101,7 +101,23 @@ async function spawnAndWait(port: number, headless: boolean): Promise<BrowserVer
     await new Promise((r) => setTimeout(r, LAUNCH_POLL_INTERVAL_MS));
   }
   const tail = cleanUp();
-  throw new ConnectionError(`Chrome (${exe}) did not open port ${port} within ${LAUNCH_TIMEOUT_MS}ms.${tail ? ` Its stderr:\n${tail}` : ''}`);
+  throw new LaunchHangError(`Chrome (${exe}) did not open port ${port} within ${LAUNCH_TIMEOUT_MS}ms.${tail ? ` Its stderr:\n${tail}` : ''}`);
+}
+
+/** A Chrome that neither opened its port nor exited in time (it was killed). */
+class LaunchHangError extends ConnectionError {}
+
+/** Launch tries: a first start can hang on a loaded machine (seen with three Chromes on two cores); a second one is made. */
+const LAUNCH_TRIES = 2;
+
+async function launch(port: number, headless: boolean): Promise<BrowserVersion> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnAndWait(port, headless);
+    } catch (err) {
+      if (!(err instanceof LaunchHangError) || attempt >= LAUNCH_TRIES) throw err;
+    }
+  }
 }
 
 /**
@@ -112,9 +128,9 @@ export async function ensureLocalChrome(port: number, headless = defaultHeadless
   const running = await probe('127.0.0.1', port);
   if (running) return { version: running, launched: false };
   const lockPath = join(ensureStateDir(), `launch-${port}.lock`);
-  return withLock(lockPath, LAUNCH_TIMEOUT_MS + 5_000, `Launching Chrome on port ${port}`, async () => {
+  return withLock(lockPath, LAUNCH_TRIES * LAUNCH_TIMEOUT_MS + 5_000, `Launching Chrome on port ${port}`, async () => {
     const meanwhile = await probe('127.0.0.1', port);
     if (meanwhile) return { version: meanwhile, launched: false };
-    return { version: await spawnAndWait(port, headless), launched: true };
+    return { version: await launch(port, headless), launched: true };
   });
 }

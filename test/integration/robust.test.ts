@@ -5,7 +5,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, startHarness, type Harness } from './harness.js';
+import { CLI, freePort, startHarness, type Harness } from './harness.js';
+import { findChrome } from '../../src/cdp/chrome-finder.js';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness(); });
@@ -163,6 +164,24 @@ describe('safety by default', () => {
       expect(reached).toBe(false);
     }
   }, 30_000);
+
+  it('kills a Chrome whose start hangs and starts it once more', async () => {
+    const dir = mkdtempSync(join(h.tmp, 'hanging-chrome-'));
+    const fake = join(dir, 'chrome');
+    const marker = join(dir, 'first-start');
+    // First start: hang without opening the port (as a start on a loaded machine once did). Second: the real browser.
+    writeFileSync(fake, `#!/bin/sh\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; exec sleep 120; fi\nexec '${findChrome()}' "$@"\n`, { mode: 0o755 });
+    const port = await freePort();
+    try {
+      const r = await h.cli({ steps: [{ chromeStatus: { port } }] }, { env: { ...h.env, CHROME_PATH: fake } });
+      expect(r.out.status).toBe('ok');
+      expect(r.out.steps[0].output).toMatchObject({ running: true, launched: true });
+      const hung = Number(readFileSync(marker, 'utf8'));
+      expect(() => process.kill(hung, 0)).toThrow(); // the hung first start was killed, not left behind
+    } finally {
+      spawnSync('pkill', ['-f', `remote-debugging-port=${port}( |$)`]);
+    }
+  }, 60_000);
 
   it('leaves no process and no profile folder behind when a launch fails', async () => {
     const dir = mkdtempSync(join(h.tmp, 'fake-chrome-'));
