@@ -31,9 +31,10 @@ await build({
   outfile: new URL('cli.bundle.cjs', dist).pathname,
   supported: { 'dynamic-import': false },
   plugins: [splitOff],
-  // The CLI finds package.json and its root from its own URL: the bundle's, in CommonJS.
-  define: { 'import.meta.url': '__cdpSkillBundleUrl' },
-  banner: { js: "const __cdpSkillBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // The CLI finds package.json and its root from its own URL: the bundle's, in CommonJS, made when
+  // first asked for (--version, install, a lazily loaded built-in), not on every call.
+  define: { 'import.meta.url': '__cdpSkillBundle.url' },
+  banner: { js: "const __cdpSkillBundle = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
 });
 await build({ ...common, entryPoints: ['commander'], outfile: new URL('commander.cjs', dist).pathname });
 const { installExpression } = await import(new URL('../build/injected/runtime.js', import.meta.url).href);
