@@ -62,6 +62,13 @@ export async function terminate(session: CdpSession): Promise<void> {
 }
 
 /**
+ * Installs under way, per session and execution context: calls that find the runtime missing while
+ * another call installs it wait for that one instead of sending (and the page parsing) the whole
+ * runtime again. After a navigation the capture's three evaluations all find it missing at once.
+ */
+const installing = new WeakMap<CdpSession, Map<number | undefined, Promise<void>>>();
+
+/**
  * Evaluates `callee` (an expression of a function taking the runtime) with the runtime as its
  * argument. A warm document costs one round trip; a fresh one gets the runtime installed first.
  * `callee` never runs twice: the fast path only calls it when the runtime is already there.
@@ -70,9 +77,22 @@ async function callWithRuntime(session: CdpSession, callee: string, sourceName: 
   const fast = `((rt) => rt ? (${callee})(rt) : '${MISSING}')(globalThis.${GLOBAL})\n//# sourceURL=cdp-skill/${sourceName}.js`;
   const value = await rawEvaluate(session, fast, options);
   if (value !== MISSING) return value;
-  const { installExpression } = await import('../injected/runtime.js');
-  const slow = `(${callee})(${installExpression()})\n//# sourceURL=cdp-skill/${sourceName}.js`;
-  return rawEvaluate(session, slow, options);
+  let installs = installing.get(session);
+  if (!installs) installing.set(session, (installs = new Map()));
+  const under = installs.get(options.contextId);
+  if (under) {
+    await under;
+    const again = await rawEvaluate(session, fast, options);
+    if (again !== MISSING) return again; // else the document changed meanwhile: install it here
+  }
+  // Registered before anything is awaited, so a call that finds the runtime missing a moment later waits for this one.
+  const call = import('../injected/runtime.js').then(({ installExpression }) =>
+    rawEvaluate(session, `(${callee})(${installExpression()})\n//# sourceURL=cdp-skill/${sourceName}.js`, options));
+  // The runtime is in once the page has evaluated this, whether or not the callee then threw.
+  const done = call.then(() => {}, () => {});
+  installs.set(options.contextId, done);
+  void done.then(() => { if (installs.get(options.contextId) === done) installs.delete(options.contextId); });
+  return call;
 }
 
 /** Where to evaluate: a session, and a context in it when not its main frame's. */
