@@ -3,7 +3,7 @@
 export { Page } from './tab.js';
 export type { DialogAnswer, DialogRecord } from './tab.js';
 export type { WaitUntil } from './lifecycle.js';
-export { navigate, reload, goHistory } from './navigation.js';
+export { navigate, navigatesInPlace, reload, goHistory } from './navigation.js';
 export type { NavigationResult } from './navigation.js';
 export { applyViewport, resetViewport } from './viewport.js';
 export { resolvePreset, presetNames } from './device-presets.js';

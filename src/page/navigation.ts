@@ -18,9 +18,14 @@ async function currentUrl(page: Page): Promise<string> {
   return typeof result.value === 'string' ? result.value : page.lifecycle.url;
 }
 
+/** Whether going from `from` to `url` only changes the hash: the document stays (DECISIONS). */
+export function navigatesInPlace(from: string, url: string): boolean {
+  return url.includes('#') && stripHash(url) === stripHash(from) && url !== from;
+}
+
 export async function navigate(page: Page, url: string, waitUntil: WaitUntil, deadline: Deadline): Promise<NavigationResult> {
   const from = page.lifecycle.url;
-  if (url.includes('#') && stripHash(url) === stripHash(from) && url !== from) {
+  if (navigatesInPlace(from, url)) {
     // DECISIONS: a hash-only change scrolls in place; Page.navigate would reload the document.
     const hash = url.slice(url.indexOf('#'));
     await page.guard(page.session.send('Runtime.evaluate', { expression: `location.hash = ${JSON.stringify(hash)}` }));

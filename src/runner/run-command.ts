@@ -163,14 +163,17 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
   const startedMs = Date.now();
   let watch: TabWatch | undefined;
   const visual = cmd.steps.some((s) => !isReadOnlyStep(s.def, s.params));
-  const attachesFirst = cmd.tab !== undefined && !cmd.steps[0]!.def.providesTab;
+  const first = cmd.steps[0]!;
+  const attachesFirst = cmd.tab !== undefined && !first.def.providesTab;
+  // A command that starts by loading a new document has nothing to diff against: no look before.
+  const maybeLeaves = first.def.replacesDocument !== undefined;
   let early: ReturnType<typeof startBefore>;
   const session = new CommandSession(cmd.timeoutMs, (tab) => {
     watch = {
       tab, console: new ConsoleCollector(tab.page.session, startedMs), startUrl: tab.page.lifecycle.url,
       startEntry: JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame]),
     };
-  }, visual && attachesFirst ? (s, entry) => { early ??= startBefore(s, entry); } : undefined);
+  }, visual && attachesFirst && !maybeLeaves ? (s, entry) => { early ??= startBefore(s, entry); } : undefined);
   const steps: StepResult[] = [];
   const errors: { step: number; action: string; error: string; type?: string }[] = [];
   let fatal: ClassifiedError | undefined;
@@ -180,7 +183,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     if (attachesFirst) {
       try {
         const tab = await session.attachExisting(cmd.tab!);
-        if (visual) before = await captureBefore(tab, early);
+        if (visual && !first.def.replacesDocument?.(first.params, tab.page.lifecycle.url)) before = await captureBefore(tab, early);
       } catch (err) {
         fatal = classify(err);
       }

@@ -1,6 +1,6 @@
 // Navigation steps: goto, back, forward, reload (DECISIONS: shapes and results).
 
-import { goHistory, navigate, reload, type WaitUntil } from '../page/index.js';
+import { goHistory, navigate, navigatesInPlace, reload, type WaitUntil } from '../page/index.js';
 import { defineStep } from './registry.js';
 import { normaliseUrl, obj, optBool, optEnum, reqString, describe, ParamError } from './params.js';
 
@@ -16,6 +16,7 @@ defineStep<{ url: string; waitUntil: WaitUntil }>({
     const o = obj(v, ['url', 'waitUntil'], 'goto');
     return { url: normaliseUrl(reqString(o, 'url'), 'url'), waitUntil: optEnum(o, 'waitUntil', WAIT_UNTIL) ?? 'load' };
   },
+  replacesDocument: (p, currentUrl) => !navigatesInPlace(currentUrl, p.url),
   run: (ctx, p) => navigate(ctx.command.requireTab().page, p.url, p.waitUntil, ctx.deadline),
 });
 
@@ -52,5 +53,6 @@ defineStep({
   needsTab: true,
   readOnly: false,
   parse: parseHistory('reload', ['ignoreCache']),
+  replacesDocument: () => true,
   run: (ctx, p) => reload(ctx.command.requireTab().page, p.waitUntil, p.ignoreCache, ctx.deadline),
 });

@@ -47,6 +47,12 @@ export interface StepDefinition<P = unknown> {
   ownTimeoutMs?(params: P): number | undefined;
   /** openTab / connectTab: creates the command's tab, so only allowed as the first step. */
   readonly providesTab?: boolean;
+  /**
+   * Whether the step, from a page at `currentUrl`, loads a new document (goto, reload). When such a
+   * step comes first, the runner skips its look at the page before the steps: nothing is diffed
+   * against a page the agent has left.
+   */
+  replacesDocument?(params: P, currentUrl: string): boolean;
   parse(value: unknown): P;
   run(ctx: StepContext, params: P): Promise<unknown>;
 }

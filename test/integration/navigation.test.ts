@@ -33,6 +33,7 @@ describe('goto', () => {
     expect(r.out.status).toBe('ok');
     expect(r.out.steps[1].output).toEqual({ type: 'number', value: 42 }); // same document
     expect(r.out.navigated).toBeUndefined(); // hash-only is not navigation
+    expect(r.out.changes?.summary).toBeTruthy(); // same document: diffed against the page before the step
     expect(r.out.context.url).toBe(`${h.baseUrl}/basic.html#section`);
     expect(r.out.context.scroll.y).toBeGreaterThan(1000);
   });
