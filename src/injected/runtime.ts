@@ -86,8 +86,11 @@ export function runtimeSource(): string {
   return `(() => {\n${body}\n})()`;
 }
 
-/** An expression that installs the runtime if this document lacks it, and evaluates to it. */
-export function installExpression(): string {
+/**
+ * An expression that installs the runtime if this document lacks it, and evaluates to it. The build
+ * passes the source minified (scripts/bundle.mjs): it travels to every new document.
+ */
+export function installExpression(source: string = runtimeSource()): string {
   return `(globalThis.${RUNTIME_GLOBAL} || Object.defineProperty(globalThis, '${RUNTIME_GLOBAL}', `
-    + `{ value: ${runtimeSource()}, configurable: true, enumerable: false }).${RUNTIME_GLOBAL})`;
+    + `{ value: ${source}, configurable: true, enumerable: false }).${RUNTIME_GLOBAL})`;
 }
