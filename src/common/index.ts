@@ -5,6 +5,6 @@ export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
 export { looksSensitive, markSecret, knownSecrets, REDACTED } from './secrets.js';
 export { requireBuiltin } from './lazy.js';
-export { tempDir, homeDir } from './os-paths.js';
+export { homeDir } from './os-paths.js';
 export { randomBytes } from './random.js';
 export { sha1 } from './sha1.js';
