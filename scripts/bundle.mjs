@@ -6,7 +6,7 @@
 // loader and V8's code cache. dist/ is what ships; build/ stays for scripts and tests that import
 // single modules.
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
 
 const dist = new URL('../dist/', import.meta.url);
 // Earlier builds put tsc's output and bundle chunks here: start from an empty folder.
@@ -20,7 +20,7 @@ mkdirSync(dist, { recursive: true });
 const splitOff = {
   name: 'split-off',
   setup(b) {
-    b.onResolve({ filter: /\/injected\/runtime\.js$/ }, () => ({ path: new URL('./page-runtime-stub.cjs', import.meta.url).pathname }));
+    b.onResolve({ filter: /(^|\/)runtime-source\.js$/ }, () => ({ path: new URL('./page-runtime-stub.cjs', import.meta.url).pathname }));
     b.onResolve({ filter: /^commander$/ }, () => ({ path: './commander.cjs', external: true }));
   },
 };
@@ -37,14 +37,10 @@ await build({
   banner: { js: "const __cdpSkillBundle = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
 });
 await build({ ...common, entryPoints: ['commander'], outfile: new URL('commander.cjs', dist).pathname });
-// The runtime goes to every new document, so it is minified, local names too (~150 → ~85 KB): Chrome
-// spends about 40 us a KB moving a CDP message and the page parses it all, ~3 ms a navigation saved.
-// Characters outside ASCII (a password mask) become \u escapes, which mean the same.
-const { installExpression, runtimeSource } = await import(new URL('../build/injected/runtime.js', import.meta.url).href);
-const { code } = await transform(`const runtime = ${runtimeSource()};`, { loader: 'js', minify: true, charset: 'ascii' });
-const minified = code.replace(/^const runtime=/, '').replace(/;\n$/, '');
-if (minified === code || minified.includes('const runtime')) throw new Error('the minified page runtime is not the expression it should be');
-writeFileSync(new URL('page-runtime.js', dist), installExpression(minified));
+// The runtime goes to every new document, so it is minified, local names too (page/runtime-source.ts).
+// It is stamped with the id of this build, so it is imported after stamp-runtime.mjs ran.
+const { installExpression } = await import(new URL('../build/page/runtime-source.js', import.meta.url).href);
+writeFileSync(new URL('page-runtime.js', dist), installExpression());
 
 // One character outside ASCII (esbuild leaves some in regular expressions) makes V8 hold the whole
 // source as a two-byte string: twice the memory to read and compile, about a millisecond a call.

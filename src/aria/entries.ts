@@ -1,6 +1,6 @@
 // Turns a (viewport) snapshot tree into the entries the diff compares.
 
-import type { AriaNode } from '../injected/aria-snapshot.js';
+import type { AriaNode } from '../injected/index.js';
 import type { DiffEntry } from '../diff/index.js';
 import { nodeLine } from './render.js';
 

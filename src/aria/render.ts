@@ -1,6 +1,6 @@
 // Renders the page's snapshot tree as the YAML of SPEC §7.2. Pure: a tree in, text out.
 
-import type { AriaNode } from '../injected/aria-snapshot.js';
+import type { AriaNode } from '../injected/index.js';
 
 const PLAIN = /^[^\s"'[\]{}#&*!|>%@`,?:\-][^"\n]*$/;
 

@@ -1,6 +1,6 @@
 // Detail levels and the viewport cut of a snapshot tree. Pure functions over the page's tree.
 
-import type { AriaNode } from '../injected/aria-snapshot.js';
+import type { AriaNode } from '../injected/index.js';
 
 export type Detail = 'full' | 'interactive' | 'summary';
 

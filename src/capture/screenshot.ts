@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MAX_SCREENSHOT_SIDE_PX, StepValidationError, ElementNotFoundError, type Deadline } from '../common/index.js';
 import type { CdpSession, Protocol } from '../cdp/index.js';
-import type { PageRuntime } from '../injected/runtime.js';
+import type { PageRuntime } from '../injected/index.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
@@ -36,7 +36,7 @@ type Clip = { x: number; y: number; width: number; height: number };
 async function clipFor(options: ScreenshotOptions, call: RuntimeCall): Promise<Clip | undefined> {
   if (options.clip) return options.clip;
   if (options.selector) {
-    const box = await call((rt, sel) => rt.elementBox(sel), options.selector);
+    const box = await call((rt, sel) => rt.elementBox.elementBox(sel), options.selector);
     if (!box.ok) {
       if (box.reason === 'invalid-selector') throw new StepValidationError(`Invalid CSS selector "${options.selector}": ${box.message}`);
       if (box.reason === 'not-found') throw new ElementNotFoundError(`No element matches "${options.selector}" to screenshot`);
@@ -46,7 +46,7 @@ async function clipFor(options: ScreenshotOptions, call: RuntimeCall): Promise<C
     return { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), width: box.width + 2 * pad, height: box.height + 2 * pad };
   }
   if (options.fullPage) {
-    const size = await call((rt) => rt.documentSize(), undefined);
+    const size = await call((rt) => rt.elementBox.documentSize(), undefined);
     if (size.width > MAX_SCREENSHOT_SIDE_PX || size.height > MAX_SCREENSHOT_SIDE_PX) {
       throw new StepValidationError(`The page is ${size.width}x${size.height}px; a full-page screenshot is limited to ${MAX_SCREENSHOT_SIDE_PX}px a side. Capture the viewport, or a region with {"clip": {...}}.`);
     }

@@ -6,8 +6,8 @@
 import { ExecutionError, type Deadline } from '../common/index.js';
 import { evaluateIn, type Page } from '../page/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import type { DragEnd, DragKind, DragReport } from '../injected/drag.js';
-import type { PageRuntime } from '../injected/runtime.js';
+import type { DragEnd, DragKind, DragReport } from '../injected/index.js';
+import type { PageRuntime } from '../injected/index.js';
 import { dragGesture, interceptDrags } from './drag-gesture.js';
 import { prepareAction, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import type { Point } from './mouse.js';
@@ -50,7 +50,7 @@ interface ResolvedEnd {
 async function resolveEnd(page: Page, spec: DragEndSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<ResolvedEnd> {
   if (spec.target.by === 'coords') {
     const { x, y } = spec.target;
-    const handle = await page.guard(evaluateIn(page.evalTarget(), (rt, p) => rt.holdElementAt(p.x, p.y), { x, y }, { deadline, what: `the element at (${x}, ${y})` }));
+    const handle = await page.guard(evaluateIn(page.evalTarget(), (rt, p) => rt.drag.holdElementAt(p.x, p.y), { x, y }, { deadline, what: `the element at (${x}, ${y})` }));
     return { end: { x, y }, desc: `(${x}, ${y})`, ...(handle !== undefined ? { handle } : {}) };
   }
   const a = await prepareAction(page, spec.target, 'drag', refs, opts, deadline);
@@ -66,7 +66,7 @@ function inPage<A, R>(page: Page, fn: (rt: PageRuntime, arg: A) => R, arg: A, de
 async function perform(page: Page, src: ResolvedEnd, kind: DragKind, from: Point, to: Point, opts: DragOptions, deadline: Deadline, warnings: string[])
   : Promise<{ method: 'mouse' | 'html5'; synthetic?: true; started?: boolean; intercepted?: boolean }> {
   const synthesize = async (why: string): Promise<{ method: 'html5'; synthetic: true; started: boolean }> => {
-    const r = await inPage(page, (rt, a) => rt.synthesizeDrag(a.handle, a.from, a.to, a.steps), { handle: src.handle!, from, to, steps: opts.steps }, deadline, 'the synthesized drag');
+    const r = await inPage(page, (rt, a) => rt.drag.synthesizeDrag(a.handle, a.from, a.to, a.steps), { handle: src.handle!, from, to, steps: opts.steps }, deadline, 'the synthesized drag');
     warnings.push(`${why}; dispatched synthesized DragEvents (isTrusted false)${r.started ? '' : ', and the page cancelled dragstart'}`);
     return { method: 'html5', synthetic: true, started: r.started };
   };
@@ -85,7 +85,7 @@ const NAVIGATED: DragReport = { dragstarts: 0, drops: 1, moved: true, targetChan
 
 async function readEffect(page: Page, deadline: Deadline): Promise<DragReport> {
   try {
-    return await inPage(page, (rt) => rt.readDragProbe(), undefined, deadline, 'the effect of the drop');
+    return await inPage(page, (rt) => rt.drag.readDragProbe(), undefined, deadline, 'the effect of the drop');
   } catch (err) {
     if (isContextDestroyed(err)) return NAVIGATED;
     throw err;
@@ -107,10 +107,10 @@ function verdict(method: 'mouse' | 'html5', intercepted: boolean, r: DragReport,
 export async function drag(page: Page, source: DragEndSpec, target: DragEndSpec, refs: RefHolder, opts: DragOptions, deadline: Deadline): Promise<DragResult> {
   const src = await resolveEnd(page, source, refs, opts, deadline);
   const dst = await resolveEnd(page, target, refs, opts, deadline);
-  const pts = await inPage(page, (rt, a) => rt.dragPoints(a.source, a.target), { source: src.end, target: dst.end }, deadline, 'both ends of the drag');
+  const pts = await inPage(page, (rt, a) => rt.drag.dragPoints(a.source, a.target), { source: src.end, target: dst.end }, deadline, 'both ends of the drag');
   if (!pts.ok) throw new ExecutionError(`Cannot drag ${src.desc} to ${dst.desc}: ${pts.message}`, { category: 'not-visible' });
   const warnings = [src.forced, dst.forced].filter((w): w is string => !!w);
-  const kind: DragKind = src.handle !== undefined ? await inPage(page, (rt, h) => rt.dragSourceKind(h), src.handle, deadline, 'the kind of drag source') : 'mouse';
+  const kind: DragKind = src.handle !== undefined ? await inPage(page, (rt, h) => rt.drag.dragSourceKind(h), src.handle, deadline, 'the kind of drag source') : 'mouse';
   // A slider is set, not moved through `steps` points: it reports no steps.
   const base = (method: DragResult['method']): Pick<DragResult, 'dragged' | 'method' | 'source' | 'target' | 'steps'> =>
     ({ dragged: true, method, source: src.desc, target: dst.desc, ...(method === 'range' ? {} : { steps: opts.steps }) });
@@ -118,16 +118,16 @@ export async function drag(page: Page, source: DragEndSpec, target: DragEndSpec,
   const mark = markBeforeAction(page);
   if (kind === 'range' && opts.method === 'auto') {
     // SPEC §9.6: a slider takes the value under the target's x, with input and change events.
-    const r = await inPage(page, (rt, a) => rt.setRangeAt(a.handle, a.x), { handle: src.handle!, x: pts.to.x }, deadline, 'the range value');
+    const r = await inPage(page, (rt, a) => rt.formInput.setRangeAt(a.handle, a.x), { handle: src.handle!, x: pts.to.x }, deadline, 'the range value');
     const settled = await settleAfterAction(page, mark, deadline);
     if (settled.warning) warnings.push(settled.warning);
     return { ...base('range'), ...(r.value !== undefined ? { value: r.value } : {}), ...forced, ...settled, warnings };
   }
-  await inPage(page, (rt, a) => rt.armDragProbe(a.source, a.target), { source: src.handle, target: dst.handle }, deadline, 'the drop probe');
+  await inPage(page, (rt, a) => rt.drag.armDragProbe(a.source, a.target), { source: src.handle, target: dst.handle }, deadline, 'the drop probe');
   const done = await perform(page, src, kind, pts.from, pts.to, opts, deadline, warnings);
   const report = await readEffect(page, deadline);
   const dropped = done.synthetic && !done.started ? false : verdict(done.method, !!done.intercepted, report, src.desc, dst.desc, warnings);
-  const value = kind === 'range' && report !== NAVIGATED ? await inPage(page, (rt, h) => rt.currentValue(rt.heldElement(h)!), src.handle!, deadline, 'the range value') : undefined;
+  const value = kind === 'range' && report !== NAVIGATED ? await inPage(page, (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), src.handle!, deadline, 'the range value') : undefined;
   const settled = await settleAfterAction(page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   return {

@@ -4,7 +4,7 @@
 
 import { ElementNotEditableError, ExecutionError, looksSensitive, markSecret, type Deadline } from '../common/index.js';
 import { evaluateIn, type Page } from '../page/index.js';
-import type { PageRuntime } from '../injected/runtime.js';
+import type { PageRuntime } from '../injected/index.js';
 import { clickAt, moveMouse } from './mouse.js';
 import { prepareAction, type Located, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -27,7 +27,7 @@ export interface FillResult extends SettleResult {
 type Fillable = Located & { x?: number; y?: number; autoForced?: true };
 
 async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable> {
-  const r = await page.guard(evaluateIn(page.evalTarget(), (rt) => rt.holdFocused(), undefined, { deadline, what: 'the focused element' }));
+  const r = await page.guard(evaluateIn(page.evalTarget(), (rt) => rt.locate.holdFocused(), undefined, { deadline, what: 'the focused element' }));
   if (!r.ok) throw new ElementNotEditableError('Nothing is focused to fill: name the field with {"selector"|"ref"|"label", "value"}, or click it first', { category: 'not-editable' });
   return { handle: r.handle, desc: r.desc };
 }
@@ -40,15 +40,15 @@ async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: 
     await moveMouse(page, at, deadline);
     await clickAt(page, at, deadline);
   }
-  const before = await call((rt, a) => ({ prep: rt.prepareField(a.handle, a.clear), value: rt.currentValue(rt.heldElement(a.handle)!) }), { handle: el.handle, clear });
+  const before = await call((rt, a) => ({ prep: rt.formInput.prepareField(a.handle, a.clear), value: rt.formInput.currentValue(rt.locate.heldElement(a.handle)!) }), { handle: el.handle, clear });
   if (!before.prep.ok) return { ok: false, value: '', before: '' };
   const want = clear ? value : before.value + value;
   if (value === '') {
-    if (clear) await call((rt, h) => rt.deleteSelection(h), el.handle);
+    if (clear) await call((rt, h) => rt.formInput.deleteSelection(h), el.handle);
   } else {
     await page.guard(deadline.race(page.session.send('Input.insertText', { text: value }), `typing into ${el.desc}`));
   }
-  const after = await call((rt, a) => rt.confirmValue(a.handle, a.want, true), { handle: el.handle, want });
+  const after = await call((rt, a) => rt.formInput.confirmValue(a.handle, a.want, true), { handle: el.handle, want });
   return { ...after, before: before.value };
 }
 
@@ -62,7 +62,7 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
   let method: FillResult['method'];
   let shown: string | undefined;
   if (el.desc.startsWith('select')) {
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.selectOptions(a.handle, { values: [a.value] }), { handle: el.handle, value }, { deadline, what: `selecting in ${el.desc}` }));
+    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.formInput.selectOptions(a.handle, { values: [a.value] }), { handle: el.handle, value }, { deadline, what: `selecting in ${el.desc}` }));
     if (!r.ok) throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, { category: 'option-not-found', options: r.options });
     method = 'select';
   } else {
@@ -86,7 +86,7 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
       shown = typed.value;
       warnings.push(`the page rewrote the value of ${el.desc} as "${typed.value}"`);
     } else if (!typed?.ok) {
-      const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.setValueNatively(a.handle, a.want ?? rt.currentValue(rt.heldElement(a.handle)!) + a.value),
+      const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.formInput.setValueNatively(a.handle, a.want ?? rt.formInput.currentValue(rt.locate.heldElement(a.handle)!) + a.value),
         { handle: el.handle, want: clear ? value : undefined, value }, { deadline, what: `setting the value of ${el.desc}` }));
       method = 'nativeSetter';
       if (!r.ok) {

@@ -7,7 +7,7 @@ import { prepareAction, type Located, type RefHolder, type TargetOptions, type T
 
 export async function focusElement(page: Page, target: TargetSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<Located> {
   const el = await prepareAction(page, target, 'focus', refs, opts, deadline);
-  const r = await page.guard(evaluateIn(page.evalTarget(), (rt, h) => rt.focusHeld(h), el.handle, { deadline, what: `${el.desc} to take focus` }));
+  const r = await page.guard(evaluateIn(page.evalTarget(), (rt, h) => rt.formInput.focusHeld(h), el.handle, { deadline, what: `${el.desc} to take focus` }));
   if (!r.ok) throw new ElementNotEditableError(`${el.desc} ${r.message}`, { category: 'not-editable' });
   return el;
 }

@@ -24,7 +24,7 @@ export async function chooseFrame(page: Page, choice: FrameChoice, refs: RefHold
   if ('target' in choice) {
     ({ handle, desc } = await locate(page, choice.target, refs, {}, deadline));
   } else {
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.holdFrameOwner(a.index, a.name),
+    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.locate.holdFrameOwner(a.index, a.name),
       { index: 'index' in choice ? choice.index : undefined, name: 'name' in choice ? choice.name : undefined }, { deadline, what: 'the frame element' }));
     if (!r.ok) {
       const which = 'index' in choice ? `index ${choice.index}` : `name "${choice.name}"`;

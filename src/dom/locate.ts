@@ -6,13 +6,12 @@ import {
   ElementNotEditableError, ElementNotFoundError, ExecutionError, StaleElementError, StepValidationError, TimeoutError, type Deadline,
 } from '../common/index.js';
 import { evaluateIn, type Page } from '../page/index.js';
-import type { Counters } from '../injected/ref-map.js';
-import type { LocateFailure, TargetSpec } from '../injected/locate.js';
-import type { ActionFailure, ActionKind, ActionOutcome } from '../injected/actionability.js';
-import { refProblem } from '../injected/ref-box.js';
+import type { Counters } from '../injected/index.js';
+import type { LocateFailure, TargetSpec } from '../injected/index.js';
+import type { ActionFailure, ActionKind, ActionOutcome } from '../injected/index.js';
 
-export type { TargetSpec } from '../injected/locate.js';
-export type { ActionKind } from '../injected/actionability.js';
+export type { TargetSpec } from '../injected/index.js';
+export type { ActionKind } from '../injected/index.js';
 
 type ActionReady = Extract<ActionOutcome, { ok: true }>;
 
@@ -83,14 +82,14 @@ function locateErrorAtTop(t: TargetSpec, f: LocateFailure, waitedMs: number, wit
     case 'invalid-selector': return new StepValidationError(`Invalid CSS selector ${f.message?.replace(/\.$/, '')}. For text use {"text": "…"}, for refs "s1e4".`, { ...details, category: 'invalid-selector' });
     case 'within-not-found': return new ElementNotFoundError(`No element matches withinSelector "${f.message}" (waited ${waitedMs}ms)`, details);
     case 'earlier-page': case 'stale': case 'malformed':
-      return new StaleElementError(refProblem(targetValue(t), f.reason, f.role, f.name), { ...details, category: 'stale-ref', ...(f.name ? { name: f.name } : {}) });
-    case 'unknown': return new ElementNotFoundError(refProblem(targetValue(t), f.reason), { ...details, category: 'stale-ref' });
+      return new StaleElementError(f.message ?? `Ref ${targetValue(t)} is ${f.reason}`, { ...details, category: 'stale-ref', ...(f.name ? { name: f.name } : {}) });
+    case 'unknown': return new ElementNotFoundError(f.message ?? `Ref ${targetValue(t)} is unknown`, { ...details, category: 'stale-ref' });
     default: return new ElementNotFoundError(`No element matches ${describeTarget(t, within)} (waited ${waitedMs}ms)`, details);
   }
 }
 
 async function scrollStep(page: Page, s: NonNullable<TargetOptions['scrollUntilVisible']>, deadline: Deadline): Promise<boolean> {
-  return evaluateIn(page.evalTarget(), (rt, a) => rt.scrollMainBy(a.dy), { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
+  return evaluateIn(page.evalTarget(), (rt, a) => rt.scrolling.scrollMainBy(a.dy), { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
     { deadline, what: 'scrolling to find the element' });
 }
 
@@ -111,7 +110,7 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
   const until = actionWindow(deadline, opts);
   let scrolls = 0;
   for (let attempt = 0; ; attempt++) {
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.locateElement(a),
+    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.locate.locateElement(a),
       { target, within: opts.within, counters: refs.counters }, { deadline, what: `the element ${describeTarget(target)}` }));
     if (r.ok) {
       refs.counters = r.counters;
@@ -154,8 +153,8 @@ export async function prepareAction(
   // Mostly the element is there and ready: find it and check it in one evaluation. Anything else
   // takes the path below (waits, retries, re-resolving, forcing), from the start.
   const quick = await page.guard(evaluateIn(page.evalTarget(), async (rt, a) => {
-    const found = rt.locateElement(a.locate);
-    return found.ok ? { found, check: await rt.checkActionable({ ...a.check, handle: found.handle }) } : undefined;
+    const found = rt.locate.locateElement(a.locate);
+    return found.ok ? { found, check: await rt.actionability.checkActionable({ ...a.check, handle: found.handle }) } : undefined;
   }, { locate: { target, within: opts.within, counters: refs.counters }, check: { action, force: !!opts.force, stable: opts.stable } },
   { deadline, what: `the element ${describeTarget(target)}` }));
   if (quick?.check.ok) {
@@ -168,7 +167,7 @@ export async function prepareAction(
   for (let attempt = 0; ; attempt++) {
     const forceable = (f: ActionFailure): boolean => FORCEABLE.has(f.reason) && !(opts.keepCoverCheck && (f.reason === 'covered' || f.reason === 'pointer-events'));
     const force = !!opts.force || (until.expired() && !!last && forceable(last));
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.checkActionable(a),
+    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.actionability.checkActionable(a),
       { handle: located.handle, action, force, stable: opts.stable }, { deadline, what: `${located.desc} to be ready for ${action}` }));
     if (r.ok) return actionable(page, located, r, action, deadline, force && !opts.force, last);
     if (r.reason === 'detached' && !until.expired()) {

@@ -3,21 +3,21 @@
 
 import { ExecutionError, type Deadline } from '../common/index.js';
 import { evaluateIn, type Page } from '../page/index.js';
-import type { ScrollMove } from '../injected/scrolling.js';
+import type { ScrollMove } from '../injected/index.js';
 import { locate, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 
-export type { ScrollMove } from '../injected/scrolling.js';
+export type { ScrollMove } from '../injected/index.js';
 
 export async function scrollTo(page: Page, element: TargetSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<{ scrollX: number; scrollY: number; reResolved?: true }> {
   const el = await locate(page, element, refs, opts, deadline);
-  const r = await page.guard(evaluateIn(page.evalTarget(), (rt, h) => rt.scrollElementIntoView(h), el.handle, { deadline, what: 'scrolling' }));
+  const r = await page.guard(evaluateIn(page.evalTarget(), (rt, h) => rt.scrolling.scrollElementIntoView(h), el.handle, { deadline, what: 'scrolling' }));
   if ('error' in r) throw new ExecutionError(`${el.desc} ${r.error}`, { category: 'stale-ref' });
   return { ...r, ...(el.reResolved ? { reResolved: true } : {}) };
 }
 
 export async function scrollPage(page: Page, move: ScrollMove, container: TargetSpec | undefined, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<{ scrollX: number; scrollY: number }> {
   const held = container ? await locate(page, container, refs, opts, deadline) : undefined;
-  const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.scrollBy(a.move, a.handle), { move, handle: held?.handle }, { deadline, what: 'scrolling' }));
+  const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.scrolling.scrollBy(a.move, a.handle), { move, handle: held?.handle }, { deadline, what: 'scrolling' }));
   if ('error' in r) throw new ExecutionError(`The container ${r.error}`, { category: 'stale-ref' });
   return r;
 }

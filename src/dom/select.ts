@@ -3,11 +3,11 @@
 
 import { ExecutionError, type Deadline } from '../common/index.js';
 import { evaluateIn, type Page } from '../page/index.js';
-import type { OptionChoice } from '../injected/form-input.js';
+import type { OptionChoice } from '../injected/index.js';
 import { prepareAction, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
 
-export type { OptionChoice } from '../injected/form-input.js';
+export type { OptionChoice } from '../injected/index.js';
 
 export interface SelectResult extends SettleResult {
   selected: string[];
@@ -18,7 +18,7 @@ export interface SelectResult extends SettleResult {
 export async function selectOption(page: Page, target: TargetSpec, choice: OptionChoice, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<SelectResult> {
   const a = await prepareAction(page, target, 'select', refs, opts, deadline);
   const mark = markBeforeAction(page);
-  const r = await page.guard(evaluateIn(page.evalTarget(), (rt, x) => rt.selectOptions(x.handle, x.choice), { handle: a.handle, choice }, { deadline, what: `selecting in ${a.desc}` }));
+  const r = await page.guard(evaluateIn(page.evalTarget(), (rt, x) => rt.formInput.selectOptions(x.handle, x.choice), { handle: a.handle, choice }, { deadline, what: `selecting in ${a.desc}` }));
   if (!r.ok) {
     mark.stopListening();
     const options = r.options?.map((o) => (o.value === o.label ? o.value : `${o.value || '""'} (${o.label})`)).join(', ');

@@ -26,7 +26,7 @@ export function checkFiles(files: string[]): string[] {
 export async function upload(page: Page, target: TargetSpec, files: string[], refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<UploadResult> {
   const paths = checkFiles(files);
   const el = await locate(page, target, refs, opts, deadline);
-  const input = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.fileInputFor(a.handle, a.count), { handle: el.handle, count: paths.length }, { deadline, what: 'the file input' }));
+  const input = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.formInput.fileInputFor(a.handle, a.count), { handle: el.handle, count: paths.length }, { deadline, what: 'the file input' }));
   if (!input.ok) throw new ExecutionError(`${el.desc} ${input.message}`, { category: input.category });
   const objectId = await heldElementObjectId(page.evalTarget(), input.handle, deadline);
   const mark = markBeforeAction(page);

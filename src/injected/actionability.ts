@@ -1,8 +1,11 @@
 // Actionability (SPEC §8) of a held element, checked in one page call: attached, enabled or
 // editable, visible, scrolled into view, not under pointer-events:none, and the point a pointer
 // would use actually lands on it (else the interceptor is named and classified). Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { isHtml, isVisible, selectorFor } from './dom-describe.js';
+import { parentOrHost } from './element-query.js';
+import { deepElementFromPoint } from './element-search.js';
+import { heldElement, holdElement, isTextControl } from './locate.js';
+import { textSnippet } from './observe.js';
 
 export type ActionKind = 'click' | 'hover' | 'fill' | 'select' | 'upload' | 'drag' | 'focus';
 
@@ -42,8 +45,8 @@ export function isDisabled(el: Element): boolean {
 
 /** SPEC §8.2: why `el` can't take typed text, or undefined when it can. */
 export function notEditableReason(el: Element): { message: string; final?: true } | undefined {
-  if (rt.isHtml(el, 'input') && el.type === 'file') return { message: 'is a file input: use {"upload": {"selector": …, "files": [...]}}', final: true };
-  if (!rt.isTextControl(el)) return { message: `is not a text field (${el.localName}${rt.isHtml(el, 'input') ? ` type=${el.type}` : ''})`, final: true };
+  if (isHtml(el, 'input') && el.type === 'file') return { message: 'is a file input: use {"upload": {"selector": …, "files": [...]}}', final: true };
+  if (!isTextControl(el)) return { message: `is not a text field (${el.localName}${isHtml(el, 'input') ? ` type=${el.type}` : ''})`, final: true };
   if (isDisabled(el)) return { message: 'is disabled' };
   if ((el as HTMLInputElement).readOnly || el.getAttribute('aria-readonly') === 'true') return { message: 'is read-only' };
   return undefined;
@@ -55,11 +58,11 @@ export function invisibleReason(el: Element): string | undefined {
   if (el.closest('[aria-hidden="true"]')) return 'is aria-hidden';
   const style = getComputedStyle(el);
   if (style.visibility === 'hidden' || style.visibility === 'collapse') return 'has visibility:hidden';
-  if (!rt.isVisible(el)) {
+  if (!isVisible(el)) {
     const r = el.getBoundingClientRect();
     return r.width && r.height ? 'is hidden by CSS (display, opacity or content-visibility)' : 'has no size (display:none or 0×0)';
   }
-  for (let e: Element | null = el; e; e = rt.parentOrHost(e)) {
+  for (let e: Element | null = el; e; e = parentOrHost(e)) {
     if (Number(getComputedStyle(e).opacity) === 0) return 'has opacity 0';
   }
   return undefined;
@@ -67,18 +70,18 @@ export function invisibleReason(el: Element): string | undefined {
 
 /** A hidden native checkbox or radio is operated through its visible label (SPEC §19.16). */
 export function visibleLabelOf(el: Element): Element | undefined {
-  if (!rt.isHtml(el, 'input') || !/^(checkbox|radio)$/.test(el.type)) return undefined;
-  return Array.from(el.labels ?? []).find((l) => rt.isVisible(l));
+  if (!isHtml(el, 'input') || !/^(checkbox|radio)$/.test(el.type)) return undefined;
+  return Array.from(el.labels ?? []).find((l) => isVisible(l));
 }
 
 export function classifyInterceptor(el: Element): Interceptor {
   // Climb to the layer that covers the target: the outermost positioned ancestor below body.
   let layer = el;
-  for (let e: Element | null = el; e && e !== document.body && e !== document.documentElement; e = rt.parentOrHost(e)) {
+  for (let e: Element | null = el; e && e !== document.body && e !== document.documentElement; e = parentOrHost(e)) {
     const pos = getComputedStyle(e).position;
     if (pos === 'fixed' || pos === 'sticky' || pos === 'absolute' || e.getAttribute('role') === 'dialog' || e.localName === 'dialog') layer = e;
   }
-  const hay = `${layer.id} ${typeof layer.className === 'string' ? layer.className : ''} ${layer.getAttribute('aria-label') ?? ''} ${rt.textSnippet(layer, 300)}`.toLowerCase();
+  const hay = `${layer.id} ${typeof layer.className === 'string' ? layer.className : ''} ${layer.getAttribute('aria-label') ?? ''} ${textSnippet(layer, 300)}`.toLowerCase();
   const role = layer.getAttribute('role') ?? '';
   let kind = 'overlay';
   if (/cookie/.test(hay)) kind = 'cookie-banner';
@@ -88,16 +91,16 @@ export function classifyInterceptor(el: Element): Interceptor {
   else if (/^(tooltip|menu|listbox)$/.test(role) || /popup|popover|tooltip|dropdown/.test(hay)) kind = 'popup';
   else if (getComputedStyle(layer).position === 'sticky' || /header|navbar/.test(hay) || layer.localName === 'header') kind = 'sticky-header';
   // The layer may be the page's whole app wrapper: read a capped snippet, not all its text.
-  const text = rt.textSnippet(layer, 60);
-  return { kind, selector: rt.selectorFor(layer), ...(text ? { text } : {}) };
+  const text = textSnippet(layer, 60);
+  return { kind, selector: selectorFor(layer), ...(text ? { text } : {}) };
 }
 
 /** Whether a pointer at (x, y) reaches `el` (itself, a descendant, or a label of it). */
 export function pointReaches(el: Element, x: number, y: number): Element | true | null {
-  const hit = rt.deepElementFromPoint(x, y);
+  const hit = deepElementFromPoint(x, y);
   if (!hit) return null;
-  for (let e: Element | null = hit; e; e = rt.parentOrHost(e)) if (e === el) return true;
-  if (rt.isHtml(hit, 'label') && hit.control === el) return true;
+  for (let e: Element | null = hit; e; e = parentOrHost(e)) if (e === el) return true;
+  if (isHtml(hit, 'label') && hit.control === el) return true;
   const label = hit.closest('label');
   if (label && (label as HTMLLabelElement).control === el) return true;
   return hit;
@@ -124,7 +127,7 @@ export function candidatePoints(el: Element): { x: number; y: number }[] {
 /** The viewport, narrowed by every ancestor that clips its overflow (scrolling containers). */
 export function visibleClip(el: Element): { l: number; t: number; r: number; b: number } {
   const clip = { l: 0, t: 0, r: innerWidth, b: innerHeight };
-  for (let e = rt.parentOrHost(el); e && e !== document.documentElement && e !== document.body; e = rt.parentOrHost(e)) {
+  for (let e = parentOrHost(el); e && e !== document.documentElement && e !== document.body; e = parentOrHost(e)) {
     const style = getComputedStyle(e);
     if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
     const r = e.getBoundingClientRect();
@@ -146,25 +149,25 @@ export function nextFrame(): Promise<void> {
 }
 
 export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
-  const original = rt.heldElement(c.handle);
+  const original = heldElement(c.handle);
   if (!original || !original.isConnected) return { ok: false, reason: 'detached', message: 'was removed from the page' };
   let el = original;
   let handle = c.handle;
   let viaLabel: true | undefined;
-  const checkedOf = (): boolean | undefined => (rt.isHtml(original, 'input') && /^(checkbox|radio)$/.test(original.type) ? original.checked : undefined);
+  const checkedOf = (): boolean | undefined => (isHtml(original, 'input') && /^(checkbox|radio)$/.test(original.type) ? original.checked : undefined);
   if (!c.force) {
     if (c.action === 'fill') {
       const why = notEditableReason(el);
       if (why) return { ok: false, reason: why.final ? 'not-editable' : (isDisabled(el) ? 'disabled' : 'not-editable'), message: why.message, ...(why.final ? { final: true as const } : {}) };
     } else if (c.action === 'select') {
-      if (!rt.isHtml(el, 'select')) return { ok: false, reason: 'not-select', message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`, final: true };
+      if (!isHtml(el, 'select')) return { ok: false, reason: 'not-select', message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`, final: true };
       if (isDisabled(el)) return { ok: false, reason: 'disabled', message: 'is disabled' };
     } else if ((c.action === 'click' || c.action === 'drag') && isDisabled(el)) {
       return { ok: false, reason: 'disabled', message: 'is disabled' };
     }
     if (c.action === 'click' && invisibleReason(el)) {
       const label = visibleLabelOf(el);
-      if (label) { el = label; handle = rt.holdElement(label); viaLabel = true; }
+      if (label) { el = label; handle = holdElement(label); viaLabel = true; }
     }
     const hidden = c.action === 'upload' || c.action === 'select' ? undefined : invisibleReason(el);
     if (hidden) return { ok: false, reason: 'not-visible', message: hidden };

@@ -1,8 +1,8 @@
 // Accessible names by the accname chain (aria-labelledby > aria-label > native label, alt,
 // caption, legend > content for roles that allow it > title > placeholder), and control values.
 // Text of separate block-level elements is joined with spaces. Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { allowsNameFromContent, roleOf } from './aria-role.js';
+import { isHtml } from './dom-describe.js';
 
 /** Names longer than this are cut, ending in "…" (documented in SKILL.md). */
 export function nameMaxLength(): number {
@@ -47,22 +47,22 @@ export function isSecretInput(el: HTMLInputElement): boolean {
 
 /** The value an embedded control contributes to a name or shows after a colon. */
 export function controlValue(el: Element, role: string): string | undefined {
-  if (rt.isHtml(el, 'select')) {
+  if (isHtml(el, 'select')) {
     return Array.from(el.selectedOptions).map((o) => collapseSpace(o.text)).join(', ');
   }
-  if (rt.isHtml(el, 'input')) {
+  if (isHtml(el, 'input')) {
     if (isSecretInput(el)) return el.value ? '••••' : '';
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider') return el.value;
     return undefined;
   }
-  if (rt.isHtml(el, 'textarea')) return el.value;
+  if (isHtml(el, 'textarea')) return el.value;
   if ((role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable) {
     return collapseSpace((el as HTMLElement).innerText ?? '');
   }
-  if (rt.isHtml(el, 'progress')) {
+  if (isHtml(el, 'progress')) {
     return el.position < 0 ? undefined : `${Math.round(el.position * 100)}%`;
   }
-  if (rt.isHtml(el, 'meter')) return String(el.value);
+  if (isHtml(el, 'meter')) return String(el.value);
   if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
     return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? undefined;
   }
@@ -96,13 +96,13 @@ export function textFromSubtree(root: Element, visited: Set<Element>): string {
 }
 
 export function descendantName(el: Element, visited: Set<Element>): string {
-  const role = rt.roleOf(el);
+  const role = roleOf(el);
   const value = controlValue(el, role);
   if (value !== undefined) return value;
   const label = el.getAttribute('aria-label');
   if (label && label.trim()) return label;
-  if (rt.isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? '';
-  if (rt.isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) return inputButtonName(el);
+  if (isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? '';
+  if (isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) return inputButtonName(el);
   if (el.shadowRoot) return textFromSubtree(el.shadowRoot as unknown as Element, visited);
   return textFromSubtree(el, visited);
 }
@@ -129,16 +129,16 @@ export function labelledByText(el: Element): string | undefined {
 }
 
 export function nativeLabel(el: Element): string | undefined {
-  if (rt.isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) {
+  if (isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) {
     return inputButtonName(el);
   }
-  if (rt.isHtml(el, 'input') && el.type === 'image') return el.alt || el.value || 'Submit';
+  if (isHtml(el, 'input') && el.type === 'image') return el.alt || el.value || 'Submit';
   const labels = (el as HTMLInputElement).labels;
   if (labels && labels.length) {
     const text = collapseSpace(Array.from(labels).map((l) => textFromSubtree(l, new Set([el]))).join(' '));
     if (text) return text;
   }
-  if (rt.isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? undefined;
+  if (isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? undefined;
   if (el.localName === 'fieldset') {
     const legend = Array.from(el.children).find((c) => c.localName === 'legend');
     if (legend) return collapseSpace(textFromSubtree(legend, new Set()));
@@ -166,7 +166,7 @@ export function accessibleName(el: Element, role: string): string {
   if (label && label.trim()) return collapseSpace(label);
   const native = nativeLabel(el);
   if (native) return collapseSpace(native);
-  if (rt.allowsNameFromContent(role)) {
+  if (allowsNameFromContent(role)) {
     const text = collapseSpace(textFromSubtree(el, new Set([el])));
     if (text) return text;
   }
@@ -174,6 +174,6 @@ export function accessibleName(el: Element, role: string): string {
   if (title && title.trim()) return collapseSpace(title);
   const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
   if (placeholder && (role === 'textbox' || role === 'searchbox' || role === 'combobox')) return collapseSpace(placeholder);
-  if (rt.isHtml(el, 'input') && el.type === 'file') return 'Choose File';
+  if (isHtml(el, 'input') && el.type === 'file') return 'Choose File';
   return '';
 }

@@ -1,8 +1,10 @@
 // The accessibility snapshot walker: a plain tree of roles, names, states, values and refs, with
 // generic wrappers flattened and text kept. Rendering to YAML is aria/'s job. Runs in the page.
-import type { PageRuntime } from './runtime.js';
 import type { Counters } from './ref-map.js';
-declare const rt: PageRuntime;
+import { accessibleName, capName, collapseSpace, controlValue, textMaxLength } from './aria-name.js';
+import { isInteractiveRole, isLandmarkRole, roleOf } from './aria-role.js';
+import { isHtml, isVisible } from './dom-describe.js';
+import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
 
 export interface AriaNode {
   role: string;
@@ -75,33 +77,33 @@ export function isClickableGeneric(el: Element, style: CSSStyleDeclaration): boo
 export function nodeStates(el: Element, role: string, node: AriaNode): void {
   const aria = (name: string): string | null => el.getAttribute(`aria-${name}`);
   if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') {
-    if (rt.isHtml(el, 'input')) node.checked = el.indeterminate ? 'mixed' : el.checked ? 'true' : 'false';
+    if (isHtml(el, 'input')) node.checked = el.indeterminate ? 'mixed' : el.checked ? 'true' : 'false';
     else { const c = aria('checked'); node.checked = c === 'mixed' ? 'mixed' : c === 'true' ? 'true' : 'false'; }
   }
   if (el.matches(':disabled') || aria('disabled') === 'true') node.disabled = true;
   const expanded = aria('expanded');
   if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
-  else if (el.localName === 'summary' && rt.isHtml(el.parentElement, 'details')) node.expanded = el.parentElement.open;
+  else if (el.localName === 'summary' && isHtml(el.parentElement, 'details')) node.expanded = el.parentElement.open;
   const pressed = aria('pressed');
   if (pressed === 'true' || pressed === 'false' || pressed === 'mixed') node.pressed = pressed;
-  if ((rt.isHtml(el, 'option') && el.selected) || aria('selected') === 'true') node.selected = true;
+  if ((isHtml(el, 'option') && el.selected) || aria('selected') === 'true') node.selected = true;
   if ((el as HTMLInputElement).required || aria('required') === 'true') node.required = true;
   const invalid = aria('invalid');
   if ((invalid && invalid !== 'false') || el.matches(':user-invalid')) node.invalid = true;
-  if (el === rt.deepActiveElement()) node.focused = true;
+  if (el === deepActiveElement()) node.focused = true;
   if (role === 'heading') {
     const level = Number(aria('level')) || Number(/^h([1-6])$/.exec(el.localName)?.[1]);
     if (level) node.level = level;
   }
   if (role === 'link') {
     const href = el.getAttribute('href');
-    if (href !== null) node.url = rt.shortUrl((el as HTMLAnchorElement).href || href);
+    if (href !== null) node.url = shortUrl((el as HTMLAnchorElement).href || href);
   }
-  const value = rt.controlValue(el, role);
+  const value = controlValue(el, role);
   if (value !== undefined && role !== 'checkbox' && role !== 'radio') node.value = value;
   const field = el.getAttribute('name');
-  if (field && (rt.isHtml(el, 'input') || rt.isHtml(el, 'select') || rt.isHtml(el, 'textarea'))) node.field = field;
-  if (rt.isHtml(el, 'input') && /^(date|datetime-local|time|month|week|file|color)$/.test(el.type)) node.type = el.type;
+  if (field && (isHtml(el, 'input') || isHtml(el, 'select') || isHtml(el, 'textarea'))) node.field = field;
+  if (isHtml(el, 'input') && /^(date|datetime-local|time|month|week|file|color)$/.test(el.type)) node.type = el.type;
   const live = aria('live');
   if (role === 'status' || role === 'alert' || role === 'log' || (live && live !== 'off')) node.live = 1;
 }
@@ -124,7 +126,7 @@ export function shortUrl(href: string): string {
 
 export function pushText(out: AriaNode[], raw: string, vp: boolean): void {
   // Bounded before spaces are collapsed: a megabyte of text costs no more than a page of it.
-  const room = 4 * rt.textMaxLength();
+  const room = 4 * textMaxLength();
   const text = raw.length > room ? raw.slice(0, room) : raw;
   const last = out[out.length - 1];
   if (last && last.role === 'text' && !last.children) {
@@ -136,13 +138,13 @@ export function pushText(out: AriaNode[], raw: string, vp: boolean): void {
 }
 
 export function walkChildren(parent: Element | ShadowRoot | Document, depth: number, st: WalkState, out: AriaNode[]): void {
-  const source = rt.isHtml(parent, 'slot') ? parent.assignedNodes({ flatten: true })
+  const source = isHtml(parent, 'slot') ? parent.assignedNodes({ flatten: true })
     // A closed <details> renders only its summary.
-    : rt.isHtml(parent, 'details') && !parent.open ? Array.from(parent.children).filter((c) => c.localName === 'summary')
+    : isHtml(parent, 'details') && !parent.open ? Array.from(parent.children).filter((c) => c.localName === 'summary')
       : undefined;
   const shadow = parent.nodeType === Node.ELEMENT_NODE && st.opts.pierceShadow ? (parent as Element).shadowRoot : null;
   // An empty slot shows its fallback content; a closed details without a summary shows nothing.
-  const nodes: Node[] = source && (source.length || !rt.isHtml(parent, 'slot')) ? source : Array.from((shadow ?? parent).childNodes);
+  const nodes: Node[] = source && (source.length || !isHtml(parent, 'slot')) ? source : Array.from((shadow ?? parent).childNodes);
   for (const child of nodes) {
     if (st.count >= st.opts.maxElements) { st.truncated = true; return; }
     if (child.nodeType === Node.TEXT_NODE) {
@@ -168,9 +170,9 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   const style = getComputedStyle(el);
   if (style.display === 'none') return;
   const hiddenSelf = style.visibility === 'hidden' || style.visibility === 'collapse';
-  let role = rt.roleOf(el);
+  let role = roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
-  const clickable = st.opts.refs && !hiddenSelf && (role === 'generic' || role === 'presentation') && rt.isClickableGeneric(el, style);
+  const clickable = st.opts.refs && !hiddenSelf && (role === 'generic' || role === 'presentation') && isClickableGeneric(el, style);
   if (clickable) role = 'generic';
   if (hiddenSelf || ((role === 'generic' || role === 'presentation' || role === 'none-labelling') && !clickable)) {
     if (role === 'none-labelling') {
@@ -185,23 +187,23 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
     return;
   }
   const node: AriaNode = { role };
-  const name = rt.capName(rt.accessibleName(el, role));
+  const name = capName(accessibleName(el, role));
   if (name) node.name = name;
   nodeStates(el, role, node);
   const rect = el.getBoundingClientRect();
   if (inViewport(rect, st.vw, st.vh)) node.vp = 1;
-  if (st.opts.refs && (rt.isInteractiveRole(role) || clickable)) {
+  if (st.opts.refs && (isInteractiveRole(role) || clickable)) {
     const key = `${role}|${name}`;
     const ordinal = st.ordinals.get(key) ?? 0;
     st.ordinals.set(key, ordinal + 1);
-    node.ref = rt.refFor(el, role, name, st.sid, ordinal);
+    node.ref = refFor(el, role, name, st.sid, ordinal);
   }
   const children: AriaNode[] = [];
   if (role === 'iframe') walkFrame(el as HTMLIFrameElement, depth, st, children);
-  else if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' || !(rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea') || rt.isHtml(el, 'select'))) {
-    if (!(rt.isHtml(el, 'select')) || role === 'listbox') walkChildren(el, depth + 1, st, children);
+  else if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' || !(isHtml(el, 'input') || isHtml(el, 'textarea') || isHtml(el, 'select'))) {
+    if (!(isHtml(el, 'select')) || role === 'listbox') walkChildren(el, depth + 1, st, children);
   }
-  rt.settleChildren(node, children);
+  settleChildren(node, children);
   out.push(node);
   if (!inline) pushText(out, ' ', false);
 }
@@ -219,9 +221,9 @@ export function settleChildren(node: AriaNode, children: AriaNode[]): void {
   const kept: AriaNode[] = [];
   for (const c of children) {
     if (c.role === 'text') {
-      const t = rt.collapseSpace(c.text ?? '');
+      const t = collapseSpace(c.text ?? '');
       if (!t) continue;
-      const max = rt.textMaxLength();
+      const max = textMaxLength();
       c.text = t.length > max ? `${t.slice(0, max - 1)}…` : t;
     }
     kept.push(c);
@@ -231,7 +233,7 @@ export function settleChildren(node: AriaNode, children: AriaNode[]): void {
     return;
   }
   const texts = kept.filter((c) => c.role === 'text');
-  const joined = texts.length ? rt.collapseSpace(texts.map((t) => t.text).join(' ')) : '';
+  const joined = texts.length ? collapseSpace(texts.map((t) => t.text).join(' ')) : '';
   const cut = node.name?.endsWith('…') ? node.name.slice(0, -1) : undefined;
   if (node.name && texts.length && (joined === node.name || (cut !== undefined && joined.startsWith(cut)))) {
     const rest = kept.filter((c) => c.role !== 'text');
@@ -250,7 +252,7 @@ export function findRoot(root: string | undefined, autoScope: boolean): { el: El
   if (root) {
     const roleMatch = /^role=(\w+)$/.exec(root.trim());
     if (roleMatch) {
-      const el = rt.deepElements(document).find((e) => rt.roleOf(e) === roleMatch[1] && rt.isVisible(e));
+      const el = deepElements(document).find((e) => roleOf(e) === roleMatch[1] && isVisible(e));
       return el ? { el, scope: root } : { error: 'root-not-found' };
     }
     try {
@@ -262,7 +264,7 @@ export function findRoot(root: string | undefined, autoScope: boolean): { el: El
   }
   if (autoScope) {
     const main = document.querySelector('main, [role="main"]');
-    if (main && rt.isVisible(main)) return { el: main, scope: 'main' };
+    if (main && isVisible(main)) return { el: main, scope: 'main' };
   }
   return { el: document.body ?? document.documentElement };
 }
@@ -272,17 +274,17 @@ export function otherLandmarks(scope: Element): string[] {
   const out: string[] = [];
   for (const el of Array.from(document.querySelectorAll('header, nav, footer, aside, form, search, section[aria-label], section[aria-labelledby], [role]'))) {
     if (scope.contains(el) || el.contains(scope)) continue;
-    const role = rt.roleOf(el);
-    if (!rt.isLandmarkRole(role) || !rt.isVisible(el)) continue;
-    const name = rt.capName(rt.accessibleName(el, role));
+    const role = roleOf(el);
+    if (!isLandmarkRole(role) || !isVisible(el)) continue;
+    const name = capName(accessibleName(el, role));
     out.push(name ? `${role} "${name}"` : role);
   }
   return out.slice(0, 12);
 }
 
 export function ariaSnapshot(opts: SnapshotOptions): SnapshotOutcome {
-  const s = rt.skillState();
-  rt.syncCounters(opts.counters);
+  const s = skillState();
+  syncCounters(opts.counters);
   const found = findRoot(opts.root, opts.autoScope);
   if ('error' in found) return { ok: false, reason: found.error, message: found.message };
   if (!opts.internal) s.snapshotId++;

@@ -1,8 +1,9 @@
 // Did the pointer events reach the element? Listeners armed on window (capture phase, so the page's
 // own handlers can't hide the event from us) before a trusted click and read right after it, so
 // the fallback runs only when the click truly missed — a click never happens twice. Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { pointReaches } from './actionability.js';
+import { isHtml } from './dom-describe.js';
+import { describeElement, heldElement } from './locate.js';
 
 export interface ProbeState {
   target: Element;
@@ -40,21 +41,21 @@ export function probeSlot(): { probe?: ProbeState } {
  * caller retries. Returns false when the point no longer reaches the target (retry at once).
  */
 export function armClickProbe(handle: number, controlHandle: number, x: number, y: number): boolean {
-  const target = rt.heldElement(handle);
-  if (!target || rt.pointReaches(target, x, y) !== true) return false;
+  const target = heldElement(handle);
+  if (!target || pointReaches(target, x, y) !== true) return false;
   disarmClickProbe();
-  const controlEl = rt.heldElement(controlHandle);
-  const control = controlEl && rt.isHtml(controlEl, 'input') && /^(checkbox|radio)$/.test(controlEl.type) ? controlEl : undefined;
+  const controlEl = heldElement(controlHandle);
+  const control = controlEl && isHtml(controlEl, 'input') && /^(checkbox|radio)$/.test(controlEl.type) ? controlEl : undefined;
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick'];
   const state: ProbeState = { target, seen: [], reached: [], off: () => {}, ...(control ? { control, checkedBefore: control.checked } : {}) };
   let verdict: 'reached' | 'missed' | undefined;
   const listener = (e: Event): void => {
     state.seen.push(e.type);
-    const reached = e.composedPath().includes(target) || (rt.isHtml(e.target, 'label') && (e.target as HTMLLabelElement).control === target);
+    const reached = e.composedPath().includes(target) || (isHtml(e.target, 'label') && (e.target as HTMLLabelElement).control === target);
     if (verdict === undefined) verdict = reached ? 'reached' : 'missed';
     if (reached) state.reached.push(e.type);
     if (verdict === 'missed') {
-      if (!state.other && e.target instanceof Element) state.other = rt.describeElement(e.target);
+      if (!state.other && e.target instanceof Element) state.other = describeElement(e.target);
       e.stopImmediatePropagation();
       e.preventDefault();
       if (e.type === 'click' || e.type === 'dblclick') verdict = undefined; // the next click decides afresh
@@ -87,13 +88,13 @@ export function readClickProbe(): ProbeReport {
 
 /** The JavaScript fallback: element.click(), for a target the trusted click could not reach. */
 export function jsClick(handle: number, count: number): { ok: boolean; checked?: boolean } {
-  const el = rt.heldElement(handle) as HTMLElement | undefined;
+  const el = heldElement(handle) as HTMLElement | undefined;
   if (!el || !el.isConnected) return { ok: false };
   el.click();
   if (count > 1) {
     el.click();
     el.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, composed: true, detail: 2 }));
   }
-  const checked = rt.isHtml(el, 'input') && /^(checkbox|radio)$/.test(el.type) ? el.checked : undefined;
+  const checked = isHtml(el, 'input') && /^(checkbox|radio)$/.test(el.type) ? el.checked : undefined;
   return { ok: true, ...(checked !== undefined ? { checked } : {}) };
 }

@@ -2,8 +2,12 @@
 // on screen at once), a probe that tells whether the drop had any effect, and the untrusted
 // DragEvent fallback for when Chrome cannot start a native drag. Runs in the page; the trusted
 // mouse and drag input is sent from Node.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { candidatePoints, nextFrame } from './actionability.js';
+import { isHtml } from './dom-describe.js';
+import { parentOrHost } from './element-query.js';
+import { deepElementFromPoint } from './element-search.js';
+import { heldElement, holdElement } from './locate.js';
+import { mainScroller } from './scrolling.js';
 
 export type DragKind = 'range' | 'html5' | 'mouse';
 
@@ -15,11 +19,11 @@ export type DragPoints =
 
 /** range for a slider, html5 when Chrome would start a native drag from it, else mouse. */
 export function dragSourceKind(handle: number): DragKind {
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el) return 'mouse';
-  if (rt.isHtml(el, 'input') && el.type === 'range') return 'range';
+  if (isHtml(el, 'input') && el.type === 'range') return 'range';
   // `draggable` is true for [draggable=true], images and links: what a native drag starts from.
-  for (let e: Element | null = el; e; e = rt.parentOrHost(e)) {
+  for (let e: Element | null = el; e; e = parentOrHost(e)) {
     if (e instanceof HTMLElement && e.getAttribute('draggable') !== 'false' && e.draggable) return 'html5';
   }
   return 'mouse';
@@ -27,15 +31,15 @@ export function dragSourceKind(handle: number): DragKind {
 
 /** The element a pointer at (x, y) would hit, held for later calls (undefined over nothing). */
 export function holdElementAt(x: number, y: number): number | undefined {
-  const el = rt.deepElementFromPoint(x, y);
-  return el ? rt.holdElement(el) : undefined;
+  const el = deepElementFromPoint(x, y);
+  return el ? holdElement(el) : undefined;
 }
 
 export function endPoint(end: DragEnd): { x: number; y: number } | undefined {
-  const el = end.handle !== undefined ? rt.heldElement(end.handle) : undefined;
+  const el = end.handle !== undefined ? heldElement(end.handle) : undefined;
   if (!el) return end.x !== undefined && end.y !== undefined ? { x: end.x, y: end.y } : undefined;
   if (end.offsetX === undefined && end.offsetY === undefined) {
-    const p = rt.candidatePoints(el)[0];
+    const p = candidatePoints(el)[0];
     if (p) return p;
   }
   const r = el.getBoundingClientRect();
@@ -57,7 +61,7 @@ export function dragPoints(source: DragEnd, target: DragEnd): DragPoints {
   if ((!onScreen(from) || !onScreen(to)) && (source.handle !== undefined || target.handle !== undefined)) {
     const dy = (Math.min(from.y, to.y) + Math.max(from.y, to.y)) / 2 - innerHeight / 2;
     const dx = (Math.min(from.x, to.x) + Math.max(from.x, to.x)) / 2 - innerWidth / 2;
-    rt.mainScroller().scrollBy({ left: dx, top: dy, behavior: 'instant' });
+    mainScroller().scrollBy({ left: dx, top: dy, behavior: 'instant' });
     if (source.handle !== undefined) from = endPoint(source) ?? from;
     if (target.handle !== undefined) to = endPoint(target) ?? to;
   }
@@ -103,12 +107,12 @@ export function dragProbeSlot(): { probe?: DragProbe } {
 /** Remembers where the source is and what the target holds, and counts dragstart/drop events. */
 export function armDragProbe(sourceHandle: number | undefined, targetHandle: number | undefined): void {
   dragProbeSlot().probe?.off();
-  const source = sourceHandle !== undefined ? rt.heldElement(sourceHandle) : undefined;
-  const target = targetHandle !== undefined ? rt.heldElement(targetHandle) : undefined;
+  const source = sourceHandle !== undefined ? heldElement(sourceHandle) : undefined;
+  const target = targetHandle !== undefined ? heldElement(targetHandle) : undefined;
   const probe: DragProbe = {
     ...(source ? { source, rect: source.getBoundingClientRect() } : {}), ...(target ? { target } : {}),
     parent: source?.parentNode ?? null, next: source?.nextSibling ?? null, content: target?.innerHTML ?? '',
-    ...(source && rt.isHtml(source, 'input') ? { value: source.value } : {}),
+    ...(source && isHtml(source, 'input') ? { value: source.value } : {}),
     dragstarts: 0, drops: 0, off: () => {},
   };
   // Capture phase on window: the page's own handlers cannot hide the events from us.
@@ -125,7 +129,7 @@ export async function readDragProbe(): Promise<DragReport> {
   if (!probe) return { dragstarts: 0, drops: 0, moved: false, targetChanged: false, valueChanged: false };
   probe.off();
   dragProbeSlot().probe = undefined;
-  await rt.nextFrame();
+  await nextFrame();
   const s = probe.source;
   const r = s?.getBoundingClientRect();
   const shifted = !!r && !!probe.rect && (Math.abs(r.left - probe.rect.left) > 2 || Math.abs(r.top - probe.rect.top) > 2);
@@ -140,7 +144,7 @@ export async function readDragProbe(): Promise<DragReport> {
  * a dragover was cancelled, as a browser does) and dragend, sharing one DataTransfer.
  */
 export function synthesizeDrag(sourceHandle: number, from: { x: number; y: number }, to: { x: number; y: number }, steps: number): { started: boolean } {
-  const src = rt.heldElement(sourceHandle);
+  const src = heldElement(sourceHandle);
   if (!src) return { started: false };
   const dataTransfer = new DataTransfer();
   const fire = (el: Element, type: string, p: { x: number; y: number }): boolean =>
@@ -151,7 +155,7 @@ export function synthesizeDrag(sourceHandle: number, from: { x: number; y: numbe
   for (let i = 1; i <= steps; i++) {
     const p = { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
     fire(src, 'drag', p);
-    const hit = rt.deepElementFromPoint(p.x, p.y);
+    const hit = deepElementFromPoint(p.x, p.y);
     if (hit !== over) {
       if (over) fire(over, 'dragleave', p);
       if (hit) fire(hit, 'dragenter', p);

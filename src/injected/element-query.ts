@@ -1,11 +1,15 @@
 // Finding elements for agents (SPEC §6.5, §11.3, §11.4): CSS queries with output modes, role queries
 // with name and state filters, open shadow roots included; and the ref context every finder shares,
 // so refs come from the one ref map and number like re-resolution counts. Runs in the page.
-import type { PageRuntime } from './runtime.js';
 import type { Counters } from './ref-map.js';
 import type { AriaNode } from './aria-snapshot.js';
 import type { Box } from './ref-box.js';
-declare const rt: PageRuntime;
+import { accessibleName, capName, collapseSpace, isSecretInput } from './aria-name.js';
+import { isInteractiveRole, roleOf } from './aria-role.js';
+import { isClickableGeneric, nodeStates } from './aria-snapshot.js';
+import { isVisible } from './dom-describe.js';
+import { roundedBox } from './ref-box.js';
+import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
 
 /** Per-evaluation caches: roles and names are computed once per element. */
 export interface RefContext {
@@ -39,26 +43,26 @@ export type QueryResult =
   | { total: number };
 
 export function refContext(counters: Counters | undefined): RefContext {
-  rt.syncCounters(counters);
-  return { sid: Math.max(1, rt.skillState().snapshotId), roles: new Map(), names: new Map() };
+  syncCounters(counters);
+  return { sid: Math.max(1, skillState().snapshotId), roles: new Map(), names: new Map() };
 }
 
 /** Every element of the document and its open shadow roots, in document order (hosts before their shadow content). */
 export function deepList(ctx: RefContext): Element[] {
-  if (!ctx.deep) ctx.deep = rt.deepElements(document);
+  if (!ctx.deep) ctx.deep = deepElements(document);
   return ctx.deep;
 }
 
 export function cachedRole(ctx: RefContext, el: Element): string {
   let role = ctx.roles.get(el);
-  if (role === undefined) { role = rt.roleOf(el); ctx.roles.set(el, role); }
+  if (role === undefined) { role = roleOf(el); ctx.roles.set(el, role); }
   return role;
 }
 
 /** The accessible name as snapshots show it (capped). */
 export function cachedName(ctx: RefContext, el: Element, role: string): string {
   let name = ctx.names.get(el);
-  if (name === undefined) { name = rt.capName(rt.accessibleName(el, role)); ctx.names.set(el, name); }
+  if (name === undefined) { name = capName(accessibleName(el, role)); ctx.names.set(el, name); }
   return name;
 }
 
@@ -67,25 +71,25 @@ export function cachedName(ctx: RefContext, el: Element, role: string): string {
  * visible elements of the same role and name before it, as ref-map's re-resolution does.
  */
 export function refOf(ctx: RefContext, el: Element, role: string, name: string): { ref: string; existing: boolean } {
-  const s = rt.skillState();
+  const s = skillState();
   const known = s.byElement.get(el);
   if (known && s.refs.get(known) === el) return { ref: known, existing: true };
   const lower = name.toLowerCase();
   let ordinal = 0;
   for (const e of deepList(ctx)) {
     if (e === el) break;
-    if (cachedRole(ctx, e) === role && rt.isVisible(e) && cachedName(ctx, e, role).toLowerCase() === lower) ordinal++;
+    if (cachedRole(ctx, e) === role && isVisible(e) && cachedName(ctx, e, role).toLowerCase() === lower) ordinal++;
   }
-  return { ref: rt.refFor(el, role, name, ctx.sid, ordinal), existing: false };
+  return { ref: refFor(el, role, name, ctx.sid, ordinal), existing: false };
 }
 
 /** The ref a snapshot would give: rendered interactive roles and clickable generics only. */
 export function snapshotRefOf(ctx: RefContext, el: Element): string | undefined {
   if (!isExposed(el)) return undefined;
   const role = cachedRole(ctx, el);
-  if (rt.isInteractiveRole(role)) return refOf(ctx, el, role, cachedName(ctx, el, role)).ref;
-  if ((role === 'generic' || role === 'presentation') && rt.isClickableGeneric(el, getComputedStyle(el))) {
-    return refOf(ctx, el, 'generic', rt.capName(rt.accessibleName(el, 'generic'))).ref;
+  if (isInteractiveRole(role)) return refOf(ctx, el, role, cachedName(ctx, el, role)).ref;
+  if ((role === 'generic' || role === 'presentation') && isClickableGeneric(el, getComputedStyle(el))) {
+    return refOf(ctx, el, 'generic', capName(accessibleName(el, 'generic'))).ref;
   }
   return undefined;
 }
@@ -116,7 +120,7 @@ export function valueMaxLength(mode: string): number {
 
 /** A form control's value (passwords masked, as in snapshots), else the value attribute. */
 export function fieldValue(el: Element): string | null {
-  if (el instanceof HTMLInputElement) return rt.isSecretInput(el) ? (el.value ? '••••' : '') : el.value;
+  if (el instanceof HTMLInputElement) return isSecretInput(el) ? (el.value ? '••••' : '') : el.value;
   if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOptionElement
     || el instanceof HTMLButtonElement || el instanceof HTMLOutputElement || el instanceof HTMLDataElement) return el.value;
   return el.getAttribute('value');
@@ -133,7 +137,7 @@ export function outputValue(el: Element, mode: string, clean: boolean): string |
   else if (mode === 'tag') v = el.localName;
   else v = el.textContent ?? '';
   if (v === null) return null;
-  if (clean) v = rt.collapseSpace(v);
+  if (clean) v = collapseSpace(v);
   const max = valueMaxLength(mode);
   return v.length > max ? `${v.slice(0, max - 1)}…` : v;
 }
@@ -143,7 +147,7 @@ export function queryValue(el: Element, output: QueryOutput, clean: boolean): un
   if (Array.isArray(output)) return Object.fromEntries(output.map((m) => [m, outputValue(el, m, clean)]));
   const attr = (name: string): string | null => {
     const v = el.getAttribute(name);
-    return v !== null && clean ? rt.collapseSpace(v) : v;
+    return v !== null && clean ? collapseSpace(v) : v;
   };
   const names = output.attribute;
   return typeof names === 'string' ? attr(names) : Object.fromEntries(names.map((n) => [n, attr(n)]));
@@ -167,7 +171,7 @@ export function cssQuery(ctx: RefContext, q: CssQuery): QueryResult {
     if (q.metadata) {
       item.tag = el.localName;
       item.attributes = Object.fromEntries(Array.from(el.attributes, (a) => [a.name, a.value.length > 200 ? `${a.value.slice(0, 199)}…` : a.value]));
-      item.box = rt.roundedBox(el.getBoundingClientRect());
+      item.box = roundedBox(el.getBoundingClientRect());
     }
     return item;
   });
@@ -177,7 +181,7 @@ export function cssQuery(ctx: RefContext, q: CssQuery): QueryResult {
 /** Checked, disabled, level and the other states, as the snapshot reports them. */
 export function roleStates(el: Element, role: string): AriaNode {
   const node: AriaNode = { role };
-  rt.nodeStates(el, role, node);
+  nodeStates(el, role, node);
   delete node.live;
   return node;
 }
@@ -198,7 +202,7 @@ export function roleQuery(ctx: RefContext, q: RoleQuery, regex: RegExp | undefin
     const role = cachedRole(ctx, el);
     if (!wanted.has(role) || !isExposed(el)) continue;
     if (needle !== undefined || regex) {
-      const full = rt.accessibleName(el, role);
+      const full = accessibleName(el, role);
       if (needle !== undefined && (q.nameExact ? full.toLowerCase() !== needle : !full.toLowerCase().includes(needle))) continue;
       if (regex && !regex.test(full)) continue;
     }
@@ -232,5 +236,5 @@ export function runQueries(specs: QuerySpec[], counters: Counters | undefined): 
   }
   const ctx = refContext(counters);
   const results = specs.map((q, i) => q.kind === 'css' ? cssQuery(ctx, q) : roleQuery(ctx, q, regexes[i]));
-  return { ok: true, results, counters: rt.syncCounters(undefined) };
+  return { ok: true, results, counters: syncCounters(undefined) };
 }

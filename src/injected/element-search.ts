@@ -1,11 +1,16 @@
 // Finding elements by text and by position: snapshotSearch (SPEC §7.10, §11.2) walks the document
 // the way the snapshot walker does, keeping each node's element so matches get boxes; elementsAt
 // (SPEC §11.9) answers what is at or near a point. Refs come from the one ref map. Runs in the page.
-import type { PageRuntime } from './runtime.js';
 import type { Counters } from './ref-map.js';
 import type { Box } from './ref-box.js';
 import type { RefContext } from './element-query.js';
-declare const rt: PageRuntime;
+import { accessibleName, capName, collapseSpace, controlValue } from './aria-name.js';
+import { isInteractiveRole, roleOf } from './aria-role.js';
+import { isClickableGeneric } from './aria-snapshot.js';
+import { isVisible, selectorFor } from './dom-describe.js';
+import { cachedName, cachedRole, deepList, parentOrHost, refContext, refOf } from './element-query.js';
+import { roundedBox } from './ref-box.js';
+import { syncCounters } from './ref-map.js';
 
 export interface SearchCriteria {
   text?: string;
@@ -76,8 +81,8 @@ export function searchElement(el: Element, depth: number, owner: SearchItem | un
   const style = getComputedStyle(el);
   if (style.display === 'none') return;
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse';
-  let role = rt.roleOf(el);
-  const clickable = !hidden && (role === 'generic' || role === 'presentation') && rt.isClickableGeneric(el, style);
+  let role = roleOf(el);
+  const clickable = !hidden && (role === 'generic' || role === 'presentation') && isClickableGeneric(el, style);
   if (clickable) role = 'generic';
   if (hidden || ((role === 'generic' || role === 'presentation' || role === 'none-labelling') && !clickable)) {
     if (role === 'none-labelling') {
@@ -99,8 +104,8 @@ export function searchElement(el: Element, depth: number, owner: SearchItem | un
 }
 
 export function searchName(ctx: RefContext, item: SearchItem): string {
-  if (item.el) return rt.cachedName(ctx, item.el, item.role);
-  return rt.capName(rt.collapseSpace(item.parts!.join('')));
+  if (item.el) return cachedName(ctx, item.el, item.role);
+  return capName(collapseSpace(item.parts!.join('')));
 }
 
 /** The snapshot drops text that only repeats its node's name (aria-snapshot settleChildren). */
@@ -108,12 +113,12 @@ export function runsRepeatName(ctx: RefContext, owner: SearchItem | undefined): 
   if (!owner?.el || !owner.runs) return false;
   const name = searchName(ctx, owner);
   if (!name) return false;
-  const joined = rt.collapseSpace(owner.runs.map((r) => r.parts!.join('')).join(' '));
+  const joined = collapseSpace(owner.runs.map((r) => r.parts!.join('')).join(' '));
   return joined === name || (name.endsWith('…') && joined.startsWith(name.slice(0, -1)));
 }
 
 export function searchBox(item: SearchItem): Box | undefined {
-  if (item.el) return rt.roundedBox(item.el.getBoundingClientRect());
+  if (item.el) return roundedBox(item.el.getBoundingClientRect());
   let box: { l: number; t: number; r: number; b: number } | undefined;
   for (const node of item.nodes!) {
     const range = document.createRange();
@@ -123,7 +128,7 @@ export function searchBox(item: SearchItem): Box | undefined {
     box = box ? { l: Math.min(box.l, r.left), t: Math.min(box.t, r.top), r: Math.max(box.r, r.right), b: Math.max(box.b, r.bottom) }
       : { l: r.left, t: r.top, r: r.right, b: r.bottom };
   }
-  return box && rt.roundedBox(new DOMRect(box.l, box.t, box.r - box.l, box.b - box.t));
+  return box && roundedBox(new DOMRect(box.l, box.t, box.r - box.l, box.b - box.t));
 }
 
 export function searchPath(ctx: RefContext, item: SearchItem, levels: number): string {
@@ -138,7 +143,7 @@ export function searchPath(ctx: RefContext, item: SearchItem, levels: number): s
 /** Text and pattern criteria: on the full (uncapped) name, or on the value; exact compares the name only. */
 export function searchHit(item: SearchItem, value: string | undefined, needle: string | undefined, exact: boolean, regex: RegExp | undefined): boolean {
   if (needle === undefined && !regex) return true;
-  const full = item.el ? rt.accessibleName(item.el, item.role) : rt.collapseSpace(item.parts!.join(''));
+  const full = item.el ? accessibleName(item.el, item.role) : collapseSpace(item.parts!.join(''));
   if (needle !== undefined) {
     const lower = full.toLowerCase();
     if (exact ? lower !== needle : !lower.includes(needle) && !(value ?? '').toLowerCase().includes(needle)) return false;
@@ -153,7 +158,7 @@ export function snapshotSearch(c: SearchCriteria, counters: Counters | undefined
   } catch (e) {
     return { ok: false, reason: 'invalid-pattern', message: (e as Error).message };
   }
-  const ctx = rt.refContext(counters);
+  const ctx = refContext(counters);
   const w: SearchWalk = { items: [], count: 0, truncated: false, c };
   searchChildren(document.body ?? document.documentElement, 0, undefined, w);
   const needle = c.text?.toLowerCase();
@@ -162,21 +167,21 @@ export function snapshotSearch(c: SearchCriteria, counters: Counters | undefined
   for (const item of w.items) {
     if (c.role && item.role !== c.role) continue;
     if (!item.el && runsRepeatName(ctx, item.parent)) continue;
-    const value = item.el && item.role !== 'checkbox' && item.role !== 'radio' ? rt.controlValue(item.el, item.role) : undefined;
+    const value = item.el && item.role !== 'checkbox' && item.role !== 'radio' ? controlValue(item.el, item.role) : undefined;
     if (!searchHit(item, value, needle, c.exact, regex)) continue;
     const box = c.near ? searchBox(item) : undefined;
     if (c.near && (!box || Math.hypot(box.x + box.width / 2 - c.near.x, box.y + box.height / 2 - c.near.y) > c.near.radius)) continue;
     if (++matchCount > c.limit) continue;
     const name = searchName(ctx, item);
     const match: SearchMatch = { path: searchPath(ctx, item, c.context), role: item.role, name };
-    if (item.el && (rt.isInteractiveRole(item.role) || item.clickable)) match.ref = rt.refOf(ctx, item.el, item.role, name).ref;
+    if (item.el && (isInteractiveRole(item.role) || item.clickable)) match.ref = refOf(ctx, item.el, item.role, name).ref;
     if (value !== undefined) match.value = value;
     if (box) match.box = box;
     matches.push(match);
   }
   return {
     ok: true, matches, matchCount, searchedElements: w.count, ...(w.truncated ? { truncated: true as const } : {}),
-    counters: rt.syncCounters(undefined),
+    counters: syncCounters(undefined),
   };
 }
 
@@ -193,14 +198,14 @@ export function deepElementFromPoint(x: number, y: number): Element | null {
 
 /** What an agent pointing there means: the element, or the control it is part of (a span in a button). */
 export function pointTarget(ctx: RefContext, el: Element): Element {
-  for (let e: Element | null = el; e && e !== document.body; e = rt.parentOrHost(e)) {
-    if (rt.isInteractiveRole(rt.cachedRole(ctx, e))) return e;
+  for (let e: Element | null = el; e && e !== document.body; e = parentOrHost(e)) {
+    if (isInteractiveRole(cachedRole(ctx, e))) return e;
   }
   return el;
 }
 
 export function looksClickable(el: Element, role: string): boolean {
-  if (rt.isInteractiveRole(role)) return true;
+  if (isInteractiveRole(role)) return true;
   if (/^(a|button|input|select|textarea|summary|label|option)$/.test(el.localName)) return true;
   if (el.hasAttribute('onclick') || typeof (el as HTMLElement).onclick === 'function') return true;
   return getComputedStyle(el).cursor === 'pointer';
@@ -212,40 +217,40 @@ export interface PointElement {
 }
 
 export function pointElement(ctx: RefContext, el: Element, distance?: number): PointElement {
-  const role = rt.cachedRole(ctx, el);
-  const name = rt.cachedName(ctx, el, role);
-  const { ref, existing } = rt.refOf(ctx, el, role, name);
-  const text = name ? '' : rt.capName(rt.collapseSpace(el.textContent ?? ''));
+  const role = cachedRole(ctx, el);
+  const name = cachedName(ctx, el, role);
+  const { ref, existing } = refOf(ctx, el, role, name);
+  const text = name ? '' : capName(collapseSpace(el.textContent ?? ''));
   return {
-    ref, existing, tag: el.localName, selector: rt.selectorFor(el), clickable: looksClickable(el, role),
+    ref, existing, tag: el.localName, selector: selectorFor(el), clickable: looksClickable(el, role),
     role: role === 'none-labelling' ? 'generic' : role, name,
     ...(text ? { text } : {}),
     ...(distance !== undefined ? { distance: Math.round(distance) } : {}),
-    box: rt.roundedBox(el.getBoundingClientRect()),
+    box: roundedBox(el.getBoundingClientRect()),
   };
 }
 
 export function elementsAtPoints(points: { x: number; y: number }[], counters: Counters | undefined): { elements: ({ x: number; y: number } & (PointElement | { error: string }))[]; counters: Counters } {
-  const ctx = rt.refContext(counters);
+  const ctx = refContext(counters);
   const elements = points.map(({ x, y }) => {
     const hit = deepElementFromPoint(x, y);
     if (!hit) return { x, y, error: `No element at (${x}, ${y}); the viewport is ${innerWidth}x${innerHeight}` };
     return { x, y, ...pointElement(ctx, pointTarget(ctx, hit)) };
   });
-  return { elements, counters: rt.syncCounters(undefined) };
+  return { elements, counters: syncCounters(undefined) };
 }
 
 /** Visible elements whose centre is within `radius` of (x, y), closest first. */
 export function elementsNear(x: number, y: number, radius: number, limit: number, counters: Counters | undefined): { elements: PointElement[]; counters: Counters } {
-  const ctx = rt.refContext(counters);
+  const ctx = refContext(counters);
   const near: { el: Element; d: number }[] = [];
-  for (const el of rt.deepList(ctx)) {
+  for (const el of deepList(ctx)) {
     if (el === document.documentElement || el === document.body) continue;
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height) continue;
     const d = Math.hypot(r.x + r.width / 2 - x, r.y + r.height / 2 - y);
-    if (d <= radius && rt.isVisible(el)) near.push({ el, d });
+    if (d <= radius && isVisible(el)) near.push({ el, d });
   }
   near.sort((a, b) => a.d - b.d);
-  return { elements: near.slice(0, limit).map(({ el, d }) => pointElement(ctx, el, d)), counters: rt.syncCounters(undefined) };
+  return { elements: near.slice(0, limit).map(({ el, d }) => pointElement(ctx, el, d)), counters: syncCounters(undefined) };
 }

@@ -1,10 +1,13 @@
 // The failure context of a failed step (SPEC §16.3, §6.8), gathered in one page call: where the
 // page is, what can be clicked, which errors it shows, which elements are close to what the step
 // looked for (scored), and how to dismiss a layer that covered the target. Runs in the page.
-import type { PageRuntime } from './runtime.js';
 import type { Counters } from './ref-map.js';
 import type { RefContext } from './element-query.js';
-declare const rt: PageRuntime;
+import { accessibleName, collapseSpace } from './aria-name.js';
+import { isInteractiveRole, roleOf } from './aria-role.js';
+import { isVisible } from './dom-describe.js';
+import { cachedName, cachedRole, deepList, refContext, refOf } from './element-query.js';
+import { deepElements, syncCounters } from './ref-map.js';
 
 export interface FailureContextRequest {
   /** What the failing step looked for (text, label, words of a selector or a ref's name). */
@@ -90,17 +93,17 @@ export function isInViewport(el: Element): boolean {
 export function visibleErrorTexts(limit: number): string[] {
   const out: string[] = [];
   const add = (text: string): void => {
-    const t = rt.collapseSpace(text).slice(0, 120);
+    const t = collapseSpace(text).slice(0, 120);
     if (t && out.length < limit && !out.some((o) => o.includes(t) || t.includes(o))) out.push(t);
   };
   for (const el of Array.from(document.querySelectorAll('[role=alert], [aria-live=assertive], .error, .alert, .invalid-feedback, .error-message, .field-error'))) {
-    if (rt.isVisible(el)) add((el as HTMLElement).innerText ?? '');
+    if (isVisible(el)) add((el as HTMLElement).innerText ?? '');
   }
   for (const el of Array.from(document.querySelectorAll('[aria-invalid=true]'))) {
     const ids = `${el.getAttribute('aria-errormessage') ?? ''} ${el.getAttribute('aria-describedby') ?? ''}`.trim().split(/\s+/);
-    const described = ids.map((id) => (id ? document.getElementById(id) : null)).filter((e): e is HTMLElement => !!e && rt.isVisible(e));
+    const described = ids.map((id) => (id ? document.getElementById(id) : null)).filter((e): e is HTMLElement => !!e && isVisible(e));
     const message = described.map((e) => e.innerText).join(' ') || (el as HTMLInputElement).validationMessage || 'invalid';
-    const label = rt.accessibleName(el, rt.roleOf(el));
+    const label = accessibleName(el, roleOf(el));
     add(label ? `${label}: ${message}` : message);
   }
   return out;
@@ -117,39 +120,39 @@ export function dismissButtonIn(layerSelector: string, ctx: RefContext): RefName
   if (!layer) return undefined;
   const ranks = [/^(close|dismiss|\u00d7|\u2715|x|hide)\b/i, /^(accept|agree|i agree|allow|ok|okay|got it|continue|understood)\b/i, /^(reject|decline|no thanks|deny|not now|later)\b/i];
   let best: { el: Element; role: string; name: string; rank: number } | undefined;
-  for (const el of [layer, ...rt.deepElements(layer)]) {
-    const role = rt.cachedRole(ctx, el);
-    if ((role !== 'button' && role !== 'link') || !rt.isVisible(el)) continue;
-    const name = rt.cachedName(ctx, el, role);
+  for (const el of [layer, ...deepElements(layer)]) {
+    const role = cachedRole(ctx, el);
+    if ((role !== 'button' && role !== 'link') || !isVisible(el)) continue;
+    const name = cachedName(ctx, el, role);
     const found = ranks.findIndex((re) => re.test(name.trim()));
     const rank = found === -1 ? ranks.length : found;
     if (!best || rank < best.rank) best = { el, role, name, rank };
   }
   if (!best) return undefined;
-  return { ref: rt.refOf(ctx, best.el, best.role, best.name).ref, ...(best.name ? { name: best.name.slice(0, 50) } : {}) };
+  return { ref: refOf(ctx, best.el, best.role, best.name).ref, ...(best.name ? { name: best.name.slice(0, 50) } : {}) };
 }
 
 export function failureContext(req: FailureContextRequest): FailureContext {
-  const ctx = rt.refContext(req.counters);
+  const ctx = refContext(req.counters);
   const buttons: Element[] = [];
   const links: Element[] = [];
   const near: { el: Element; role: string; name: string; score: number; inView: boolean }[] = [];
-  for (const el of rt.deepList(ctx)) {
-    const role = rt.cachedRole(ctx, el);
-    if (!rt.isInteractiveRole(role) || !rt.isVisible(el)) continue;
+  for (const el of deepList(ctx)) {
+    const role = cachedRole(ctx, el);
+    if (!isInteractiveRole(role) || !isVisible(el)) continue;
     if (role === 'button') buttons.push(el);
     else if (role === 'link') links.push(el);
     if (!req.term) continue;
-    const name = rt.cachedName(ctx, el, role);
+    const name = cachedName(ctx, el, role);
     const score = Math.max(...answersTo(el, name).map((s) => matchScore(req.term!, s)));
     if (score >= 50) near.push({ el, role, name, score, inView: isInViewport(el) });
   }
   // On screen first, then document order: what the agent can see is what it means.
   const shown = (list: Element[], limit: number): RefName[] => [...list.filter(isInViewport), ...list.filter((e) => !isInViewport(e))]
     .slice(0, limit).map((el) => {
-      const role = rt.cachedRole(ctx, el);
-      const name = rt.cachedName(ctx, el, role);
-      return { ref: rt.refOf(ctx, el, role, name).ref, ...(name ? { name: name.slice(0, 50) } : {}) };
+      const role = cachedRole(ctx, el);
+      const name = cachedName(ctx, el, role);
+      return { ref: refOf(ctx, el, role, name).ref, ...(name ? { name: name.slice(0, 50) } : {}) };
     });
   // Equal scores: the name nearest the term's length (for "Go 4999x", "Go 499" before "Go 4"), then on screen.
   const gap = (name: string): number => Math.abs(normaliseTerm(name).length - normaliseTerm(req.term ?? '').length);
@@ -164,11 +167,11 @@ export function failureContext(req: FailureContextRequest): FailureContext {
     visibleButtons: shown(buttons, 8),
     visibleLinks: shown(links, 5),
     visibleErrors: visibleErrorTexts(3),
-    nearMatches: near.slice(0, 5).map((m) => ({ ref: rt.refOf(ctx, m.el, m.role, m.name).ref, role: m.role, name: m.name.slice(0, 50), score: m.score })),
+    nearMatches: near.slice(0, 5).map((m) => ({ ref: refOf(ctx, m.el, m.role, m.name).ref, role: m.role, name: m.name.slice(0, 50), score: m.score })),
     counters: { snapshot: 0, element: 0 },
   };
   const dismiss = req.interceptor ? dismissButtonIn(req.interceptor, ctx) : undefined;
   if (dismiss) out.dismiss = dismiss;
-  out.counters = rt.syncCounters(undefined);
+  out.counters = syncCounters(undefined);
   return out;
 }

@@ -1,25 +1,28 @@
 // Form controls from the inside: preparing a field for typed text, reading its value back, the
 // native-setter strategy for framework-controlled inputs, <select> options, range inputs.
 // Runs in the page; the trusted typing itself (Input.insertText) is sent from Node.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { collapseSpace } from './aria-name.js';
+import { deepActiveElement } from './aria-snapshot.js';
+import { isHtml } from './dom-describe.js';
+import { parentOrHost } from './element-query.js';
+import { describeElement, heldElement, holdElement } from './locate.js';
 
 export function currentValue(el: Element): string {
-  if (rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea') || rt.isHtml(el, 'select')) return el.value;
+  if (isHtml(el, 'input') || isHtml(el, 'textarea') || isHtml(el, 'select')) return el.value;
   return (el as HTMLElement).innerText ?? el.textContent ?? '';
 }
 
 export function isFocused(el: Element): boolean {
-  return rt.deepActiveElement() === el;
+  return deepActiveElement() === el;
 }
 
 /** Focuses the field and selects what it holds, so inserted text replaces it (or places the caret at the end). */
 export function prepareField(handle: number, clear: boolean): { ok: boolean; focused: boolean } {
-  const el = rt.heldElement(handle) as HTMLElement | undefined;
+  const el = heldElement(handle) as HTMLElement | undefined;
   if (!el || !el.isConnected) return { ok: false, focused: false };
   if (!isFocused(el)) el.focus({ preventScroll: true });
   const sel = getSelection();
-  if (rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea')) {
+  if (isHtml(el, 'input') || isHtml(el, 'textarea')) {
     try {
       if (clear) el.select(); else el.setSelectionRange(el.value.length, el.value.length);
     } catch {
@@ -38,7 +41,7 @@ export function prepareField(handle: number, clear: boolean): { ok: boolean; foc
 
 /** Deletes the selected text the way a Backspace would (beforeinput/input events included). */
 export function deleteSelection(handle: number): string {
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el) return '';
   document.execCommand('delete');
   return currentValue(el);
@@ -52,7 +55,7 @@ export function sameValue(have: string, want: string, el: Element): boolean {
 
 /** After typing: did the field take the value? Fires change as a person leaving the field would. */
 export function confirmValue(handle: number, want: string, fireChange: boolean): { value: string; ok: boolean; truncated?: boolean } {
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el) return { value: '', ok: false };
   const value = currentValue(el);
   const ok = sameValue(value, want, el);
@@ -67,14 +70,14 @@ export function confirmValue(handle: number, want: string, fireChange: boolean):
  * instance setter React and similar frameworks wrap, so their input handler sees a real change.
  */
 export function setValueNatively(handle: number, value: string): { value: string; ok: boolean } {
-  const el = rt.heldElement(handle) as HTMLElement | undefined;
+  const el = heldElement(handle) as HTMLElement | undefined;
   if (!el) return { value: '', ok: false };
   if (el.isContentEditable) {
     el.focus();
     el.textContent = value;
     el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: value }));
   } else {
-    const proto = rt.isHtml(el, 'textarea') ? HTMLTextAreaElement.prototype : rt.isHtml(el, 'select') ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+    const proto = isHtml(el, 'textarea') ? HTMLTextAreaElement.prototype : isHtml(el, 'select') ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
     const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
     if (setter) setter.call(el, value); else (el as HTMLInputElement).value = value;
     el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value }));
@@ -90,10 +93,10 @@ export type SelectOutcome =
   | { ok: false; message: string; options?: { value: string; label: string }[] };
 
 export function selectOptions(handle: number, choice: OptionChoice): SelectOutcome {
-  const el = rt.heldElement(handle);
-  if (!el || !rt.isHtml(el, 'select')) return { ok: false, message: 'is not a <select>' };
+  const el = heldElement(handle);
+  if (!el || !isHtml(el, 'select')) return { ok: false, message: 'is not a <select>' };
   const options = Array.from(el.options);
-  const label = (o: HTMLOptionElement): string => rt.collapseSpace(o.label || o.text);
+  const label = (o: HTMLOptionElement): string => collapseSpace(o.label || o.text);
   const picked: HTMLOptionElement[] = [];
   const missing: string[] = [];
   for (const v of choice.values ?? []) {
@@ -101,7 +104,7 @@ export function selectOptions(handle: number, choice: OptionChoice): SelectOutco
     if (o) picked.push(o); else missing.push(`value "${v}"`);
   }
   for (const l of choice.labels ?? []) {
-    const o = options.find((x) => label(x) === rt.collapseSpace(l)) ?? options.find((x) => label(x).toLowerCase() === rt.collapseSpace(l).toLowerCase());
+    const o = options.find((x) => label(x) === collapseSpace(l)) ?? options.find((x) => label(x).toLowerCase() === collapseSpace(l).toLowerCase());
     if (o) picked.push(o); else missing.push(`label "${l}"`);
   }
   for (const i of choice.indexes ?? []) {
@@ -121,8 +124,8 @@ export function selectOptions(handle: number, choice: OptionChoice): SelectOutco
 
 /** A range input's value for a pointer at viewport x (SPEC §9.6), snapped to its step. */
 export function setRangeAt(handle: number, x: number): { ok: boolean; value?: string } {
-  const el = rt.heldElement(handle);
-  if (!el || !rt.isHtml(el, 'input') || el.type !== 'range') return { ok: false };
+  const el = heldElement(handle);
+  if (!el || !isHtml(el, 'input') || el.type !== 'range') return { ok: false };
   const r = el.getBoundingClientRect();
   const min = Number(el.min || 0);
   const max = Number(el.max || 100);
@@ -137,15 +140,15 @@ export function setRangeAt(handle: number, x: number): { ok: boolean; value?: st
 
 /** The <input type=file> a target means: itself, its label's control, or one inside or near it. */
 export function fileInputFor(handle: number, count: number): { ok: true; handle: number; desc: string } | { ok: false; message: string; category: string } {
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el) return { ok: false, message: 'was removed from the page', category: 'stale-ref' };
-  const isFile = (e: Element | null | undefined): e is HTMLInputElement => !!e && rt.isHtml(e, 'input') && e.type === 'file';
+  const isFile = (e: Element | null | undefined): e is HTMLInputElement => !!e && isHtml(e, 'input') && e.type === 'file';
   let input: HTMLInputElement | undefined;
   if (isFile(el)) input = el;
-  else if (rt.isHtml(el, 'label') && isFile(el.control)) input = el.control as HTMLInputElement;
+  else if (isHtml(el, 'label') && isFile(el.control)) input = el.control as HTMLInputElement;
   else {
     // A styled button or drop zone: the input is inside it, or beside it a few levels up.
-    for (let scope: Element | null = el, up = 0; scope && up < 4 && !input; scope = rt.parentOrHost(scope), up++) {
+    for (let scope: Element | null = el, up = 0; scope && up < 4 && !input; scope = parentOrHost(scope), up++) {
       const found = Array.from(scope.querySelectorAll('input[type=file]')).concat(scope.shadowRoot ? Array.from(scope.shadowRoot.querySelectorAll('input[type=file]')) : []);
       if (found.length === 1 || (found.length > 1 && up === 0)) input = found[0] as HTMLInputElement;
       else if (found.length > 1) break;
@@ -154,7 +157,7 @@ export function fileInputFor(handle: number, count: number): { ok: true; handle:
   if (!input) return { ok: false, message: 'is not a file input and none is inside or next to it', category: 'not-editable' };
   if (input.disabled) return { ok: false, message: 'has a disabled file input', category: 'disabled' };
   if (count > 1 && !input.multiple) return { ok: false, message: `takes one file (no "multiple" attribute), got ${count}`, category: 'validation' };
-  return { ok: true, handle: rt.holdElement(input), desc: rt.describeElement(input) };
+  return { ok: true, handle: holdElement(input), desc: describeElement(input) };
 }
 
 /**
@@ -162,15 +165,15 @@ export function fileInputFor(handle: number, count: number): { ok: true; handle:
  * of text inside one; the caret goes to the end of what the field holds (typing appends).
  */
 export function focusHeld(handle: number): { ok: true } | { ok: false; message: string } {
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el || !el.isConnected) return { ok: false, message: 'was removed from the page' };
-  const control = rt.isHtml(el, 'label') && el.control ? el.control : el;
+  const control = isHtml(el, 'label') && el.control ? el.control : el;
   const host = (control as HTMLElement).isContentEditable && !control.matches('[contenteditable]')
     ? control.closest('[contenteditable]') ?? control : control;
-  if (rt.deepActiveElement() === host) return { ok: true };
+  if (deepActiveElement() === host) return { ok: true };
   (host as HTMLElement).focus?.({ preventScroll: true });
-  if (rt.deepActiveElement() !== host) return { ok: false, message: `cannot take keyboard focus (<${host.localName}> is not an input, link, button, contenteditable or [tabindex])` };
-  if (rt.isHtml(host, 'input') || rt.isHtml(host, 'textarea')) {
+  if (deepActiveElement() !== host) return { ok: false, message: `cannot take keyboard focus (<${host.localName}> is not an input, link, button, contenteditable or [tabindex])` };
+  if (isHtml(host, 'input') || isHtml(host, 'textarea')) {
     try { host.setSelectionRange(host.value.length, host.value.length); } catch { /* email, number: no caret API; the browser keeps its own */ }
   } else if ((host as HTMLElement).isContentEditable) {
     const range = document.createRange();

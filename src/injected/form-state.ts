@@ -1,8 +1,10 @@
 // Forms as an agent needs them (SPEC §11.10–11.12): fields with labels and values (passwords
 // masked), HTML constraint validity read without firing `invalid` events, and submitting the way
 // a user does (requestSubmit with the default button). Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { accessibleName, collapseSpace } from './aria-name.js';
+import { roleOf } from './aria-role.js';
+import { isHtml, selectorFor } from './dom-describe.js';
+import { describeElement, heldElement } from './locate.js';
 
 export interface FieldState {
   selector: string;
@@ -30,13 +32,13 @@ export type SubmitOutcome =
 
 /** Controls a user fills in: inputs (not buttons or hidden), selects, textareas, form-associated custom elements. */
 export function isFormField(el: Element): boolean {
-  if (rt.isHtml(el, 'input')) return !['hidden', 'submit', 'reset', 'button', 'image'].includes(el.type);
-  return rt.isHtml(el, 'select') || rt.isHtml(el, 'textarea') || (el.localName.includes('-') && 'validity' in el);
+  if (isHtml(el, 'input')) return !['hidden', 'submit', 'reset', 'button', 'image'].includes(el.type);
+  return isHtml(el, 'select') || isHtml(el, 'textarea') || (el.localName.includes('-') && 'validity' in el);
 }
 
 /** The fields of a form (form.elements, so form="id" fields count) or of any container (SPA forms without <form>). */
 export function fieldsOf(scope: Element): Element[] {
-  const all = rt.isHtml(scope, 'form') ? Array.from(scope.elements) : Array.from(scope.querySelectorAll('input, select, textarea'));
+  const all = isHtml(scope, 'form') ? Array.from(scope.elements) : Array.from(scope.querySelectorAll('input, select, textarea'));
   return all.filter(isFormField);
 }
 
@@ -57,7 +59,7 @@ export function fieldValidity(el: Element): { valid: boolean; message: string; f
 }
 
 export function fieldLabel(el: Element): string | undefined {
-  const name = rt.collapseSpace(rt.accessibleName(el, rt.roleOf(el)));
+  const name = collapseSpace(accessibleName(el, roleOf(el)));
   const label = name || el.getAttribute('placeholder') || '';
   return label ? (label.length > 80 ? `${label.slice(0, 79)}…` : label) : undefined;
 }
@@ -65,14 +67,14 @@ export function fieldLabel(el: Element): string | undefined {
 /** One field's state; radios of one name are one field (its value is the checked one's). */
 export function fieldState(el: Element, group: Element[]): FieldState {
   const f = el as HTMLInputElement;
-  const type = rt.isHtml(el, 'select') ? (el.multiple ? 'select-multiple' : 'select') : rt.isHtml(el, 'textarea') ? 'textarea' : rt.isHtml(el, 'input') ? f.type : el.localName;
+  const type = isHtml(el, 'select') ? (el.multiple ? 'select-multiple' : 'select') : isHtml(el, 'textarea') ? 'textarea' : isHtml(el, 'input') ? f.type : el.localName;
   const clip = (s: string): string => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
   let value: FieldState['value'];
   const extra: Partial<FieldState> = {};
-  if (rt.isHtml(el, 'select')) {
+  if (isHtml(el, 'select')) {
     const chosen = Array.from(el.selectedOptions).map((o) => o.value);
     value = el.multiple ? chosen : chosen[0] ?? null;
-    extra.options = Array.from(el.options).slice(0, 20).map((o) => clip(o.value === rt.collapseSpace(o.text) ? o.value : `${o.value || '""'} (${rt.collapseSpace(o.text)})`));
+    extra.options = Array.from(el.options).slice(0, 20).map((o) => clip(o.value === collapseSpace(o.text) ? o.value : `${o.value || '""'} (${collapseSpace(o.text)})`));
   } else if (type === 'radio') {
     const on = group.find((r) => (r as HTMLInputElement).checked) as HTMLInputElement | undefined;
     value = on ? on.value : null;
@@ -91,7 +93,7 @@ export function fieldState(el: Element, group: Element[]): FieldState {
   const label = type === 'radio' && group.length > 1 ? groupLabel(el) : fieldLabel(el);
   const name = f.getAttribute('name') ?? undefined;
   return {
-    selector: type === 'radio' && name && group.length > 1 ? `input[name="${name}"]` : rt.selectorFor(el),
+    selector: type === 'radio' && name && group.length > 1 ? `input[name="${name}"]` : selectorFor(el),
     ...(name ? { name } : {}), type, ...(label ? { label } : {}), value, ...extra,
     ...(f.required ? { required: true as const } : {}), ...(f.disabled ? { disabled: true as const } : {}),
     ...(f.readOnly && type !== 'radio' && type !== 'checkbox' ? { readOnly: true as const } : {}),
@@ -102,21 +104,21 @@ export function fieldState(el: Element, group: Element[]): FieldState {
 /** A radio group's label: its fieldset legend or radiogroup name, else the first radio's label. */
 export function groupLabel(el: Element): string | undefined {
   const legend = el.closest('fieldset')?.querySelector('legend');
-  if (legend) return rt.collapseSpace(legend.textContent ?? '').slice(0, 80);
+  if (legend) return collapseSpace(legend.textContent ?? '').slice(0, 80);
   const group = el.closest('[role="radiogroup"]');
-  if (group) return rt.collapseSpace(rt.accessibleName(group, 'radiogroup')).slice(0, 80) || undefined;
+  if (group) return collapseSpace(accessibleName(group, 'radiogroup')).slice(0, 80) || undefined;
   return fieldLabel(el);
 }
 
 /** The form (or field container) a held element belongs to; the first form when no handle. */
 export function formScope(handle: number | undefined): Element | FormFailure {
   if (handle === undefined) return document.forms[0] ?? { ok: false, reason: 'no-form' };
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el || !el.isConnected) return { ok: false, reason: 'gone' };
-  if (rt.isHtml(el, 'form')) return el;
+  if (isHtml(el, 'form')) return el;
   const owner = (el as HTMLInputElement).form ?? el.closest('form');
   if (owner) return owner;
-  return el.querySelector('input, select, textarea') ? el : { ok: false, reason: 'no-form', desc: rt.describeElement(el) };
+  return el.querySelector('input, select, textarea') ? el : { ok: false, reason: 'no-form', desc: describeElement(el) };
 }
 
 /** SPEC §11.10: every field of the form with its label, value and validity. */
@@ -129,17 +131,17 @@ export function formState(handle: number | undefined): FormStateResult | FormFai
   for (const el of all) {
     let group = [el];
     const name = el.getAttribute('name');
-    if (rt.isHtml(el, 'input') && el.type === 'radio' && name) {
+    if (isHtml(el, 'input') && el.type === 'radio' && name) {
       if (seenRadio.has(name)) continue;
       seenRadio.add(name);
-      group = all.filter((r) => rt.isHtml(r, 'input') && r.type === 'radio' && r.getAttribute('name') === name);
+      group = all.filter((r) => isHtml(r, 'input') && r.type === 'radio' && r.getAttribute('name') === name);
     }
     fields.push(fieldState(el, group));
   }
   // A huge form answers 100 fields, the invalid ones first; fieldCount counts them all.
   const shown = fields.length > 100 ? [...fields.filter((f) => !f.valid), ...fields.filter((f) => f.valid)].slice(0, 100) : fields;
   return {
-    ok: true, ...(handle !== undefined && scope !== rt.heldElement(handle) ? { form: rt.selectorFor(scope) } : {}),
+    ok: true, ...(handle !== undefined && scope !== heldElement(handle) ? { form: selectorFor(scope) } : {}),
     valid: fields.every((f) => f.valid), fieldCount: fields.length, fields: shown,
   };
 }
@@ -150,20 +152,20 @@ export function invalidFields(scope: Element): InvalidField[] {
     const v = fieldValidity(el);
     if (v.valid) continue;
     const name = el.getAttribute('name');
-    out.push({ selector: rt.selectorFor(el), ...(name ? { name } : {}), message: v.message, validity: v.flags });
+    out.push({ selector: selectorFor(el), ...(name ? { name } : {}), message: v.message, validity: v.flags });
   }
   return out;
 }
 
 /** SPEC §11.11: a field's validity (message and flags), or a form's (its invalid fields). */
 export function validateHeld(handle: number): ValidityResult | FormFailure {
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el || !el.isConnected) return { ok: false, reason: 'gone' };
-  if (rt.isHtml(el, 'form') || (!('validity' in el) && el.querySelector('input, select, textarea'))) {
+  if (isHtml(el, 'form') || (!('validity' in el) && el.querySelector('input, select, textarea'))) {
     const invalid = invalidFields(el);
     return { ok: true, valid: !invalid.length, ...(invalid.length ? { invalid } : {}) };
   }
-  if (!('validity' in el)) return { ok: false, reason: 'not-field', desc: rt.describeElement(el) };
+  if (!('validity' in el)) return { ok: false, reason: 'not-field', desc: describeElement(el) };
   const v = fieldValidity(el);
   const validity: Record<string, true> = {};
   for (const flag of v.flags) validity[flag] = true;
@@ -177,16 +179,16 @@ export function validateHeld(handle: number): ValidityResult | FormFailure {
  * and the invalid fields come back.
  */
 export function submitHeld(handle: number): SubmitOutcome {
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el || !el.isConnected) return { ok: false, reason: 'gone' };
-  const form = rt.isHtml(el, 'form') ? el : ((el as HTMLButtonElement).form ?? el.closest('form'));
-  if (!form) return { ok: false, reason: 'no-form', desc: rt.describeElement(el) };
+  const form = isHtml(el, 'form') ? el : ((el as HTMLButtonElement).form ?? el.closest('form'));
+  if (!form) return { ok: false, reason: 'no-form', desc: describeElement(el) };
   const isSubmitter = (b: Element | null): b is HTMLButtonElement =>
-    !!b && (rt.isHtml(b, 'button') || rt.isHtml(b, 'input')) && ((b as HTMLButtonElement).type === 'submit' || (b as HTMLInputElement).type === 'image');
+    !!b && (isHtml(b, 'button') || isHtml(b, 'input')) && ((b as HTMLButtonElement).type === 'submit' || (b as HTMLInputElement).type === 'image');
   const submitter = isSubmitter(el) ? el : (Array.from(form.elements).find(isSubmitter) ?? null);
-  const formSel = rt.selectorFor(form);
+  const formSel = selectorFor(form);
   // A user can't press a disabled button, and Enter does not submit past a disabled default button.
-  if (submitter?.disabled) return { ok: false, reason: 'disabled', form: formSel, submitter: rt.selectorFor(submitter) };
+  if (submitter?.disabled) return { ok: false, reason: 'disabled', form: formSel, submitter: selectorFor(submitter) };
   if (!form.noValidate && !submitter?.formNoValidate) {
     const invalid = invalidFields(form);
     if (invalid.length) {
@@ -204,6 +206,6 @@ export function submitHeld(handle: number): SubmitOutcome {
   }
   return {
     ok: true, submitted: !!seen, prevented: !!seen?.defaultPrevented, form: formSel,
-    ...(submitter ? { submitter: rt.selectorFor(submitter) } : {}),
+    ...(submitter ? { submitter: selectorFor(submitter) } : {}),
   };
 }

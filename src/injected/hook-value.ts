@@ -1,8 +1,7 @@
 // Step hooks in the page (SPEC §10.2): polling an agent's predicate until it is truthy, and turning
 // an observed value into plain JSON for the step result. The predicate arrives as a function the
 // Node side built from the agent's source. Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { serializeErrorText, serializeValue } from './serialize.js';
 
 export interface HookPoll {
   ok: boolean;
@@ -27,7 +26,7 @@ export async function pollHook(fn: () => unknown, timeoutMs: number, intervalMs:
       value = await fn();
       error = undefined;
     } catch (err) {
-      error = rt.serializeErrorText(err);
+      error = serializeErrorText(err);
     }
     const elapsedMs = Math.round(performance.now() - started);
     if (!error && value) return { ok: true, value: hookJson(value, 1), elapsedMs };
@@ -49,7 +48,7 @@ export function hookJson(value: unknown, depth: number): unknown {
   if ((proto === Object.prototype || proto === null) && depth <= 4) {
     return Object.fromEntries(Object.entries(value as object).slice(0, 50).map(([k, v]) => [k, hookJson(v, depth + 1)]));
   }
-  return rt.serializeValue(value, 2);
+  return serializeValue(value, 2);
 }
 
 export async function observeHook(fn: () => unknown): Promise<unknown> {

@@ -1,8 +1,7 @@
 // Transient feedback (issue 3): a toast or live-region message that appears and vanishes while a
 // command runs would be missed by the before/after snapshots, so its text is recorded as it is
 // added, from the before-capture to the after-capture. Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { collapseSpace } from './aria-name.js';
 
 interface LiveRecorder { observer: MutationObserver; texts: string[]; handle: (records: MutationRecord[]) => void }
 
@@ -37,7 +36,7 @@ export function armLiveRecorder(): void {
         const region = liveRegionOf(n) ?? (n.nodeType === 1 ? (n as Element).querySelector(liveSelector()) : null);
         if (!region || seen.has(region)) continue;
         seen.add(region);
-        const text = rt.collapseSpace((region as HTMLElement).innerText ?? region.textContent ?? '').slice(0, 150);
+        const text = collapseSpace((region as HTMLElement).innerText ?? region.textContent ?? '').slice(0, 150);
         if (text && !texts.includes(text) && texts.length < 10) texts.push(text);
       }
     }

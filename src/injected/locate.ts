@@ -1,9 +1,16 @@
 // One resolution path for every targeting form (SPEC §6): CSS, ref, text (priority order of §6.4),
 // label (the chain of §6.4), selector lists and coordinates, optionally inside `within`, open shadow
 // roots included. The element found is held under a number so later calls act on that very element.
-import type { PageRuntime } from './runtime.js';
 import type { Counters } from './ref-map.js';
-declare const rt: PageRuntime;
+import { accessibleName, collapseSpace, labelledByText } from './aria-name.js';
+import { roleOf } from './aria-role.js';
+import { deepActiveElement } from './aria-snapshot.js';
+import { isHtml, isVisible } from './dom-describe.js';
+import { selectorProblem } from './element-query.js';
+import { deepElementFromPoint } from './element-search.js';
+import { textSnippet } from './observe.js';
+import { refProblem } from './ref-box.js';
+import { deepElements, resolveRef, syncCounters } from './ref-map.js';
 
 export type TargetSpec =
   | { by: 'css'; selector: string }
@@ -59,7 +66,7 @@ export function describeElement(el: Element): string {
   const id = el.id ? `#${el.id}` : '';
   const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
   // A capped walk of text nodes: innerText of a huge element would lay out and copy all of it.
-  const text = rt.textSnippet(el, 40);
+  const text = textSnippet(el, 40);
   const secret = el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? '[type=password]' : '';
   return `${el.localName}${id}${cls}${secret}${text ? ` "${text}"` : ''}`;
 }
@@ -68,22 +75,22 @@ export function describeElement(el: Element): string {
 export function cssMatches(root: Document | Element, selector: string): Element[] {
   const light = Array.from(root.querySelectorAll(selector));
   if (light.length) return light;
-  return rt.deepElements(root).filter((el) => el.matches(selector));
+  return deepElements(root).filter((el) => el.matches(selector));
 }
 
 /** The first visible match, else the first: agents mean the one they can see. */
 export function preferVisible(list: Element[]): Element | undefined {
-  return list.find((el) => rt.isVisible(el)) ?? list[0];
+  return list.find((el) => isVisible(el)) ?? list[0];
 }
 
 export function normaliseText(s: string): string {
-  return rt.collapseSpace(s).toLowerCase();
+  return collapseSpace(s).toLowerCase();
 }
 
 /** exact: whitespace-collapsed equality; loose: case-insensitive substring. 2 = equal, 1 = contains, 0 = no. */
 export function textScore(have: string, want: string, exact: boolean): number {
-  const h = rt.collapseSpace(have);
-  const w = rt.collapseSpace(want);
+  const h = collapseSpace(have);
+  const w = collapseSpace(want);
   if (!h) return 0;
   if (exact) return h === w ? 2 : 0;
   const hl = h.toLowerCase();
@@ -104,7 +111,7 @@ export function textGroup(el: Element): number {
 export function findByText(root: Document | Element, text: string, exact: boolean): Element | undefined {
   const needle = text.toLowerCase();
   let best: { el: Element; rank: number } | undefined;
-  const all = rt.deepElements(root);
+  const all = deepElements(root);
   const leafMatches = new Set<Element>();
   for (const el of all) {
     if (el.localName === 'script' || el.localName === 'style' || el.localName === 'head') continue;
@@ -114,8 +121,8 @@ export function findByText(root: Document | Element, text: string, exact: boolea
     if (!cheap) continue;
     const own = (el as HTMLElement).innerText ?? el.textContent ?? '';
     let score = textScore(own, text, exact);
-    if (group < 4) score = Math.max(score, textScore(rt.accessibleName(el, rt.roleOf(el)), text, exact));
-    if (!score || !rt.isVisible(el)) continue;
+    if (group < 4) score = Math.max(score, textScore(accessibleName(el, roleOf(el)), text, exact));
+    if (!score || !isVisible(el)) continue;
     if (group === 4) { leafMatches.add(el); continue; }
     // Exact matches beat partial ones; then the §6.4 group order; then document order.
     const rank = (2 - score) * 10 + group;
@@ -127,16 +134,16 @@ export function findByText(root: Document | Element, text: string, exact: boolea
 }
 
 export function isTextControl(el: Element): boolean {
-  if (rt.isHtml(el, 'input')) return !/^(hidden|button|submit|reset|image|checkbox|radio|range|color|file)$/.test(el.type);
-  if (rt.isHtml(el, 'textarea') || rt.isHtml(el, 'select')) return true;
+  if (isHtml(el, 'input')) return !/^(hidden|button|submit|reset|image|checkbox|radio|range|color|file)$/.test(el.type);
+  if (isHtml(el, 'textarea') || isHtml(el, 'select')) return true;
   if ((el as HTMLElement).isContentEditable) return true;
   return /^(textbox|searchbox|combobox|spinbutton)$/.test(el.getAttribute('role') ?? '');
 }
 
 /** SPEC §6.4 label chain: label[for], nested in a label, aria-label, aria-labelledby, placeholder. */
 export function findByLabel(root: Document | Element, label: string, exact: boolean): Element | undefined {
-  const all = rt.deepElements(root);
-  const controls = all.filter((el) => isTextControl(el) || (rt.isHtml(el, 'input') && /^(checkbox|radio|file|range|color)$/.test(el.type)));
+  const all = deepElements(root);
+  const controls = all.filter((el) => isTextControl(el) || (isHtml(el, 'input') && /^(checkbox|radio|file|range|color)$/.test(el.type)));
   const sources: ((el: Element) => string | undefined)[] = [
     (el) => {
       const labels = (el as HTMLInputElement).labels;
@@ -148,7 +155,7 @@ export function findByLabel(root: Document | Element, label: string, exact: bool
       return wrap ? (wrap.textContent ?? '') : undefined;
     },
     (el) => el.getAttribute('aria-label') ?? undefined,
-    (el) => rt.labelledByText(el),
+    (el) => labelledByText(el),
     (el) => el.getAttribute('placeholder') ?? undefined,
   ];
   for (const wantScore of exact ? [2] : [2, 1]) {
@@ -169,19 +176,19 @@ export function findInScope(root: Document | Element, target: TargetSpec): Eleme
     case 'css': return preferVisible(cssMatches(root, target.selector));
     case 'text': return findByText(root, target.text, !!target.exact);
     case 'label': return findByLabel(root, target.label, !!target.exact);
-    case 'coords': return rt.deepElementFromPoint(target.x, target.y) ?? undefined;
+    case 'coords': return deepElementFromPoint(target.x, target.y) ?? undefined;
     default: return undefined;
   }
 }
 
 export function locateElement(req: LocateRequest): LocateOutcome {
-  rt.syncCounters(req.counters);
+  syncCounters(req.counters);
   const done = (el: Element, extra: { reResolved?: true; selectorIndex?: number } = {}): LocateOutcome =>
-    ({ ok: true, handle: holdElement(el), desc: describeElement(el), ...extra, counters: rt.syncCounters(undefined) });
+    ({ ok: true, handle: holdElement(el), desc: describeElement(el), ...extra, counters: syncCounters(undefined) });
   const t = req.target;
   const selectors = t.by === 'css' ? [t.selector] : t.by === 'selectors' ? t.selectors : [];
   for (const s of req.within ? [...selectors, req.within] : selectors) {
-    const problem = rt.selectorProblem(s);
+    const problem = selectorProblem(s);
     if (problem) return { ok: false, reason: 'invalid-selector', message: `"${s}": ${problem}` };
   }
   let root: Document | Element = document;
@@ -191,13 +198,13 @@ export function locateElement(req: LocateRequest): LocateOutcome {
     root = scope;
   }
   if (t.by === 'ref') {
-    const r = rt.resolveRef(t.ref);
-    if (!r.ok) return { ok: false, reason: r.reason, ...(r.role ? { role: r.role } : {}), ...(r.name !== undefined ? { name: r.name } : {}) };
+    const r = resolveRef(t.ref);
+    if (!r.ok) return { ok: false, reason: r.reason, message: refProblem(t.ref, r.reason, r.role, r.name), ...(r.role ? { role: r.role } : {}), ...(r.name !== undefined ? { name: r.name } : {}) };
     return done(r.el, r.reResolved ? { reResolved: true } : {});
   }
   if (t.by === 'field') {
     // A batch-fill key: a CSS selector when it is one and matches, else a field label ("Email").
-    const el = (rt.selectorProblem(t.key) ? undefined : preferVisible(cssMatches(root, t.key))) ?? findByLabel(root, t.key, false);
+    const el = (selectorProblem(t.key) ? undefined : preferVisible(cssMatches(root, t.key))) ?? findByLabel(root, t.key, false);
     return el ? done(el) : { ok: false, reason: 'not-found' };
   }
   if (t.by === 'selectors') {
@@ -213,7 +220,7 @@ export function locateElement(req: LocateRequest): LocateOutcome {
 
 /** The focused element, inside shadow roots and same-origin frames' documents excluded. */
 export function holdFocused(): { ok: true; handle: number; desc: string } | { ok: false } {
-  const el = rt.deepActiveElement();
+  const el = deepActiveElement();
   if (!el || el === document.body || el === document.documentElement) return { ok: false };
   return { ok: true, handle: holdElement(el), desc: describeElement(el) };
 }

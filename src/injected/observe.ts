@@ -1,8 +1,9 @@
 // Read-only page overviews (SPEC §11.5–11.7): element counts, tables and lists as data, raw HTML.
 // Text is read by walking text nodes with a cap — never layout (innerText) and never the whole
 // text of a huge element. Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { collapseSpace } from './aria-name.js';
+import { isHtml } from './dom-describe.js';
+import { heldElement } from './locate.js';
 
 export interface InspectRequest { selectors?: string[]; limit?: number }
 export type CustomCount = number | { count: number; items: string[] } | { error: string };
@@ -88,7 +89,7 @@ export function listIn(el: Element): Element | undefined {
 /** Rows of a table-like element, each as its cells; `header` marks rows made only of header cells. */
 export function tableRows(table: Element): { cells: Element[]; header: boolean; inHead: boolean }[] {
   const rows: { cells: Element[]; header: boolean; inHead: boolean }[] = [];
-  if (rt.isHtml(table, 'table')) {
+  if (isHtml(table, 'table')) {
     for (const tr of Array.from(table.rows)) {
       const cells = Array.from(tr.cells);
       if (!cells.length) continue;
@@ -141,7 +142,7 @@ export function extractList(el: Element, limit: number, cellMax: number): Extrac
 
 /** Auto-detection of SPEC §11.6, or the `type` asked for. `handle` is a held element (locate). */
 export function extractData(req: { handle?: number; type?: ExtractKind; limit: number; cellMax: number }): ExtractResult {
-  const el = req.handle === undefined ? document.body : rt.heldElement(req.handle);
+  const el = req.handle === undefined ? document.body : heldElement(req.handle);
   if (!el || !el.isConnected) return { ok: false, reason: 'gone' };
   const table = tableIn(el);
   if (req.type === 'table' || (!req.type && table)) {
@@ -160,7 +161,7 @@ export function extractData(req: { handle?: number; type?: ExtractKind; limit: n
 
 /** SPEC §11.7: outer (or inner) HTML of a held element or the whole document, at most `max` characters. */
 export function domHtml(req: { handle?: number; outer: boolean; max: number }): DomResult | { ok: false } {
-  const el = req.handle === undefined ? document.documentElement : rt.heldElement(req.handle);
+  const el = req.handle === undefined ? document.documentElement : heldElement(req.handle);
   if (!el || !el.isConnected) return { ok: false };
   const html = req.outer ? el.outerHTML : el.innerHTML;
   return { ok: true, html: html.length > req.max ? html.slice(0, req.max) : html, tagName: el.localName, length: html.length };
@@ -182,8 +183,8 @@ export function checkTexts(checks: TextCheck[]): TextCheckResult[] {
       return { passed: false, error: `invalid selector "${c.selector}"` };
     }
     if (!els.length) return { passed: false, error: `no element matches "${c.selector}"` };
-    const want = c.caseSensitive ? rt.collapseSpace(c.expected) : rt.collapseSpace(c.expected).toLowerCase();
-    const texts = els.map((el) => rt.collapseSpace((el as HTMLElement).innerText ?? el.textContent ?? ''));
+    const want = c.caseSensitive ? collapseSpace(c.expected) : collapseSpace(c.expected).toLowerCase();
+    const texts = els.map((el) => collapseSpace((el as HTMLElement).innerText ?? el.textContent ?? ''));
     if (texts.some((t) => (c.caseSensitive ? t : t.toLowerCase()).includes(want))) return { passed: true };
     const first = texts[0]!;
     const actual = first.length > 200 ? `${first.slice(0, 199)}…` : first;

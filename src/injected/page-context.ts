@@ -1,6 +1,6 @@
 // The page context reported after every command (SPEC §14.4). Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { isSecretInput } from './aria-name.js';
+import { isHtml, isVisible, selectorFor } from './dom-describe.js';
 
 export interface ActiveElementInfo {
   tag: string;
@@ -28,14 +28,14 @@ export function describeActiveElement(): ActiveElementInfo | undefined {
   const r = el.getBoundingClientRect();
   const info: ActiveElementInfo = {
     tag: el.tagName.toLowerCase(),
-    selector: rt.selectorFor(el),
+    selector: selectorFor(el),
     box: { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) },
     editable: (el as HTMLElement).isContentEditable || el.matches('input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=image]):not([type=range]):not([type=color]), textarea, select'),
   };
-  if (rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea')) {
-    if (rt.isHtml(el, 'input')) info.type = el.type;
+  if (isHtml(el, 'input') || isHtml(el, 'textarea')) {
+    if (isHtml(el, 'input')) info.type = el.type;
     // Never echo a secret back into the agent's transcript.
-    info.value = rt.isHtml(el, 'input') && rt.isSecretInput(el) && el.value ? '••••' : el.value.slice(0, 200);
+    info.value = isHtml(el, 'input') && isSecretInput(el) && el.value ? '••••' : el.value.slice(0, 200);
     if (el.placeholder) info.placeholder = el.placeholder;
   }
   return info;
@@ -44,7 +44,7 @@ export function describeActiveElement(): ActiveElementInfo | undefined {
 export function detectModal(): { title: string } | undefined {
   const candidates = document.querySelectorAll('dialog[open], [role="dialog"][aria-modal="true"], [role="alertdialog"]');
   for (const el of Array.from(candidates)) {
-    if (!rt.isVisible(el)) continue;
+    if (!isVisible(el)) continue;
     const labelledBy = el.getAttribute('aria-labelledby');
     const byId = labelledBy ? document.getElementById(labelledBy)?.textContent?.trim() : undefined;
     const heading = el.querySelector('h1, h2, h3, h4, h5, h6, [role="heading"]')?.textContent?.trim();

@@ -2,9 +2,12 @@
 // one page evaluation: no round trip per operation. The agent's predicate and return functions
 // arrive compiled into the same evaluation (Node builds it); this file only runs them. Progress is
 // kept on the window so Node can still report it when a runaway function had to be terminated.
-import type { PageRuntime } from './runtime.js';
 import type { SerializedValue } from './serialize.js';
-declare const rt: PageRuntime;
+import { collapseSpace } from './aria-name.js';
+import { isHtml } from './dom-describe.js';
+import { cssMatches, describeElement, preferVisible } from './locate.js';
+import { resolveRef } from './ref-map.js';
+import { serializeErrorText, serializeValue } from './serialize.js';
 
 export type PipelineOp =
   | { op: 'fill' | 'type'; find: string; value: string }
@@ -38,25 +41,25 @@ export function pipelineStop(reason: PipelineFailureReason, message: string): Pi
 
 export function pipelineFind(target: string): Element {
   if (/^s\d+e\d+$/.test(target)) {
-    const r = rt.resolveRef(target);
+    const r = resolveRef(target);
     if (r.ok) return r.el;
     throw pipelineStop('not-found', `ref ${target} ${r.reason === 'earlier-page' ? 'is from an earlier page' : 'is not on the page'}; take a new snapshot`);
   }
   let matches: Element[];
   try {
-    matches = rt.cssMatches(document, target);
+    matches = cssMatches(document, target);
   } catch (e) {
     throw pipelineStop('invalid-selector', `invalid CSS selector "${target}": ${(e as Error).message}`);
   }
-  const el = rt.preferVisible(matches);
+  const el = preferVisible(matches);
   if (!el) throw pipelineStop('not-found', `no element matches "${target}"`);
   return el;
 }
 
 /** The prototype's setter, so frameworks that wrap the instance's `value` see the change. */
 export function pipelineSetNative(el: Element, prop: 'value' | 'checked', value: string | boolean): void {
-  const proto = rt.isHtml(el, 'textarea') ? HTMLTextAreaElement.prototype
-    : rt.isHtml(el, 'select') ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const proto = isHtml(el, 'textarea') ? HTMLTextAreaElement.prototype
+    : isHtml(el, 'select') ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
   const setter = Object.getOwnPropertyDescriptor(proto, prop)?.set;
   if (setter) setter.call(el, value); else (el as unknown as Record<string, unknown>)[prop] = value;
 }
@@ -68,8 +71,8 @@ export function pipelineFire(el: Element, ...types: string[]): void {
 }
 
 export function pipelineField(el: Element, what: string): HTMLInputElement | HTMLTextAreaElement {
-  if (!(rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea'))) throw pipelineStop('not-editable', `${rt.describeElement(el)} is not an input or textarea`);
-  if (el.disabled || el.readOnly) throw pipelineStop('not-editable', `${rt.describeElement(el)} is ${el.disabled ? 'disabled' : 'read-only'}`);
+  if (!(isHtml(el, 'input') || isHtml(el, 'textarea'))) throw pipelineStop('not-editable', `${describeElement(el)} is not an input or textarea`);
+  if (el.disabled || el.readOnly) throw pipelineStop('not-editable', `${describeElement(el)} is ${el.disabled ? 'disabled' : 'read-only'}`);
   if (el.type === 'checkbox' || el.type === 'radio') throw pipelineStop('not-editable', `${what} does not apply to a ${el.type}; use check`);
   return el;
 }
@@ -84,7 +87,7 @@ export function pipelineFill(el: Element, value: string): unknown {
   field.focus({ preventScroll: true });
   pipelineSetNative(field, 'value', value);
   pipelineFire(field, 'input', 'change');
-  if (field.value !== value) throw pipelineStop('not-taken', `${rt.describeElement(el)} did not take the value (it holds "${pipelineShown(field)}")`);
+  if (field.value !== value) throw pipelineStop('not-taken', `${describeElement(el)} did not take the value (it holds "${pipelineShown(field)}")`);
   return { value: pipelineShown(field) };
 }
 
@@ -104,10 +107,10 @@ export function pipelineType(el: Element, text: string): unknown {
 }
 
 export function pipelineCheck(el: Element, checked: boolean): unknown {
-  if (!rt.isHtml(el, 'input') || (el.type !== 'checkbox' && el.type !== 'radio')) {
-    throw pipelineStop('not-editable', `${rt.describeElement(el)} is not a checkbox or radio`);
+  if (!isHtml(el, 'input') || (el.type !== 'checkbox' && el.type !== 'radio')) {
+    throw pipelineStop('not-editable', `${describeElement(el)} is not a checkbox or radio`);
   }
-  if (el.disabled) throw pipelineStop('not-editable', `${rt.describeElement(el)} is disabled`);
+  if (el.disabled) throw pipelineStop('not-editable', `${describeElement(el)} is disabled`);
   if (el.checked !== checked) {
     pipelineSetNative(el, 'checked', checked);
     pipelineFire(el, 'input', 'change');
@@ -116,12 +119,12 @@ export function pipelineCheck(el: Element, checked: boolean): unknown {
 }
 
 export function pipelineSelect(el: Element, want: string): unknown {
-  if (!rt.isHtml(el, 'select')) throw pipelineStop('not-editable', `${rt.describeElement(el)} is not a <select>`);
+  if (!isHtml(el, 'select')) throw pipelineStop('not-editable', `${describeElement(el)} is not a <select>`);
   const options = Array.from(el.options);
-  const option = options.find((o) => o.value === want) ?? options.find((o) => rt.collapseSpace(o.text) === rt.collapseSpace(want));
+  const option = options.find((o) => o.value === want) ?? options.find((o) => collapseSpace(o.text) === collapseSpace(want));
   if (!option) {
     const known = options.slice(0, 10).map((o) => `"${o.value}"`).join(', ');
-    throw pipelineStop('no-option', `${rt.describeElement(el)} has no option "${want}" (values: ${known})`);
+    throw pipelineStop('no-option', `${describeElement(el)} has no option "${want}" (values: ${known})`);
   }
   if (option.disabled) throw pipelineStop('no-option', `option "${want}" is disabled`);
   pipelineSetNative(el, 'value', option.value);
@@ -144,8 +147,8 @@ export async function pollUntil(fn: () => unknown, intervalMs: number, timeoutMs
   for (;;) {
     const r = await pollOnce(fn);
     const elapsed = Date.now() - started;
-    if (r.value) return { resolved: true, value: rt.serializeValue(r.value), elapsed };
-    if (elapsed >= timeoutMs) return { resolved: false, lastValue: rt.serializeValue(r.error ?? r.value), elapsed };
+    if (r.value) return { resolved: true, value: serializeValue(r.value), elapsed };
+    if (elapsed >= timeoutMs) return { resolved: false, lastValue: serializeValue(r.error ?? r.value), elapsed };
     await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, timeoutMs - elapsed)));
   }
 }
@@ -172,7 +175,7 @@ export async function pipelineOp(op: PipelineOp, fns: Array<() => unknown>, ends
       if (!outcome.resolved) throw pipelineStop('timeout', `waitFor was still falsy after ${limit}ms`);
       return { waited: outcome.elapsed };
     }
-    case 'return': return rt.serializeValue(await fns[op.fn]!());
+    case 'return': return serializeValue(await fns[op.fn]!());
   }
   return undefined;
 }
@@ -190,7 +193,7 @@ export async function runPipeline(ops: PipelineOp[], fns: Array<() => unknown>, 
     } catch (e) {
       const stop = e as Partial<PipelineStop>;
       const reason = stop && typeof stop === 'object' && stop.pipelineStop ? stop.pipelineStop : 'threw';
-      const error = reason === 'threw' ? rt.serializeErrorText(e) : String(stop.message);
+      const error = reason === 'threw' ? serializeErrorText(e) : String(stop.message);
       return { completed: false, failedAt: i, reason, error, results: progress.results };
     }
   }

@@ -1,7 +1,7 @@
 // Boxes of ref'd elements, for getBox (SPEC §11.8). Runs in the page.
-import type { PageRuntime } from './runtime.js';
 import type { Counters } from './ref-map.js';
-declare const rt: PageRuntime;
+import { isVisible } from './dom-describe.js';
+import { resolveRef, syncCounters } from './ref-map.js';
 
 export interface Box { x: number; y: number; width: number; height: number }
 export type RefBox =
@@ -24,17 +24,17 @@ export function refProblem(ref: string, reason: string, role?: string, name?: st
 }
 
 export function refBoxes(refs: string[], counters: Counters | undefined): Record<string, RefBox> {
-  rt.syncCounters(counters);
+  syncCounters(counters);
   const out: Record<string, RefBox> = {};
   for (const ref of refs) {
-    const found = rt.resolveRef(ref);
+    const found = resolveRef(ref);
     if (!found.ok) {
       const error = found.reason === 'stale' ? 'stale' : found.reason === 'earlier-page' ? 'earlier page' : 'not found';
       out[ref] = { error, message: refProblem(ref, found.reason, found.role, found.name) };
       continue;
     }
     const box = roundedBox(found.el.getBoundingClientRect());
-    if (!rt.isVisible(found.el)) { out[ref] = { error: 'hidden', box }; continue; }
+    if (!isVisible(found.el)) { out[ref] = { error: 'hidden', box }; continue; }
     out[ref] = {
       ...box, center: { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) },
       ...(found.reResolved ? { reResolved: true as const } : {}),

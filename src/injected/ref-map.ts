@@ -1,7 +1,8 @@
 // Element refs (s{N}e{M}): the per-document map exposed as window.__ariaRefs, the metadata that
 // lets a stale ref be found again, and the counters that never go backwards. Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { accessibleName, capName } from './aria-name.js';
+import { roleOf } from './aria-role.js';
+import { cssEscapeIdent, isShadowRoot, isVisible, selectorFor } from './dom-describe.js';
 
 export interface RefMeta {
   role: string;
@@ -56,7 +57,7 @@ export function syncCounters(stored: Counters | undefined): Counters {
 
 export function cheapSelector(el: Element): string | undefined {
   const tag = el.localName;
-  if (el.id) return `#${rt.cssEscapeIdent(el.id)}`;
+  if (el.id) return `#${cssEscapeIdent(el.id)}`;
   for (const attr of ['data-testid', 'data-test', 'data-qa', 'name']) {
     const v = el.getAttribute(attr);
     if (v) return `${tag}[${attr}="${v.replace(/["\\]/g, '\\$&')}"]`;
@@ -67,8 +68,8 @@ export function cheapSelector(el: Element): string | undefined {
 export function shadowPathOf(el: Element): string[] | undefined {
   const path: string[] = [];
   let root = el.getRootNode();
-  while (rt.isShadowRoot(root)) {
-    path.unshift(rt.selectorFor(root.host));
+  while (isShadowRoot(root)) {
+    path.unshift(selectorFor(root.host));
     root = root.host.getRootNode();
   }
   return path.length ? path : undefined;
@@ -120,9 +121,9 @@ export function shadowRootFor(path: string[] | undefined): Document | ShadowRoot
 }
 
 export function matchesMeta(el: Element, meta: RefMeta): boolean {
-  const raw = rt.roleOf(el);
+  const raw = roleOf(el);
   const role = raw === 'presentation' ? 'generic' : raw;
-  return role === meta.role && rt.capName(rt.accessibleName(el, role)).toLowerCase() === meta.name.toLowerCase();
+  return role === meta.role && capName(accessibleName(el, role)).toLowerCase() === meta.name.toLowerCase();
 }
 
 /** Finds a stale ref's element again: selector, then role + name by ordinal, in its shadow root, then anywhere. */
@@ -136,7 +137,7 @@ export function reResolve(meta: RefMeta): Element | undefined {
   if (root !== document) scopes.push(document);
   for (const scope of scopes) {
     const candidates = (scope === document ? deepElements(document) : Array.from(scope.querySelectorAll('*')))
-      .filter((el) => rt.isVisible(el) && matchesMeta(el, meta));
+      .filter((el) => isVisible(el) && matchesMeta(el, meta));
     if (candidates.length) return candidates[Math.min(meta.ordinal, candidates.length - 1)];
   }
   return undefined;
@@ -164,7 +165,7 @@ export function resolveRef(ref: string): RefResolution {
 export function refsView(): Map<string, Element> {
   const refs = skillState().refs;
   const lookup = (ref: unknown): Element => {
-    const r = rt.resolveRef(String(ref));
+    const r = resolveRef(String(ref));
     if (r.ok) return r.el;
     const why = r.reason === 'earlier-page' ? 'is from an earlier page'
       : r.reason === 'stale' ? `is gone (${r.role} "${r.name}" is no longer on the page)`
@@ -174,7 +175,7 @@ export function refsView(): Map<string, Element> {
   return new Proxy(refs, {
     get(target, prop) {
       if (prop === 'get') return lookup;
-      if (prop === 'has') return (ref: unknown) => rt.resolveRef(String(ref)).ok;
+      if (prop === 'has') return (ref: unknown) => resolveRef(String(ref)).ok;
       if (typeof prop === 'string' && /^s\d+e\d+$/.test(prop)) return lookup(prop);
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;

@@ -1,7 +1,8 @@
 // Scrolling the page or a scrollable container (SPEC §9.7, §8.10): instant, whatever the page's
 // scroll-behavior, and reporting where it ended up. Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { isVisible } from './dom-describe.js';
+import { heldElement } from './locate.js';
+import { deepElements } from './ref-map.js';
 
 export type ScrollMove = { to: 'top' | 'bottom' } | { by: { x: number; y: number } } | { at: { x?: number; y?: number } };
 
@@ -18,11 +19,11 @@ export function mainScroller(): Element {
   if (doc.scrollHeight > innerHeight + 1) return doc;
   let best: Element | undefined;
   let bestArea = 0;
-  for (const el of rt.deepElements(document)) {
+  for (const el of deepElements(document)) {
     if (!isScrollable(el)) continue;
     const r = el.getBoundingClientRect();
     const area = r.width * r.height;
-    if (area > bestArea && rt.isVisible(el)) { best = el; bestArea = area; }
+    if (area > bestArea && isVisible(el)) { best = el; bestArea = area; }
   }
   return best ?? doc;
 }
@@ -43,7 +44,7 @@ export function scrollPosition(el: Element | undefined): { scrollX: number; scro
 
 /** Moves the page, or the held container, and reports the final position of what moved. */
 export function scrollBy(move: ScrollMove, containerHandle?: number): { scrollX: number; scrollY: number } | { error: string } {
-  const container = containerHandle !== undefined ? rt.heldElement(containerHandle) : undefined;
+  const container = containerHandle !== undefined ? heldElement(containerHandle) : undefined;
   if (containerHandle !== undefined && !container) return { error: 'the container is gone' };
   const el = container ?? document.scrollingElement ?? document.documentElement;
   if ('to' in move) el.scrollTo({ top: move.to === 'top' ? 0 : el.scrollHeight, left: el.scrollLeft, behavior: 'instant' });
@@ -54,7 +55,7 @@ export function scrollBy(move: ScrollMove, containerHandle?: number): { scrollX:
 
 /** Brings a held element to the middle of its scrolling containers and the viewport. */
 export function scrollElementIntoView(handle: number): { scrollX: number; scrollY: number } | { error: string } {
-  const el = rt.heldElement(handle);
+  const el = heldElement(handle);
   if (!el || !el.isConnected) return { error: 'was removed from the page' };
   el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
   return scrollPosition(undefined);

@@ -1,7 +1,6 @@
 // Event-driven waits inside the page: a MutationObserver plus a slow interval (for CSS-only
 // changes) resolve the moment the condition holds, in one CDP round trip. Runs in the page.
-import type { PageRuntime } from './runtime.js';
-declare const rt: PageRuntime;
+import { isVisible } from './dom-describe.js';
 
 export type WaitKind = 'visible' | 'hidden' | 'attached' | 'detached' | 'text';
 export type WaitOutcome = { ok: true } | { ok: false; reason: 'timeout' | 'invalid-selector'; message?: string };
@@ -12,8 +11,8 @@ export function conditionHolds(kind: WaitKind, arg: string): boolean {
   switch (kind) {
     case 'attached': return el !== null;
     case 'detached': return el === null;
-    case 'visible': return el !== null && rt.isVisible(el);
-    case 'hidden': return el === null || !rt.isVisible(el);
+    case 'visible': return el !== null && isVisible(el);
+    case 'hidden': return el === null || !isVisible(el);
   }
   return false;
 }

@@ -4,11 +4,11 @@
 
 import { EvaluationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isContextDestroyed, isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
-import type { PageRuntime } from '../injected/runtime.js';
+import type { PageRuntime } from '../injected/index.js';
 
-import { RUNTIME_ID } from '../injected/runtime-id.js';
+import { RUNTIME_ID } from './runtime-id.js';
 
-// Equals RUNTIME_GLOBAL of injected/runtime.ts, without loading the runtime's source on the fast path.
+// Equals RUNTIME_GLOBAL of page/runtime-source.ts, without loading the runtime's source on the fast path.
 const GLOBAL = `__cdpSkill_${RUNTIME_ID}`;
 const MISSING = '__cdpSkillRuntimeMissing';
 
@@ -86,7 +86,7 @@ async function callWithRuntime(session: CdpSession, callee: string, sourceName: 
     if (again !== MISSING) return again; // else the document changed meanwhile: install it here
   }
   // Registered before anything is awaited, so a call that finds the runtime missing a moment later waits for this one.
-  const call = import('../injected/runtime.js').then(({ installExpression }) =>
+  const call = import('./runtime-source.js').then(({ installExpression }) =>
     rawEvaluate(session, `(${callee})(${installExpression()})\n//# sourceURL=cdp-skill/${sourceName}.js`, options));
   // The runtime is in once the page has evaluated this, whether or not the callee then threw.
   const done = call.then(() => {}, () => {});
@@ -138,10 +138,10 @@ export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Ru
     'the result to serialize',
   );
   try {
-    const value = await call(`function () { const rt = globalThis.${GLOBAL}; return rt ? rt.serializeValue(this) : '${MISSING}'; }`);
+    const value = await call(`function () { const rt = globalThis.${GLOBAL}; return rt ? rt.serialize.serializeValue(this) : '${MISSING}'; }`);
     if (value !== MISSING) return value;
-    const { installExpression } = await import('../injected/runtime.js');
-    return await call(`function () { return (${installExpression()}).serializeValue(this); }`);
+    const { installExpression } = await import('./runtime-source.js');
+    return await call(`function () { return (${installExpression()}).serialize.serializeValue(this); }`);
   } finally {
     session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => { /* the document is gone with its objects */ });
   }
@@ -150,7 +150,7 @@ export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Ru
 /** A CDP object id for an element the page runtime holds (for DOM.* commands that take a node). */
 export async function heldElementObjectId(where: EvalTarget, handle: number, deadline: Deadline): Promise<string> {
   const r = await deadline.race(where.session.send('Runtime.evaluate', {
-    expression: `globalThis.${GLOBAL}?.heldElement(${Number(handle)})`, returnByValue: false, objectGroup: 'cdp-skill-held',
+    expression: `globalThis.${GLOBAL}?.locate.heldElement(${Number(handle)})`, returnByValue: false, objectGroup: 'cdp-skill-held',
     ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
   }), 'the element handle');
   if (!r.result.objectId) throw new EvaluationError('The element is no longer held by the page (it navigated?)');

@@ -3,7 +3,7 @@
 // or a lost connection into an error for whatever is waiting — never a hang.
 
 import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError, TimeoutError } from '../common/index.js';
-import type { GuardedDialog } from '../injected/dialog-guard.js';
+import type { GuardedDialog } from '../injected/index.js';
 import { evaluateIn, type EvalTarget } from './evaluate.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
@@ -145,7 +145,7 @@ export class Page {
    */
   async guardDialogsUntilNextCommand(): Promise<void> {
     if (this.#fatalError) return;
-    const arm = (where: EvalTarget): Promise<void> => this.guard(evaluateIn(where, (rt, a) => rt.armDialogGuard(a ?? undefined), this.#armed ?? null,
+    const arm = (where: EvalTarget): Promise<void> => this.guard(evaluateIn(where, (rt, a) => rt.dialogGuard.armDialogGuard(a ?? undefined), this.#armed ?? null,
       { deadline: Deadline.after(GUARD_TIMEOUT_MS), what: 'the dialog guard' }));
     const targets: EvalTarget[] = [{ session: this.session }];
     try {

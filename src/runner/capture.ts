@@ -12,8 +12,8 @@ import {
   DEFAULT_INLINE_LIMIT, diffEntries, foldUnchanged, headOf, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
 import { actionVerb, diffViewport, MAX_LISTED, type DiffEntry, type ViewportChanges } from '../diff/index.js';
-import type { SnapshotOptions } from '../injected/aria-snapshot.js';
-import type { PageRuntime } from '../injected/runtime.js';
+import type { SnapshotOptions } from '../injected/index.js';
+import type { PageRuntime } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
 
 const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
@@ -27,13 +27,13 @@ function internalOptions(entry: TabEntry): SnapshotOptions {
 
 export interface BeforeCapture { entries: DiffEntry[]; scrollY: number; frameId?: string }
 
-type BeforeLook = { snap: Awaited<ReturnType<PageRuntime['ariaSnapshot']>>; scrollY: number };
+type BeforeLook = { snap: Awaited<ReturnType<PageRuntime['ariaSnapshot']['ariaSnapshot']>>; scrollY: number };
 
 /** The page's elements as the steps find them, with the live recorder armed for what comes and goes. */
 function lookBefore(where: EvalTarget, entry: TabEntry): Promise<BeforeLook> {
   return evaluateIn(where, (rt, o) => {
-    rt.armLiveRecorder();
-    return { snap: rt.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
+    rt.liveRecorder.armLiveRecorder();
+    return { snap: rt.ariaSnapshot.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
   }, internalOptions(entry), { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-snapshot' });
 }
 
@@ -86,13 +86,13 @@ export async function captureAfter(
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
   const inFrame = page.frame !== undefined;
   const stateP = evaluateInPage(page.session, (rt, o) => ({
-    context: rt.pageContext(),
-    snapshot: o ? rt.ariaSnapshot(o) : undefined,
-    live: o ? rt.takeLiveRecords() : [],
+    context: rt.pageContext.pageContext(),
+    snapshot: o ? rt.ariaSnapshot.ariaSnapshot(o) : undefined,
+    live: o ? rt.liveRecorder.takeLiveRecords() : [],
     scrollY: Math.round(window.scrollY),
   }), inFrame ? undefined : snapOpts, { deadline, what: 'the page context' });
   const frameP = inFrame && snapOpts
-    ? evaluateIn(page.evalTarget(), (rt, o) => ({ snapshot: rt.ariaSnapshot(o), live: rt.takeLiveRecords(), scrollY: Math.round(window.scrollY) }), snapOpts, { deadline, what: 'the frame snapshot' })
+    ? evaluateIn(page.evalTarget(), (rt, o) => ({ snapshot: rt.ariaSnapshot.ariaSnapshot(o), live: rt.liveRecorder.takeLiveRecords(), scrollY: Math.round(window.scrollY) }), snapOpts, { deadline, what: 'the frame snapshot' })
     : undefined;
   const shotP = opts.visual
     ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
@@ -114,8 +114,8 @@ export async function captureAfter(
 }
 
 interface PageState {
-  context: Awaited<ReturnType<PageRuntime['pageContext']>>;
-  snapshot?: Awaited<ReturnType<PageRuntime['ariaSnapshot']>>;
+  context: Awaited<ReturnType<PageRuntime['pageContext']['pageContext']>>;
+  snapshot?: Awaited<ReturnType<PageRuntime['ariaSnapshot']['ariaSnapshot']>>;
   live: string[];
   scrollY: number;
 }

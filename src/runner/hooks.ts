@@ -7,7 +7,7 @@ import { EvaluationError, POLL_INTERVAL_MS, StepValidationError, TimeoutError, t
 import { isContextDestroyed } from '../cdp/index.js';
 import { evaluateWithRuntime, type Page } from '../page/index.js';
 import { looksLikeFunction, malformationTip, preview } from '../steps/index.js';
-import type { HookPoll } from '../injected/hook-value.js';
+import type { HookPoll } from '../injected/index.js';
 
 export const HOOK_NAMES = ['readyWhen', 'settledWhen', 'observe'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -45,7 +45,7 @@ async function poll(page: Page, hook: HookName, source: string, deadline: Deadli
     // The page gives up a little before the deadline, so its answer (with the last value) arrives
     // in time; the deadline itself only guards a page that stops answering.
     const budget = Math.max(0, deadline.remainingMs() - PAGE_MARGIN_MS);
-    const body = `const fn = ${callable(source)};\nreturn rt.pollHook(fn, ${budget}, ${POLL_INTERVAL_MS});`;
+    const body = `const fn = ${callable(source)};\nreturn rt.hookValue.pollHook(fn, ${budget}, ${POLL_INTERVAL_MS});`;
     try {
       const r = await evaluateHook(page, hook, body, deadline, source) as HookPoll;
       return { ...r, elapsedMs: Date.now() - started };
@@ -79,7 +79,7 @@ export async function waitSettled(page: Page, source: string, deadline: Deadline
 /** SPEC §10.1 step 5: the observed value, or a warning when observe threw. */
 export async function observe(page: Page, source: string, deadline: Deadline): Promise<{ value: unknown } | { warning: string }> {
   try {
-    return { value: await evaluateHook(page, 'observe', `const fn = ${callable(source)};\nreturn rt.observeHook(fn);`, deadline, source) };
+    return { value: await evaluateHook(page, 'observe', `const fn = ${callable(source)};\nreturn rt.hookValue.observeHook(fn);`, deadline, source) };
   } catch (err) {
     if (err instanceof EvaluationError || err instanceof TimeoutError || isContextDestroyed(err)) return { warning: `observe failed: ${err instanceof Error ? err.message : String(err)}` };
     throw err;

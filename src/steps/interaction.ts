@@ -118,7 +118,7 @@ defineStep<ClickParams>({
     }
     if (p.waitAfter) {
       const w = p.waitAfter;
-      await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' }))
+      await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.waitCondition.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' }))
         .catch(() => { /* waitAfter is best effort: a page that keeps changing is reported by the diff */ });
     }
     return {

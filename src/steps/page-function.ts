@@ -22,11 +22,11 @@ const MAX_SOURCE = 100_000;
 
 async function runFunction(page: Page, p: PageFunctionParams, deadline: Deadline): Promise<unknown> {
   // refs: true hands over the ref map, with get() re-resolving stale refs (SPEC §12.1, §6.3).
-  const arg = p.refs ? 'rt.refsView()' : '';
+  const arg = p.refs ? 'rt.refMap.refsView()' : '';
   const call = `const __cdpFn = (\n${p.source}\n);\n`
     + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
     + `const __cdpValue = await __cdpFn(${arg});\n`
-    + `return ${p.serialize ? 'rt.serializeValue(__cdpValue)' : '__cdpValue'};`;
+    + `return ${p.serialize ? 'rt.serialize.serializeValue(__cdpValue)' : '__cdpValue'};`;
   const where = page.evalTarget();
   return evaluateWithRuntime(where.session, call, { deadline, what: 'pageFunction to return', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
 }

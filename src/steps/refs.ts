@@ -32,7 +32,7 @@ defineStep({
   parse: readRefs,
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const boxes = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.refBoxes(a.refs, a.counters),
+    const boxes = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.refBox.refBoxes(a.refs, a.counters),
       { refs: p.refs, counters: tab.entry.counters }, { deadline: ctx.deadline, what: 'the boxes' }));
     return p.single ? boxes[p.refs[0]!] : boxes;
   },

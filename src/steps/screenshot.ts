@@ -49,7 +49,7 @@ defineStep<ScreenshotParams>({
     const path = p.path
       ? (isAbsolute(p.path) ? p.path : join(process.cwd(), p.path))
       : join(stateDir(), `${tab.alias}.step${ctx.index}.${ext}`);
-    const call = <A, R>(fn: (rt: import('../injected/runtime.js').PageRuntime, arg: A) => R, arg: A) =>
+    const call = <A, R>(fn: (rt: import('../injected/index.js').PageRuntime, arg: A) => R, arg: A) =>
       evaluateInPage(tab.page.session, fn, arg, { deadline: ctx.deadline });
     return tab.page.guard(captureScreenshot(tab.page.session, { ...p, path }, ctx.deadline, call));
   },

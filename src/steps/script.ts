@@ -9,7 +9,7 @@ import {
 } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
 import { evaluateIn, evaluateWithRuntime, type Page } from '../page/index.js';
-import type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from '../injected/pipeline.js';
+import type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from '../injected/index.js';
 import { defineStep } from './registry.js';
 import { describe, isObj, obj, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
@@ -54,7 +54,7 @@ interface PollParams { fn: string; intervalMs: number; timeoutMs?: number }
 
 async function pollOnce(page: Page, p: PollParams, limit: number, deadline: Deadline): Promise<PollOutcome> {
   const where = page.evalTarget();
-  const body = `return rt.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
+  const body = `return rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
   return page.guard(evaluateWithRuntime(where.session, body, {
     deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the poll predicate to return (a runaway loop?)',
     ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
@@ -159,7 +159,7 @@ const FAILURE: Record<PipelineFailureReason, new (message: string, details?: Rec
 
 async function runPipeline(page: Page, p: PipelineParams, limit: number, deadline: Deadline): Promise<PipelineOutcome> {
   const where = page.evalTarget();
-  const body = `return rt.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
+  const body = `return rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
   try {
     return await page.guard(evaluateWithRuntime(where.session, body, {
       deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the pipeline to finish (a runaway loop?)',
@@ -168,7 +168,7 @@ async function runPipeline(page: Page, p: PipelineParams, limit: number, deadlin
   } catch (err) {
     if (!(err instanceof TimeoutError)) throw err;
     // The evaluation was terminated; what it got through is still on the window.
-    const progress = await evaluateIn(where, (rt) => rt.pipelineProgress(), undefined, { deadline: Deadline.after(RUNAWAY_GRACE_MS) })
+    const progress = await evaluateIn(where, (rt) => rt.pipeline.pipelineProgress(), undefined, { deadline: Deadline.after(RUNAWAY_GRACE_MS) })
       .catch(() => undefined);
     if (!progress) throw err;
     return { completed: false, failedAt: progress.at, reason: 'timeout', error: `did not return within ${limit}ms and was terminated (a runaway loop?)`, results: progress.results };

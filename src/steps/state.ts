@@ -7,7 +7,7 @@ import {
   applyGeolocation, clearCookies, clearGeolocation, evaluateIn, getCookies, grantGeolocation, setCookies,
   type CookieFilter, type CookieSpec, type Page,
 } from '../page/index.js';
-import type { StorageKind, StorageOp } from '../injected/web-storage.js';
+import type { StorageKind, StorageOp } from '../injected/index.js';
 import { defineStep } from './registry.js';
 import { describe, isObj, normaliseUrl, obj, optBool, optEnum, optNumber, optString, ParamError, reqString } from './params.js';
 
@@ -121,7 +121,7 @@ defineStep<StorageParams>({
   },
   async run(ctx, p) {
     const page = ctx.command.requireTab().page;
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.webStorage(a.type, a.op), p, { deadline: ctx.deadline }));
+    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.webStorage.webStorage(a.type, a.op), p, { deadline: ctx.deadline }));
     if (!r.ok) throw r.reason === 'denied' ? new StepValidationError(r.message) : new ExecutionError(`${p.type}Storage: ${r.message}`);
     const base = { type: p.type, origin: r.origin };
     switch (p.op.kind) {

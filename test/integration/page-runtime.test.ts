@@ -47,10 +47,10 @@ async function freshDocument(path: string): Promise<void> {
 it('installs the runtime once for calls that find a new document without it at the same time', async () => {
   await freshDocument('page2.html');
   const c = counting();
-  const answers = await Promise.all([1, 2, 3].map((n) => evaluateInPage(c.session, (rt, k) => [typeof rt.ariaSnapshot, k], n)));
+  const answers = await Promise.all([1, 2, 3].map((n) => evaluateInPage(c.session, (rt, k) => [typeof rt.ariaSnapshot.ariaSnapshot, k], n)));
   expect(answers).toEqual([['function', 1], ['function', 2], ['function', 3]]);
   expect(c.installs()).toBe(1);
-  expect(await evaluateInPage(c.session, (rt) => typeof rt.pageContext, undefined)).toBe('function');
+  expect(await evaluateInPage(c.session, (rt) => typeof rt.pageContext.pageContext, undefined)).toBe('function');
   expect(c.installs()).toBe(1); // installed: later calls take the one-round-trip path
 }, 30_000);
 
@@ -58,7 +58,7 @@ it('installs it again in the next document, and a callee that throws still leave
   await freshDocument('basic.html');
   const c = counting();
   const failing = evaluateInPage(c.session, () => { throw new Error('callee failed'); }, undefined);
-  const others = [1, 2].map((n) => evaluateInPage(c.session, (rt, k) => [typeof rt.pageContext, k], n));
+  const others = [1, 2].map((n) => evaluateInPage(c.session, (rt, k) => [typeof rt.pageContext.pageContext, k], n));
   await expect(failing).rejects.toThrow(/callee failed/);
   expect(await Promise.all(others)).toEqual([['function', 1], ['function', 2]]);
   expect(c.installs()).toBe(1);

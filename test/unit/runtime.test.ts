@@ -1,50 +1,42 @@
-// The assembled page runtime is valid, self-contained JavaScript: every name resolves.
+// The page runtime bundled from src/injected/index.ts (page/runtime-source.ts): one self-contained
+// expression, namespaced by module as index.ts's header says, installed once per world.
+import { readdirSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { installExpression, runtimeSource, RUNTIME_GLOBAL } from '../../src/injected/runtime.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { installExpression, runtimeSource, RUNTIME_GLOBAL } from '../../src/page/runtime-source.js';
+import type { PageRuntime } from '../../src/injected/index.js';
 
-/** Every page file: all of src/injected/ but the assembler and its id. */
-function pageFiles(): string[] {
-  return readdirSync(new URL('../../src/injected/', import.meta.url)).filter((f) => f.endsWith('.ts') && !/^runtime(-id)?\.ts$/.test(f));
-}
+const camel = (file: string): string => file.replace(/\.ts$/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 describe('page runtime', () => {
-  it('has no module-level values in page files (only exported functions travel to the page)', () => {
-    const offenders = pageFiles().filter((f) => /^(const|let|var|class) /m.test(readFileSync(new URL(`../../src/injected/${f}`, import.meta.url), 'utf8')));
-    expect(offenders).toEqual([]);
+  it('exposes every page module under the camelCase of its file name', () => {
+    const rt = runInNewContext(runtimeSource(), {}) as Record<string, Record<string, unknown>>;
+    const files = readdirSync(new URL('../../src/injected/', import.meta.url)).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
+    expect(Object.keys(rt).sort()).toEqual(files.map(camel).sort());
+    expect(typeof rt.ariaSnapshot!.ariaSnapshot).toBe('function');
+    expect(typeof rt.refMap!.resolveRef).toBe('function');
   });
 
-  it('exports every top-level function of the page files', () => {
-    const offenders = pageFiles().flatMap((f) => [...readFileSync(new URL(`../../src/injected/${f}`, import.meta.url), 'utf8').matchAll(/^(async )?function (\w+)/gm)].map((m) => `${f}: ${m[2]}`));
-    expect(offenders).toEqual([]);
+  it('runs module code that calls across modules inside the bundle', () => {
+    const rt = runInNewContext(runtimeSource(), {}) as PageRuntime;
+    expect(rt.serialize.serializeValue({ a: [1, NaN] })).toMatchObject({ type: 'object' });
+    expect(rt.failureContext.editDistance('kitten', 'sitting')).toBe(3);
   });
 
-  it('assembles into one IIFE exposing every page function', () => {
-    const rt = runInNewContext(runtimeSource(), {}) as Record<string, unknown>;
-    for (const name of ['pageContext', 'selectorFor', 'isVisible', 'waitForCondition', 'elementBox', 'serializeValue'])
-      expect(typeof rt[name]).toBe('function');
+  it('is strict code, minified, and pure ASCII', () => {
+    const source = runtimeSource();
+    expect(source.startsWith('(()=>{"use strict";return ')).toBe(true);
+    expect(source).not.toMatch(/[^\x00-\x7f]/);
+    expect(source.length).toBeLessThan(runtimeSource(false).length * 0.7);
   });
 
-  it('has no two page functions with the same name', async () => {
-    const mods = await Promise.all(pageFiles().map((f) => import(`../../src/injected/${f}`)));
-    const names = mods.flatMap((m) => Object.keys(m).filter((k) => typeof m[k] === 'function'));
-    expect(names.length).toBe(new Set(names).size);
-  });
-
-  it('runs serializeValue inside the assembled scope', () => {
-    const rt = runInNewContext(runtimeSource(), {}) as { serializeValue: (v: unknown) => unknown };
-    expect(rt.serializeValue({ a: [1, NaN] })).toMatchObject({ type: 'object', value: { a: { type: 'array' } } });
-  });
-
-  it('installs once under the versioned global the Node side expects', () => {
+  it('installs once under the versioned global', () => {
     const sandbox: Record<string, unknown> = {};
     sandbox.globalThis = sandbox;
     const first = runInNewContext(installExpression(), sandbox);
     const second = runInNewContext(installExpression(), sandbox);
     expect(first).toBe(second);
-    const evaluateTs = readFileSync(new URL('../../src/page/evaluate.ts', import.meta.url), 'utf8');
-    expect(evaluateTs).toContain('const GLOBAL = `__cdpSkill_${RUNTIME_ID}`');
+    expect(sandbox[RUNTIME_GLOBAL]).toBe(first);
     expect(RUNTIME_GLOBAL).toBe('__cdpSkill_dev');
   });
 });

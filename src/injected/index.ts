@@ -1,0 +1,55 @@
+// The page runtime's entry: esbuild bundles this file and what it imports into one IIFE
+// (scripts/bundle.mjs), installed once per document in our isolated world (page/evaluate.ts).
+// Mapping rule: each module is exposed under the camelCase of its file name, so `foo-bar.ts`'s
+// export `baz` is `rt.fooBar.baz` in a page call (`aria-snapshot.ts` → `rt.ariaSnapshot`).
+// Modules may keep private helpers and module-level tables; only what they export is reachable.
+// One line per module, sorted: modules are added often, and merges stay trivial.
+export * as actionability from './actionability.js';
+export * as ariaName from './aria-name.js';
+export * as ariaRole from './aria-role.js';
+export * as ariaSnapshot from './aria-snapshot.js';
+export * as clickProbe from './click-probe.js';
+export * as dialogGuard from './dialog-guard.js';
+export * as domDescribe from './dom-describe.js';
+export * as drag from './drag.js';
+export * as elementBox from './element-box.js';
+export * as elementQuery from './element-query.js';
+export * as elementSearch from './element-search.js';
+export * as failureContext from './failure-context.js';
+export * as formInput from './form-input.js';
+export * as formState from './form-state.js';
+export * as hookValue from './hook-value.js';
+export * as liveRecorder from './live-recorder.js';
+export * as locate from './locate.js';
+export * as observe from './observe.js';
+export * as overlays from './overlays.js';
+export * as pageContext from './page-context.js';
+export * as pipeline from './pipeline.js';
+export * as refBox from './ref-box.js';
+export * as refMap from './ref-map.js';
+export * as scrolling from './scrolling.js';
+export * as serialize from './serialize.js';
+export * as waitCondition from './wait-condition.js';
+export * as webStorage from './web-storage.js';
+
+/** What `rt` is in a page call: every module's exports, by module. */
+export type PageRuntime = typeof import('./index.js');
+
+// Types the Node side reads (page calls' arguments and answers).
+export type { ActionFailure, ActionKind, ActionOutcome } from './actionability.js';
+export type { AriaNode, SnapshotOptions } from './aria-snapshot.js';
+export type { ProbeReport } from './click-probe.js';
+export type { GuardedDialog } from './dialog-guard.js';
+export type { DragEnd, DragKind, DragReport } from './drag.js';
+export type { FailureContextRequest, NearMatch, RefName } from './failure-context.js';
+export type { OptionChoice } from './form-input.js';
+export type { FormFailure, InvalidField } from './form-state.js';
+export type { HookPoll } from './hook-value.js';
+export type { LocateFailure, TargetSpec } from './locate.js';
+export type { ExtractKind, TextCheck } from './observe.js';
+export type { AppearedElement } from './overlays.js';
+export type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from './pipeline.js';
+export type { Counters } from './ref-map.js';
+export type { ScrollMove } from './scrolling.js';
+export type { WaitKind } from './wait-condition.js';
+export type { StorageKind, StorageOp } from './web-storage.js';
