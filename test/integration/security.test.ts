@@ -2,12 +2,12 @@
 // secret fields, credentials in endpoints, hostile pages. Each test checks that the attack failed
 // and that the normal path still works.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { startHarness, type Harness } from './harness.js';
+import { CLI, execNode, runCli, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 /** The CLI with no port named anywhere: our own Chrome. */
@@ -144,5 +144,86 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('issue 15 item 3: the loader runs only a code cache of ours', () => {
+  /**
+   * A V8 code cache built from other code of the bundle's length, which V8 accepts for the bundle:
+   * when the loader uses it, the planted function runs instead of the CLI and writes $PWN_MARKER.
+   * Made in a plain node child, so its V8 flags are the CLI's.
+   */
+  async function plantedCache(file: string): Promise<void> {
+    const script = `
+      const { readFileSync, statSync, writeFileSync } = require('node:fs');
+      const vm = require('node:vm');
+      const bundle = ${JSON.stringify(join(dirname(CLI), 'cli.bundle.cjs'))};
+      const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
+      const length = '(function (exports, require, module, __filename, __dirname) {'.length + source.length + 3;
+      let code = "(function (exports, require, module, __filename, __dirname) {if (process.env.PWN_MARKER) require('node:fs').writeFileSync(process.env.PWN_MARKER, 'planted');\\n})";
+      code += ' '.repeat(length - code.length);
+      const s = new vm.Script(code, { filename: bundle });
+      s.runInThisContext()({}, require, {}, bundle, '.'); // compiled, so the cache holds the function
+      writeFileSync(process.argv[1], s.createCachedData(), { mode: 0o600 });
+    `;
+    const r = await execNode(['-e', script, file], { PATH: process.env.PATH });
+    expect(r.code).toBe(0);
+  }
+
+  const cacheName = (): string => {
+    const { size, mtimeMs } = statSync(join(dirname(CLI), 'cli.bundle.cjs'));
+    return `code-cache-${process.version}-${size}-${Math.round(mtimeMs)}.bin`;
+  };
+
+  /** Runs `--version` with its own TMPDIR; whether the planted code ran, and the CLI's answer. */
+  async function version(tmp: string): Promise<{ planted: boolean; stdout: string }> {
+    const marker = join(tmp, 'pwned');
+    const r = await runCli(['--version'], { ...h.env, TMPDIR: tmp, PWN_MARKER: marker });
+    return { planted: existsSync(marker), stdout: r.stdout.trim() };
+  }
+
+  const expectedVersion = JSON.parse(readFileSync(join(dirname(CLI), '..', 'package.json'), 'utf8')).version;
+  const caseDir = (name: string): string => { const d = join(h.tmp, `loader-${name}`); mkdirSync(d, { recursive: true }); return d; };
+
+  it('control: a cache planted by the owner in the private state dir is one V8 accepts (the owner is trusted)', async () => {
+    const tmp = caseDir('control');
+    mkdirSync(join(tmp, 'cdp-skill'), { mode: 0o700 });
+    await plantedCache(join(tmp, 'cdp-skill', cacheName()));
+    expect((await version(tmp)).planted).toBe(true);
+  });
+
+  it('does not follow a symlink planted where the state dir goes: the planted cache does not run', async () => {
+    const tmp = caseDir('symlinked-dir');
+    const attacker = join(tmp, 'attacker');
+    mkdirSync(attacker, { mode: 0o700 });
+    await plantedCache(join(attacker, cacheName()));
+    symlinkSync(attacker, join(tmp, 'cdp-skill'));
+    const r = await version(tmp);
+    expect(r).toEqual({ planted: false, stdout: expectedVersion });
+    // The CLI and the loader both moved to the per-user fallback, and wrote nothing through the link.
+    expect(readdirSync(attacker)).toEqual([cacheName()]);
+    expect(existsSync(join(tmp, `cdp-skill-${process.getuid!()}`))).toBe(true);
+  });
+
+  it('refuses a cache that is a symlink, or that others can write', async () => {
+    const linked = caseDir('linked-cache');
+    mkdirSync(join(linked, 'cdp-skill'), { mode: 0o700 });
+    await plantedCache(join(linked, 'planted.bin'));
+    symlinkSync(join(linked, 'planted.bin'), join(linked, 'cdp-skill', cacheName()));
+    expect(await version(linked)).toEqual({ planted: false, stdout: expectedVersion });
+
+    const loose = caseDir('loose-cache');
+    mkdirSync(join(loose, 'cdp-skill'), { mode: 0o700 });
+    await plantedCache(join(loose, 'cdp-skill', cacheName()));
+    chmodSync(join(loose, 'cdp-skill', cacheName()), 0o666);
+    expect(await version(loose)).toEqual({ planted: false, stdout: expectedVersion });
+  });
+
+  it.runIf(process.getuid?.() === 0)('refuses a cache owned by another user', async () => {
+    const tmp = caseDir('foreign-cache');
+    mkdirSync(join(tmp, 'cdp-skill'), { mode: 0o700 });
+    await plantedCache(join(tmp, 'cdp-skill', cacheName()));
+    chownSync(join(tmp, 'cdp-skill', cacheName()), 65534, 65534);
+    expect(await version(tmp)).toEqual({ planted: false, stdout: expectedVersion });
   });
 });
