@@ -6,7 +6,7 @@
 // loader and V8's code cache. dist/ is what ships; build/ stays for scripts and tests that import
 // single modules.
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 const dist = new URL('../dist/', import.meta.url);
 // Earlier builds put tsc's output and bundle chunks here: start from an empty folder.
@@ -52,6 +52,16 @@ for (const name of ['cli.bundle.cjs', 'commander.cjs', 'page-runtime.js']) {
   }
 }
 writeFileSync(new URL('package.json', dist), `${JSON.stringify({ type: 'commonjs' })}\n`);
+// The loader decides where its code cache lives by the CLI's own state-directory rule: that one
+// file (src/common/state-dir.ts and what it imports) is inlined into it, so there is one rule.
+const rule = await build({
+  ...common, minifySyntax: false, write: false, format: 'iife', globalName: 'stateDirRule',
+  entryPoints: [new URL('../build/common/state-dir.js', import.meta.url).pathname],
+  define: { 'import.meta.url': '__filename' },
+});
+const loader = readFileSync(new URL('./cli-loader.cjs', import.meta.url), 'utf8');
+const marker = '/* @inline state-dir-rule */';
+if (!loader.includes(marker)) throw new Error(`scripts/cli-loader.cjs lost its ${marker} line`);
 const entry = new URL('cli.js', dist);
-copyFileSync(new URL('./cli-loader.cjs', import.meta.url), entry);
+writeFileSync(entry, loader.replace(marker, () => rule.outputFiles[0].text.trim()));
 chmodSync(entry, 0o755);

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 'use strict';
-// cdp-skill's entry point (copied to dist/cli.js by scripts/bundle.mjs). The CLI itself is one
-// CommonJS bundle, dist/cli.bundle.cjs; this loader compiles it through V8's code cache, kept in
+// cdp-skill's entry point (written to dist/cli.js by scripts/bundle.mjs, which inlines the
+// state-dir rule). The CLI itself is one CommonJS bundle, dist/cli.bundle.cjs; this loader compiles it through V8's code cache, kept in
 // the user's private state directory, so a call skips most of the compile work every short-lived
 // process would otherwise repeat (about 10 ms a call on a 2-core machine). Any problem with the
 // cache only costs that saving: the bundle then compiles as usual.
 // The loader is CommonJS (dist/package.json says so): an ES module entry would set up Node's
 // ESM loader first, about 5 ms a call.
-const { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } = require('node:fs');
+const { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 
@@ -15,34 +15,52 @@ const bundle = join(__dirname, 'cli.bundle.cjs');
 // A shebang line is not JavaScript inside the function wrapper: keep it as a comment (same lines).
 const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
 
-/** os.tmpdir() without loading node:os on POSIX (about 1 ms), as src/common/os-paths.ts does. */
-function tempDir() {
-  if (process.platform === 'win32') return require('node:os').tmpdir();
-  const dir = process.env.TMPDIR || process.env.TMP || process.env.TEMP || '/tmp';
-  return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
-}
+// The state directory rule of the CLI (src/common/state-dir.ts), inlined here by scripts/bundle.mjs:
+// a private directory of ours, never a symlink, never another user's (issue 15 item 3).
+/* @inline state-dir-rule */
 
-/** The cache file for this bundle and Node, in the state directory when it is private and ours. */
+/** The cache file for this bundle and Node, in the state directory. */
 function cachePath() {
   try {
-    const dir = process.env.CDP_SKILL_STATE_DIR ?? join(tempDir(), 'cdp-skill');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = statSync(dir);
-    if (!st.isDirectory() || (st.mode & 0o077) !== 0 || (process.getuid && st.uid !== process.getuid())) return undefined;
     const b = statSync(bundle);
-    return join(dir, `code-cache-${process.version}-${b.size}-${Math.round(b.mtimeMs)}.bin`);
+    return join(stateDirRule.stateDir(), `code-cache-${process.version}-${b.size}-${Math.round(b.mtimeMs)}.bin`);
   } catch {
-    return undefined;
+    return undefined; // no private state directory: compiled from source, not cached
+  }
+}
+
+/**
+ * The cache's bytes when it is a plain file of ours that no one else can write: opened without
+ * following a symlink, owner and mode checked on the open file (a swap after the check is the same
+ * file). V8 accepts a cache made from any code of the same length, so a planted one would run.
+ */
+function readCache(file) {
+  let fd;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined; // first run of this bundle (or a symlink): compiled from source, cached at exit
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || (st.mode & 0o077) !== 0 || (process.getuid && st.uid !== process.getuid())) return undefined;
+    const data = Buffer.allocUnsafe(st.size);
+    let read = 0;
+    while (read < data.length) {
+      const n = readSync(fd, data, read, data.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return data.subarray(0, read);
+  } catch {
+    return undefined; // unreadable: compiled from source
+  } finally {
+    closeSync(fd);
   }
 }
 
 const cacheFile = cachePath();
-let cachedData;
-try {
-  if (cacheFile) cachedData = readFileSync(cacheFile);
-} catch {
-  // first run of this bundle: compiled from source, cached at exit
-}
+const cachedData = cacheFile ? readCache(cacheFile) : undefined;
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
 // The cache holds what a run compiled: written after a command that acted on a page and captured
 // it (the runner marks that), so the common path is in it — not after --version or a typo.
@@ -52,7 +70,8 @@ if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     try {
       const data = script.createCachedData();
       const tmp = `${cacheFile}.${process.pid}.tmp`;
-      const fd = openSync(tmp, 'w', 0o600);
+      // wx: a new file of ours (O_CREAT|O_EXCL never follows a planted link), private from the start.
+      const fd = openSync(tmp, 'wx', 0o600);
       writeSync(fd, data);
       closeSync(fd);
       renameSync(tmp, cacheFile);

@@ -1,10 +1,12 @@
-// Reaching a browser: a stored or given WebSocket endpoint first (no HTTP round trip), then
-// HTTP discovery, then — for a local port only — auto-launch. And attaching to one tab.
+// Reaching a browser: our own Chrome when no port is named (own-browser.ts); for a port the user
+// named, a stored or given WebSocket endpoint first (no HTTP round trip), then HTTP discovery,
+// then — for a local port only — auto-launch there. And attaching to one tab.
 
-import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
+import { ConnectionError, DEFAULT_HOST, NAMED_PORT } from '../common/index.js';
 import { Connection } from './connection.js';
 import { getVersion, isLoopbackHost, probe, rehostWsUrl } from './discovery.js';
 import { defaultHeadless, ensureLocalChrome } from './launcher.js';
+import { connectOwnBrowser, ownPort } from './own-browser.js';
 import type { CdpSession } from './protocol.js';
 import { readRegistry, updateRegistry } from './tab-registry.js';
 
@@ -13,6 +15,8 @@ export interface BrowserAddress {
   port: number;
   /** A browser WebSocket URL (ws://…/devtools/browser/…); when set, host/port are not used. */
   wsEndpoint?: string;
+  /** Our own Chrome (no port named): host/port are where it listened last, 0 before it is known. */
+  own?: boolean;
 }
 
 export interface ConnectOptions {
@@ -26,12 +30,25 @@ export interface BrowserConnection {
   launched: boolean;
 }
 
+/**
+ * The browser a command or tab entry names: its wsEndpoint, its host/port, CDP_SKILL_PORT — each
+ * used as given — or else our own Chrome.
+ */
 export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
   if (a.wsEndpoint) {
     const url = new URL(a.wsEndpoint);
     return { host: url.hostname, port: Number(url.port || (url.protocol === 'wss:' ? 443 : 80)), wsEndpoint: a.wsEndpoint };
   }
-  return { host: a.host ?? DEFAULT_HOST, port: a.port ?? DEFAULT_PORT };
+  if (a.own) return { host: DEFAULT_HOST, port: a.port ?? 0, own: true };
+  if (a.host !== undefined || a.port !== undefined || NAMED_PORT !== undefined) {
+    return { host: a.host ?? DEFAULT_HOST, port: a.port ?? NAMED_PORT ?? 9222 };
+  }
+  return { host: DEFAULT_HOST, port: 0, own: true };
+}
+
+/** The address with our own Chrome's current port filled in, once connected to it. */
+export function resolvedAddress(a: BrowserAddress, conn: Connection): BrowserAddress {
+  return a.own ? { host: DEFAULT_HOST, port: ownPort(conn), own: true } : a;
 }
 
 const browserKey = (a: BrowserAddress): string => `${a.host}:${a.port}`;
@@ -48,6 +65,7 @@ async function discoverWsUrl(addr: BrowserAddress, options: ConnectOptions): Pro
 }
 
 export async function connectBrowser(addr: BrowserAddress, options: ConnectOptions): Promise<BrowserConnection> {
+  if (addr.own) return connectOwnBrowser(options);
   if (addr.wsEndpoint) {
     return { conn: await Connection.open(addr.wsEndpoint, options.timeoutMs), launched: false };
   }

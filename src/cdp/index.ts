@@ -6,11 +6,12 @@ export { isContextDestroyed, isMethodUnavailable, isStaleNode, isTargetClosed, i
 export { probe, getVersion, isLoopbackHost } from './discovery.js';
 export { findChrome, chromeInstallHint } from './chrome-finder.js';
 export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
-export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress } from './browser.js';
+export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress, resolvedAddress } from './browser.js';
+export { connectOwnBrowser, ownProfileName } from './own-browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
   readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
 } from './tab-registry.js';
-export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting } from './tab-registry.js';
+export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting, OwnBrowserRecord } from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';
 export { lockTab, tabLockPath } from './tab-lock.js';

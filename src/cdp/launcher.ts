@@ -1,6 +1,7 @@
 // Auto-launch of a local Chrome with remote debugging (SPEC §4), built for containers and CI:
-// --no-sandbox as root, headless without a display, a private profile per port, detached and
-// unref'd, polled every 100 ms for up to 10 s, failing at once with Chrome's own stderr if it exits.
+// --no-sandbox as root, headless without a display, a private profile, detached and unref'd,
+// polled every 100 ms for up to 10 s, failing at once with Chrome's own stderr if it exits.
+// Our own Chrome (port 0, no port named) is found and trusted in own-browser.ts.
 
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,12 +62,24 @@ function stderrTail(logPath: string): string {
   }
 }
 
-async function spawnAndWait(port: number, headless: boolean): Promise<BrowserVersion> {
+/** How one launch is made: the port asked for (0: Chrome picks), its profile, and when it is up. */
+export interface LaunchSpec<T> {
+  port: number;
+  profileName: string;
+  headless: boolean;
+  /** What the launch waits for (`port 9222`, `its DevToolsActivePort file`), for messages. */
+  what: string;
+  /** Called before the spawn (e.g. to drop a stale DevToolsActivePort). */
+  prepare?: (profileDir: string) => void;
+  /** Polled until it gives a value: the browser is up. */
+  ready: (profileDir: string) => Promise<T | undefined>;
+}
+
+async function spawnAndWait<T>(spec: LaunchSpec<T>): Promise<T> {
   const exe = findChrome();
-  if (!exe) throw new ConnectionError(`Chrome is not running on port ${port} and no Chrome executable was found. ${chromeInstallHint()}`);
-  const profileName = `chrome-profile-${port}${headless ? '-headless' : ''}`;
-  const fresh = !existsSync(join(stateDir(), profileName));
-  const profileDir = ensureStateDir(profileName);
+  if (!exe) throw new ConnectionError(`Chrome is not running${spec.port ? ` on port ${spec.port}` : ''} and no Chrome executable was found. ${chromeInstallHint()}`);
+  const fresh = !existsSync(join(stateDir(), spec.profileName));
+  const profileDir = ensureStateDir(spec.profileName);
   const logPath = join(profileDir, 'chrome-stderr.log');
   // A launch that fails leaves nothing behind: no process, and no profile folder it created.
   const cleanUp = (): string => {
@@ -77,9 +90,10 @@ async function spawnAndWait(port: number, headless: boolean): Promise<BrowserVer
     if (fresh) rmSync(profileDir, { recursive: true, force: true, maxRetries: 2 });
     return tail;
   };
+  spec.prepare?.(profileDir);
   const logFd = openSync(logPath, 'w', 0o600);
   const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
-  const child = spawn(exe, chromeArgs(port, profileDir, headless), {
+  const child = spawn(exe, chromeArgs(spec.port, profileDir, spec.headless), {
     detached: true,
     stdio: ['ignore', 'ignore', logFd],
   });
@@ -92,16 +106,16 @@ async function spawnAndWait(port: number, headless: boolean): Promise<BrowserVer
 
   const endsAt = Date.now() + LAUNCH_TIMEOUT_MS;
   while (Date.now() < endsAt) {
-    const version = await probe('127.0.0.1', port, 500);
-    if (version) return version;
+    const up = await spec.ready(profileDir);
+    if (up !== undefined) return up;
     if (exited !== undefined) {
       const tail = cleanUp();
-      throw new ConnectionError(`Chrome (${exe}) exited with ${exited} before opening port ${port}.${tail ? ` Its stderr:\n${tail}` : ''}`);
+      throw new ConnectionError(`Chrome (${exe}) exited with ${exited} before opening ${spec.what}.${tail ? ` Its stderr:\n${tail}` : ''}`);
     }
     await new Promise((r) => setTimeout(r, LAUNCH_POLL_INTERVAL_MS));
   }
   const tail = cleanUp();
-  throw new LaunchHangError(`Chrome (${exe}) did not open port ${port} within ${LAUNCH_TIMEOUT_MS}ms.${tail ? ` Its stderr:\n${tail}` : ''}`);
+  throw new LaunchHangError(`Chrome (${exe}) did not open ${spec.what} within ${LAUNCH_TIMEOUT_MS}ms.${tail ? ` Its stderr:\n${tail}` : ''}`);
 }
 
 /** A Chrome that neither opened its port nor exited in time (it was killed). */
@@ -110,27 +124,34 @@ class LaunchHangError extends ConnectionError {}
 /** Launch tries: a first start can hang on a loaded machine (seen with three Chromes on two cores); a second one is made. */
 const LAUNCH_TRIES = 2;
 
-async function launch(port: number, headless: boolean): Promise<BrowserVersion> {
+export async function launchChrome<T>(spec: LaunchSpec<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await spawnAndWait(port, headless);
+      return await spawnAndWait(spec);
     } catch (err) {
       if (!(err instanceof LaunchHangError) || attempt >= LAUNCH_TRIES) throw err;
     }
   }
 }
 
+/** Launch tries for a start that hangs, and how long a caller may wait on the launch lock for them. */
+export const LAUNCH_LOCK_MS = LAUNCH_TRIES * LAUNCH_TIMEOUT_MS + 5_000;
+
 /**
- * Makes sure a Chrome answers on 127.0.0.1:port, launching one if nothing does. Concurrent
+ * Makes sure a Chrome answers on 127.0.0.1:port (a port the user named), launching one if nothing does. Concurrent
  * callers serialise on a per-port lock, so eight agents starting at once launch one Chrome.
  */
 export async function ensureLocalChrome(port: number, headless = defaultHeadless()): Promise<LaunchResult> {
   const running = await probe('127.0.0.1', port);
   if (running) return { version: running, launched: false };
   const lockPath = join(ensureStateDir(), `launch-${port}.lock`);
-  return withLock(lockPath, LAUNCH_TRIES * LAUNCH_TIMEOUT_MS + 5_000, `Launching Chrome on port ${port}`, async () => {
+  return withLock(lockPath, LAUNCH_LOCK_MS, `Launching Chrome on port ${port}`, async () => {
     const meanwhile = await probe('127.0.0.1', port);
     if (meanwhile) return { version: meanwhile, launched: false };
-    return { version: await launch(port, headless), launched: true };
+    const version = await launchChrome({
+      port, headless, profileName: `chrome-profile-${port}${headless ? '-headless' : ''}`, what: `port ${port}`,
+      ready: () => probe('127.0.0.1', port, 500),
+    });
+    return { version, launched: true };
   });
 }

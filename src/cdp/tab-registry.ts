@@ -32,6 +32,8 @@ export interface TabEntry {
   port: number;
   /** Browser WebSocket endpoint given by the agent (remote browser farms); host/port are then informational. */
   wsEndpoint?: string;
+  /** A tab of our own auto-launched Chrome (no port named): reached only once it proves its id (own-browser.ts). */
+  own?: boolean;
   viewport?: ViewportMetrics;
   /** Emulated position, re-applied on attach until {"geolocation": false}. */
   geolocation?: GeolocationSetting;
@@ -48,6 +50,15 @@ export interface RegistryData {
   tabs: Record<string, TabEntry>;
   /** Cached browser WebSocket URLs by `host:port`, so a call needs no HTTP discovery. */
   browsers: Record<string, string>;
+  /** Our own auto-launched Chrome: its WebSocket URL (with the browser id) and the context id it must present. */
+  own?: OwnBrowserRecord;
+}
+
+export interface OwnBrowserRecord {
+  /** ws://127.0.0.1:<port>/devtools/browser/<id>, as DevToolsActivePort gave it. */
+  wsUrl: string;
+  /** Its default browser context's id (Target.getBrowserContexts): random per start, told only to CDP clients of that browser. */
+  browserContextId: string;
 }
 
 export const registryPath = (): string => join(stateDir(), 'tabs.json');
@@ -80,6 +91,8 @@ function parseRegistry(text: string): RegistryData | undefined {
   if (typeof raw.browsers === 'object' && raw.browsers !== null) {
     for (const [key, url] of Object.entries(raw.browsers)) if (typeof url === 'string') data.browsers[key] = url;
   }
+  const own = raw.own as Partial<OwnBrowserRecord> | undefined;
+  if (typeof own?.wsUrl === 'string' && typeof own.browserContextId === 'string') data.own = { wsUrl: own.wsUrl, browserContextId: own.browserContextId };
   for (const alias of Object.keys(data.tabs)) {
     const n = Number(alias.slice(1));
     if (alias.startsWith('t') && n >= data.nextId) data.nextId = n + 1;

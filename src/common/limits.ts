@@ -3,8 +3,11 @@
 export const DEFAULT_STEP_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 300_000;
 export const DEFAULT_HOST = '127.0.0.1';
-/** The debugging port when a command names none; CDP_SKILL_PORT overrides the usual 9222. */
-export const DEFAULT_PORT = portFromEnv(process.env.CDP_SKILL_PORT) ?? 9222;
+/**
+ * The debugging port the user named for commands that name none (CDP_SKILL_PORT). Without it,
+ * commands use cdp-skill's own Chrome on a port Chrome picks (issue 15: no fixed, well-known port).
+ */
+export const NAMED_PORT = portFromEnv(process.env.CDP_SKILL_PORT);
 
 function portFromEnv(value: string | undefined): number | undefined {
   const n = Number(value);

@@ -1,5 +1,6 @@
 // Where this user's transient state lives: tab registry, screenshots, snapshots, locks, Chrome
-// profiles. One private directory (mode 0700) under the OS temp dir, never shared between users.
+// profiles, the loader's code cache. One private directory (mode 0700) under the OS temp dir, never
+// shared between users. The one rule for it: dist/cli.js (the loader) inlines this file at build.
 
 import { lstatSync, mkdirSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +27,11 @@ export function stateDir(): string {
   const base = process.env.CDP_SKILL_STATE_DIR ?? join(tempDir(), 'cdp-skill');
   const candidates = [base, `${base}-${process.getuid?.() ?? 'user'}`];
   for (const dir of candidates) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      continue; // e.g. a dangling symlink planted there: the next candidate
+    }
     if (isPrivateDirOfOurs(dir)) return (cached = dir);
   }
   throw new Error(`No private state directory could be made under ${tempDir()}`);

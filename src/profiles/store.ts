@@ -1,7 +1,8 @@
 // Profiles on disk: ~/.cdp-skill/sites/{domain}.md (SPEC §15.2). Reads are bounded, writes are
-// atomic (temp file + rename), and every path is checked to stay inside the folder.
+// atomic (temp file + rename), every path is checked to stay inside the folder, and files are
+// private like the state directory: 0600 in 0700 folders (issue 15 item 8).
 
-import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { homeDir, randomBytes, ValidationError } from '../common/index.js';
 import { normaliseDomain } from './domain.js';
@@ -49,14 +50,27 @@ export async function writeSiteProfile(domain: string, content: string): Promise
     throw new ValidationError(`profile content is ${Buffer.byteLength(content)} bytes; keep it under ${MAX_PROFILE_BYTES}`);
   }
   const path = profilePath(domain);
-  mkdirSync(dirname(path), { recursive: true });
+  makePrivateDirs(dirname(path));
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    writeFileSync(tmp, content, { encoding: 'utf8', flag: 'wx' });
+    writeFileSync(tmp, content, { encoding: 'utf8', flag: 'wx', mode: 0o600 });
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
   return path;
+}
+
+/**
+ * `~/.cdp-skill` and its `sites` folder, made 0700 — and tightened when an earlier version left
+ * them 0755 (only folders of ours: a folder of another user is left alone and the write fails there).
+ */
+function makePrivateDirs(sitesDir: string): void {
+  mkdirSync(sitesDir, { recursive: true, mode: 0o700 });
+  const uid = process.getuid?.();
+  for (const dir of [dirname(sitesDir), sitesDir]) {
+    const st = lstatSync(dir);
+    if (st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  }
 }

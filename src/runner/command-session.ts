@@ -1,9 +1,9 @@
 // The runner's side of CommandState: browser connections of this command (one per browser),
 // the tab it works on, and attaching to tabs by alias, by target, or by opening a new one.
 
-import { ConnectionError, Deadline, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
+import { ConnectionError, Deadline } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, probe, registerTab,
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, probe, registerTab, resolvedAddress,
   type BrowserAddress, type CdpSession, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
@@ -15,7 +15,13 @@ const DEFAULT_WINDOW = { width: 1280, height: 800 };
 const FRAME_RESTORE_MS = 5_000;
 /** How long openTab waits for a closing Chrome to be gone before launching a new one. */
 const SHUTDOWN_WAIT_MS = 5_000;
-const addressKey = (a: BrowserAddress): string => a.wsEndpoint ?? `${a.host}:${a.port}`;
+const addressKey = (a: BrowserAddress): string => (a.own ? 'own' : a.wsEndpoint ?? `${a.host}:${a.port}`);
+
+/** How a new tab entry names its browser: our own Chrome at its current port, or the address as given. */
+function entryFor(targetId: string, address: BrowserAddress, conn: Connection): TabEntry {
+  const a = resolvedAddress(address, conn);
+  return { targetId, host: a.host, port: a.port, ...(a.wsEndpoint ? { wsEndpoint: a.wsEndpoint } : {}), ...(a.own ? { own: true } : {}) };
+}
 
 export class CommandSession implements CommandState {
   readonly #connections = new Map<string, Promise<Connection>>();
@@ -69,7 +75,7 @@ export class CommandSession implements CommandState {
 
   browser(address?: BrowserAddress): Promise<Connection> {
     if (!address && this.tab) return Promise.resolve(this.tab.conn);
-    return this.#connect(address ?? { host: DEFAULT_HOST, port: DEFAULT_PORT }, false);
+    return this.#connect(address ?? normaliseAddress({}), false);
   }
 
   async #attach(conn: Connection, alias: string, entry: TabEntry): Promise<AttachedTab> {
@@ -95,7 +101,7 @@ export class CommandSession implements CommandState {
   }
 
   async openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab> {
-    const autoLaunch = !address.wsEndpoint && isLoopbackHost(address.host);
+    const autoLaunch = address.own === true || (!address.wsEndpoint && isLoopbackHost(address.host));
     let conn = await this.#connect(address, autoLaunch, headless);
     // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
     // and a screenshot of such a tab would stall.
@@ -106,14 +112,13 @@ export class CommandSession implements CommandState {
     } catch (err) {
       // A local Chrome that is shutting down (closed by its user a moment ago) still answers but
       // opens no tabs: once it is gone, launch a new one and try once more.
-      if (!autoLaunch || !(await this.#goneSoon(address))) throw err;
+      if (!autoLaunch || !(await this.#goneSoon(resolvedAddress(address, conn)))) throw err;
       conn.close();
       this.#connections.delete(addressKey(address));
       conn = await this.#connect(address, true, headless);
       created = await create(conn);
     }
-    const { targetId } = created;
-    const entry: TabEntry = { targetId, host: address.host, port: address.port, ...(address.wsEndpoint ? { wsEndpoint: address.wsEndpoint } : {}) };
+    const entry = entryFor(created.targetId, address, conn);
     const alias = await registerTab(entry);
     return this.#attach(conn, alias, entry);
   }
@@ -122,7 +127,7 @@ export class CommandSession implements CommandState {
     const conn = await this.#connect(address, false);
     const registry = await loadRegistry();
     const known = Object.entries(registry.tabs).find(([, e]) => e.targetId === targetId);
-    const entry: TabEntry = known?.[1] ?? { targetId, host: address.host, port: address.port, ...(address.wsEndpoint ? { wsEndpoint: address.wsEndpoint } : {}) };
+    const entry = known?.[1] ?? entryFor(targetId, address, conn);
     const alias = known?.[0] ?? await registerTab(entry);
     return this.#attach(conn, alias, entry);
   }

@@ -2,13 +2,13 @@
 
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT, stateDir } from '../common/index.js';
+import { ConnectionError, stateDir } from '../common/index.js';
 import {
-  ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, listPageTargets, normaliseAddress,
-  probe, pruneTabs, loadRegistry, type BrowserAddress, type Connection,
+  connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, listPageTargets, normaliseAddress,
+  probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, type StepContext } from './registry.js';
 import {
   normaliseUrl, obj, optBool, optPort, optString, optWsEndpoint, ParamError, describe, type Obj,
 } from './params.js';
@@ -83,7 +83,7 @@ defineStep<ConnectTabParams>({
     if (p.alias) {
       const entry = (await loadRegistry()).tabs[p.alias];
       if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}". Use listTabs to see open tabs.`);
-      address = { host: entry.host, port: entry.port, ...(entry.wsEndpoint ? { wsEndpoint: entry.wsEndpoint } : {}) };
+      address = normaliseAddress(entry);
       targetId = entry.targetId;
     }
     if (p.urlPattern) {
@@ -186,7 +186,7 @@ defineStep<Partial<BrowserAddress>>({
     const own = ctx.command.tab;
     const address = Object.keys(p).length || !own ? normaliseAddress(p) : normaliseAddress(own.entry);
     const conn = await ctx.command.browser(address);
-    return { tabs: await tabsWithAliases(conn, address) };
+    return { tabs: await tabsWithAliases(conn, resolvedAddress(address, conn)) };
   },
 });
 
@@ -201,7 +201,7 @@ async function tabsWithAliases(conn: Connection, address: BrowserAddress): Promi
 }
 
 // ── chromeStatus ───────────────────────────────────────────────────────────────────────────
-interface ChromeStatusParams { host: string; port: number; headless?: boolean; autoLaunch: boolean }
+interface ChromeStatusParams { address: Partial<BrowserAddress>; headless?: boolean; autoLaunch: boolean }
 
 defineStep<ChromeStatusParams>({
   name: 'chromeStatus',
@@ -209,38 +209,61 @@ defineStep<ChromeStatusParams>({
   needsTab: false,
   readOnly: true,
   parse(v) {
-    if (v === true) return { host: DEFAULT_HOST, port: DEFAULT_PORT, autoLaunch: true };
+    if (v === true) return { address: {}, autoLaunch: true };
     const o = obj(v, ['host', 'port', 'headless', 'autoLaunch'], 'chromeStatus');
+    const host = optString(o, 'host');
+    const port = optPort(o);
     return {
-      host: optString(o, 'host') ?? DEFAULT_HOST,
-      port: optPort(o) ?? DEFAULT_PORT,
+      address: { ...(host ? { host } : {}), ...(port ? { port } : {}) },
       headless: optBool(o, 'headless'),
       autoLaunch: optBool(o, 'autoLaunch') ?? true,
     };
   },
   async run(ctx, p) {
-    let version = await probe(p.host, p.port);
-    let launched = false;
-    if (!version) {
-      if (!p.autoLaunch || !isLoopbackHost(p.host)) {
-        const why = await getVersion(p.host, p.port).then(() => '', (err: Error) => err.message);
-        return { running: false, launched: false, port: p.port, error: why || `Chrome is not reachable at ${p.host}:${p.port}` };
-      }
-      const result = await ensureLocalChrome(p.port, p.headless);
-      ({ version, launched } = result);
-    }
-    const address = { host: p.host, port: p.port };
-    const conn = await ctx.command.browser(address);
-    let tabs = await tabsWithAliases(conn, address);
-    let note: string | undefined;
-    if (tabs.length === 0) {
-      await conn.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true });
-      tabs = await tabsWithAliases(conn, address);
-      note = 'Chrome had no tabs open. Created a blank tab.';
-    }
-    return {
-      running: true, launched, version: version.Browser, port: p.port, tabs,
-      ...(note ? { createdTab: true, note } : {}),
-    };
+    const address = normaliseAddress(p.address);
+    return address.own ? ownStatus(ctx, p) : namedStatus(ctx, address, p);
   },
 });
+
+/** Our own Chrome (no port named): found and checked as every call does, launched when allowed. */
+async function ownStatus(ctx: StepContext, p: ChromeStatusParams): Promise<Record<string, unknown>> {
+  let found: { conn: Connection; launched: boolean };
+  try {
+    found = await connectOwnBrowser({ autoLaunch: p.autoLaunch, headless: p.headless, timeoutMs: ctx.deadline.remainingMs() });
+  } catch (err) {
+    if (p.autoLaunch || !(err instanceof ConnectionError)) throw err;
+    return { running: false, launched: false, error: err.message };
+  }
+  const { conn, launched } = found;
+  try {
+    const { product } = await conn.browser().send('Browser.getVersion');
+    const address = resolvedAddress(normaliseAddress({}), conn);
+    return { running: true, launched, version: product, port: address.port, ...await tabsOrBlank(conn, address) };
+  } finally {
+    conn.close();
+  }
+}
+
+async function namedStatus(ctx: StepContext, address: BrowserAddress, p: ChromeStatusParams): Promise<Record<string, unknown>> {
+  const { host, port } = address;
+  let version = await probe(host, port);
+  let launched = false;
+  if (!version) {
+    if (!p.autoLaunch || !isLoopbackHost(host)) {
+      const why = await getVersion(host, port).then(() => '', (err: Error) => err.message);
+      return { running: false, launched: false, port, error: why || `Chrome is not reachable at ${host}:${port}` };
+    }
+    ({ version, launched } = await ensureLocalChrome(port, p.headless));
+  }
+  const conn = await ctx.command.browser(address);
+  return { running: true, launched, version: version.Browser, port, ...await tabsOrBlank(conn, address) };
+}
+
+/** The browser's tabs; one blank tab is opened when it has none. */
+async function tabsOrBlank(conn: Connection, address: BrowserAddress): Promise<Record<string, unknown>> {
+  let tabs = await tabsWithAliases(conn, address);
+  if (tabs.length) return { tabs };
+  await conn.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true });
+  tabs = await tabsWithAliases(conn, address);
+  return { tabs, createdTab: true, note: 'Chrome had no tabs open. Created a blank tab.' };
+}

@@ -1,6 +1,6 @@
 // Site profiles through the CLI: read/write steps, the automatic lookup after goto / openTab /
 // connectTab, the local-host and CDP_SKILL_PROFILES=off rules, path safety (SPEC §12.4, §15).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
@@ -31,6 +31,21 @@ describe('readSiteProfile / writeSiteProfile', () => {
       { found: true, domain: 'example.com', content: '# example.com\n## Quirks\n- none\n' },
       { found: false, domain: 'nothing.example' },
     ]);
+  });
+
+  it('keeps profiles private (issue 15 item 8): 0600 files in 0700 folders, also where an older version left 0755/0644', async () => {
+    const home = join(h.env.HOME!, '.cdp-skill');
+    mkdirSync(sites, { recursive: true, mode: 0o755 });
+    chmodSync(home, 0o755);
+    chmodSync(sites, 0o755);
+    writeFileSync(join(sites, 'old.example.md'), 'old', { mode: 0o644 });
+    const w = await h.cli({ steps: [{ writeSiteProfile: { domain: 'old.example', content: '# old.example\n' } }, { writeSiteProfile: { domain: 'new.example', content: '# new\n' } }] });
+    expect(w.out.status, w.stdout).toBe('ok');
+    const mode = (p: string): number => statSync(p).mode & 0o777;
+    expect([mode(home), mode(sites), mode(join(sites, 'old.example.md')), mode(join(sites, 'new.example.md'))]).toEqual([0o700, 0o700, 0o600, 0o600]);
+    // The normal path: another call still reads them back.
+    const r = await h.cli({ steps: [{ readSiteProfile: 'old.example' }] });
+    expect(r.out.steps[0].output).toEqual({ found: true, domain: 'old.example', content: '# old.example\n' });
   });
 
   it.each(['../../etc/passwd', '../x', 'a/b', 'a\\b', '', '..'])('refuses the domain %j before anything runs', async (bad) => {

@@ -1,0 +1,229 @@
+// Issue 15, as an attacker would try it: a fake DevTools server on the port, a planted state dir,
+// secret fields, credentials in endpoints, hostile pages. Each test checks that the attack failed
+// and that the normal path still works.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { CLI, execNode, runCli, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+/** The CLI with no port named anywhere: our own Chrome. */
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  h = await startHarness({ launch: false });
+  env = { ...h.env };
+  delete env.CDP_SKILL_PORT;
+});
+afterAll(async () => { await h?.close(); });
+
+const registry = (): any => JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+
+/** A fake DevTools server: answers /json/version and any WebSocket path, and records everything it gets. */
+interface FakeDevTools { server: Server; http: string[]; ws: string[]; methods: () => string[]; close: () => Promise<void> }
+function fakeDevTools(port: number): Promise<FakeDevTools> {
+  const http: string[] = [];
+  const ws: string[] = [];
+  const server = createServer((req, res) => {
+    http.push(`${req.method} ${req.url}`);
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ Browser: 'Chrome/999', 'Protocol-Version': '1.3', webSocketDebuggerUrl: `ws://127.0.0.1:${port}/devtools/browser/fake` }));
+  });
+  const wss = new WebSocketServer({ server });
+  wss.on('connection', (socket, req) => {
+    ws.push(`open ${req.url}`);
+    socket.on('message', (data) => {
+      const msg = JSON.parse(String(data));
+      ws.push(String(data));
+      const result = msg.method === 'Target.getBrowserContexts' ? { browserContextIds: [], defaultBrowserContextId: 'F00D'.repeat(8) }
+        : msg.method === 'Target.createTarget' ? { targetId: 'F'.repeat(32) }
+          : msg.method === 'Target.getTargets' ? { targetInfos: [] } : {};
+      socket.send(JSON.stringify({ id: msg.id, result, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) }));
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve({
+      server, http, ws,
+      methods: () => ws.filter((m) => m.startsWith('{')).map((m) => JSON.parse(m).method),
+      close: () => new Promise((r) => { for (const c of wss.clients) c.terminate(); wss.close(); server.close(() => r()); }),
+    }));
+  });
+}
+
+/** Chrome's own answer over the test's own socket: the URLs of its page targets. */
+function pageUrls(wsUrl: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(wsUrl);
+    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Target.getTargets' })));
+    ws.on('message', (m) => {
+      ws.close();
+      resolve(JSON.parse(String(m)).result.targetInfos.filter((t: any) => t.type === 'page').map((t: any) => t.url));
+    });
+    ws.on('error', reject);
+  });
+}
+
+function ownChromePids(): number[] {
+  const r = spawnSync('pgrep', ['-f', join(h.tmp, 'cdp-skill', 'chrome-profile-own')], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean).map(Number);
+}
+
+async function killOwnChrome(): Promise<void> {
+  const pids = ownChromePids();
+  for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ } }
+  const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  for (let i = 0; i < 100 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
+describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () => {
+  let fake9222: FakeDevTools | undefined;
+  beforeAll(async () => {
+    // Another test run may hold 9222; the own Chrome's port is then still checked below.
+    fake9222 = await fakeDevTools(9222).catch(() => undefined);
+  });
+  afterAll(async () => { await fake9222?.close(); });
+
+  it('an auto-launched Chrome never talks to a fake DevTools server on 9222 and listens on a port of its own', async () => {
+    const url = `${h.baseUrl}/basic.html`;
+    const r = await h.cli({ steps: [{ openTab: url }] }, { env });
+    expect(r.out, r.stdout).toMatchObject({ status: 'ok', context: { title: 'Basic page' } });
+    if (fake9222) expect({ http: fake9222.http, ws: fake9222.ws }).toEqual({ http: [], ws: [] });
+    const reg = registry();
+    const entry = reg.tabs[r.out.tab];
+    expect(entry).toMatchObject({ own: true, host: '127.0.0.1' });
+    expect(entry.port).not.toBe(9222);
+    // The port and browser path are Chrome's own DevToolsActivePort in our private profile.
+    const active = readFileSync(join(h.tmp, 'cdp-skill', 'chrome-profile-own-headless', 'DevToolsActivePort'), 'utf8').trim().split('\n');
+    expect(reg.own.wsUrl).toBe(`ws://127.0.0.1:${active[0]}${active[1]}`);
+    expect(Number(active[0])).toBe(entry.port);
+    expect(await pageUrls(reg.own.wsUrl)).toContain(url);
+    // Later calls reach it again (the check passes for the real browser).
+    const again = await h.cli({ tab: r.out.tab, steps: [{ pageFunction: 'document.title' }] }, { env });
+    expect(again.out.steps?.[0]?.output, again.stdout).toEqual({ type: 'string', value: 'Basic page' });
+    if (fake9222) expect(fake9222.ws).toEqual([]);
+  });
+
+  it('an impostor that takes the port of our dead Chrome receives no command but the identity check; a new Chrome is launched', async () => {
+    await h.cli({ steps: [{ chromeStatus: true }] }, { env });
+    const before = registry().own;
+    const port = Number(new URL(before.wsUrl).port);
+    await killOwnChrome();
+    const fake = await fakeDevTools(port);
+    try {
+      const url = `${h.baseUrl}/page2.html`;
+      const r = await h.cli({ steps: [{ openTab: url }] }, { env });
+      expect(r.out, r.stdout).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
+      // The impostor saw the handshake to the path it could have read anyway, and the one question it cannot answer.
+      // (asked once before the launch lock and once under it)
+      expect(fake.methods().length).toBeGreaterThan(0);
+      expect(new Set(fake.methods())).toEqual(new Set(['Target.getBrowserContexts']));
+      expect(fake.http).toEqual([]);
+      const after = registry();
+      expect(after.own.wsUrl).not.toBe(before.wsUrl);
+      expect(after.tabs[r.out.tab].port).not.toBe(port);
+      expect(await pageUrls(after.own.wsUrl)).toContain(url);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a port the user names (CDP_SKILL_PORT, port) is used as given', async () => {
+    const ownPort = Number(new URL(registry().own.wsUrl).port);
+    const viaEnv = await h.cli({ steps: [{ listTabs: true }] }, { env: { ...env, CDP_SKILL_PORT: String(ownPort) } });
+    expect(viaEnv.out.steps?.[0]?.output?.tabs?.map((t: any) => t.url), viaEnv.stdout).toContain(`${h.baseUrl}/page2.html`);
+    const fake = await fakeDevTools(0);
+    try {
+      const fakePort = (fake.server.address() as { port: number }).port;
+      const named = await h.cli({ steps: [{ listTabs: { port: fakePort } }] }, { env });
+      expect(named.out.status, named.stdout).toBe('ok'); // the user's choice: the fake answers
+      expect(fake.http).toContain('GET /json/version');
+      expect(fake.methods()).toContain('Target.getTargets');
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('issue 15 item 3: the loader runs only a code cache of ours', () => {
+  /**
+   * A V8 code cache built from other code of the bundle's length, which V8 accepts for the bundle:
+   * when the loader uses it, the planted function runs instead of the CLI and writes $PWN_MARKER.
+   * Made in a plain node child, so its V8 flags are the CLI's.
+   */
+  async function plantedCache(file: string): Promise<void> {
+    const script = `
+      const { readFileSync, statSync, writeFileSync } = require('node:fs');
+      const vm = require('node:vm');
+      const bundle = ${JSON.stringify(join(dirname(CLI), 'cli.bundle.cjs'))};
+      const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
+      const length = '(function (exports, require, module, __filename, __dirname) {'.length + source.length + 3;
+      let code = "(function (exports, require, module, __filename, __dirname) {if (process.env.PWN_MARKER) require('node:fs').writeFileSync(process.env.PWN_MARKER, 'planted');\\n})";
+      code += ' '.repeat(length - code.length);
+      const s = new vm.Script(code, { filename: bundle });
+      s.runInThisContext()({}, require, {}, bundle, '.'); // compiled, so the cache holds the function
+      writeFileSync(process.argv[1], s.createCachedData(), { mode: 0o600 });
+    `;
+    const r = await execNode(['-e', script, file], { PATH: process.env.PATH });
+    expect(r.code).toBe(0);
+  }
+
+  const cacheName = (): string => {
+    const { size, mtimeMs } = statSync(join(dirname(CLI), 'cli.bundle.cjs'));
+    return `code-cache-${process.version}-${size}-${Math.round(mtimeMs)}.bin`;
+  };
+
+  /** Runs `--version` with its own TMPDIR; whether the planted code ran, and the CLI's answer. */
+  async function version(tmp: string): Promise<{ planted: boolean; stdout: string }> {
+    const marker = join(tmp, 'pwned');
+    const r = await runCli(['--version'], { ...h.env, TMPDIR: tmp, PWN_MARKER: marker });
+    return { planted: existsSync(marker), stdout: r.stdout.trim() };
+  }
+
+  const expectedVersion = JSON.parse(readFileSync(join(dirname(CLI), '..', 'package.json'), 'utf8')).version;
+  const caseDir = (name: string): string => { const d = join(h.tmp, `loader-${name}`); mkdirSync(d, { recursive: true }); return d; };
+
+  it('control: a cache planted by the owner in the private state dir is one V8 accepts (the owner is trusted)', async () => {
+    const tmp = caseDir('control');
+    mkdirSync(join(tmp, 'cdp-skill'), { mode: 0o700 });
+    await plantedCache(join(tmp, 'cdp-skill', cacheName()));
+    expect((await version(tmp)).planted).toBe(true);
+  });
+
+  it('does not follow a symlink planted where the state dir goes: the planted cache does not run', async () => {
+    const tmp = caseDir('symlinked-dir');
+    const attacker = join(tmp, 'attacker');
+    mkdirSync(attacker, { mode: 0o700 });
+    await plantedCache(join(attacker, cacheName()));
+    symlinkSync(attacker, join(tmp, 'cdp-skill'));
+    const r = await version(tmp);
+    expect(r).toEqual({ planted: false, stdout: expectedVersion });
+    // The CLI and the loader both moved to the per-user fallback, and wrote nothing through the link.
+    expect(readdirSync(attacker)).toEqual([cacheName()]);
+    expect(existsSync(join(tmp, `cdp-skill-${process.getuid!()}`))).toBe(true);
+  });
+
+  it('refuses a cache that is a symlink, or that others can write', async () => {
+    const linked = caseDir('linked-cache');
+    mkdirSync(join(linked, 'cdp-skill'), { mode: 0o700 });
+    await plantedCache(join(linked, 'planted.bin'));
+    symlinkSync(join(linked, 'planted.bin'), join(linked, 'cdp-skill', cacheName()));
+    expect(await version(linked)).toEqual({ planted: false, stdout: expectedVersion });
+
+    const loose = caseDir('loose-cache');
+    mkdirSync(join(loose, 'cdp-skill'), { mode: 0o700 });
+    await plantedCache(join(loose, 'cdp-skill', cacheName()));
+    chmodSync(join(loose, 'cdp-skill', cacheName()), 0o666);
+    expect(await version(loose)).toEqual({ planted: false, stdout: expectedVersion });
+  });
+
+  it.runIf(process.getuid?.() === 0)('refuses a cache owned by another user', async () => {
+    const tmp = caseDir('foreign-cache');
+    mkdirSync(join(tmp, 'cdp-skill'), { mode: 0o700 });
+    await plantedCache(join(tmp, 'cdp-skill', cacheName()));
+    chownSync(join(tmp, 'cdp-skill', cacheName()), 65534, 65534);
+    expect(await version(tmp)).toEqual({ planted: false, stdout: expectedVersion });
+  });
+});
