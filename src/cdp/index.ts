@@ -9,8 +9,9 @@ export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
 export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress } from './browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
-  readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
+  readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath, entryOf, lookupTab,
 } from './tab-registry.js';
 export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting } from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';
 export { lockTab, tabLockPath } from './tab-lock.js';
+export { ALIAS_FORM, TARGET_ID_FORM } from './alias-claims.js';
