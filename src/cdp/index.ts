@@ -10,8 +10,9 @@ export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress, reso
 export { connectOwnBrowser, ownProfileName } from './own-browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
-  readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath,
+  readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath, entryOf, lookupTab,
 } from './tab-registry.js';
 export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting, OwnBrowserRecord } from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';
 export { lockTab, tabLockPath } from './tab-lock.js';
+export { ALIAS_FORM, TARGET_ID_FORM } from './alias-claims.js';

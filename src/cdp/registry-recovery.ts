@@ -1,10 +1,11 @@
-// Rebuilding a torn or corrupt tab registry: what can be read of the damaged text is kept (aliases
-// of targets, the alias counter), the browsers cdp-skill knows of are asked for their tabs
-// (`/json/list`), and every live page gets an alias again, never one already handed out.
+// Rebuilding a torn or corrupt tab registry: the alias claims (alias-claims.ts) and what can be
+// read of the damaged text say which alias each tab had; the browsers cdp-skill knows of are asked
+// for their tabs (`/json/list`), and every live page gets its alias back, or a new one never handed out.
 
 import { readdirSync } from 'node:fs';
 import { httpJson, type TargetListEntry } from './discovery.js';
 import type { RegistryData, TabEntry } from './tab-registry.js';
+import { claimAlias, claimedHighWater, readClaims, restoreClaim } from './alias-claims.js';
 
 /** One browser's tab list may take this long; refused ports answer at once. */
 const LIST_TIMEOUT_MS = 1_500;
@@ -48,37 +49,53 @@ function launchedPorts(dir: string): number[] {
   }
 }
 
+type Browser = { host: string; port: number };
+type Listed = Browser & { targets: TargetListEntry[] | undefined };
+
+/** The browsers to ask for their tabs: those named by salvaged entries, claims and launched profiles. */
+function knownBrowsers(entries: TabEntry[], dir: string): Browser[] {
+  const browsers = new Map<string, Browser>();
+  for (const e of entries) if (!e.wsEndpoint) browsers.set(`${e.host}:${e.port}`, { host: e.host, port: e.port });
+  for (const port of launchedPorts(dir)) browsers.set(`127.0.0.1:${port}`, { host: '127.0.0.1', port });
+  return [...browsers.values()];
+}
+
+function listTabs(b: Browser): Promise<Listed> {
+  return httpJson<TargetListEntry[]>(b.host, b.port, '/json/list', LIST_TIMEOUT_MS).then(
+    (targets) => ({ ...b, targets: targets.filter((t) => t.type === 'page') }),
+    () => ({ ...b, targets: undefined }), // not running: its entries are kept as they were
+  );
+}
+
 /**
- * A new registry from a damaged one's text: salvaged entries whose targets still exist keep their
- * alias; other live pages of the known browsers get new aliases above any number seen before.
+ * A new registry from a damaged one's text. Each live page of the known browsers gets the alias
+ * it was claimed under (alias-claims.ts), else the one the damaged text still names, else a new
+ * one above any number seen before; entries of browsers that cannot be asked are kept.
  */
-export async function rebuildRegistry(text: string, stateDir: string): Promise<RegistryData> {
+export async function rebuildRegistry(text: string, dir: string): Promise<RegistryData> {
   const { data: salvaged, highestSeen } = salvageRegistry(text);
-  const data: RegistryData = { nextId: Math.max(highestSeen, highestArtifactAlias(stateDir)) + 1, tabs: {}, browsers: {} };
-  const browsers = new Map<string, { host: string; port: number }>();
-  for (const e of Object.values(salvaged.tabs)) if (!e.wsEndpoint) browsers.set(`${e.host}:${e.port}`, { host: e.host, port: e.port });
-  for (const port of launchedPorts(stateDir)) browsers.set(`127.0.0.1:${port}`, { host: '127.0.0.1', port });
-  const listed = await Promise.all([...browsers.values()].map(async (b) => {
-    try {
-      const targets = await httpJson<TargetListEntry[]>(b.host, b.port, '/json/list', LIST_TIMEOUT_MS);
-      return { ...b, targets: targets.filter((t) => t.type === 'page') };
-    } catch {
-      return { ...b, targets: undefined }; // not running: its salvaged entries are kept as they were
-    }
-  }));
-  const salvagedEntries = Object.entries(salvaged.tabs);
+  const claims = readClaims(dir);
+  // Claims were written by us alone, at the time the alias was handed out: they win over the text.
+  const known = new Map<string, TabEntry>([...Object.entries(salvaged.tabs), ...claims]);
+  const floor = Math.max(highestSeen, highestArtifactAlias(dir), claimedHighWater(dir)) + 1;
+  const data: RegistryData = { nextId: floor, tabs: {}, browsers: {} };
+  const entries = [...known.entries()];
+  const listed = await Promise.all(knownBrowsers([...known.values()], dir).map(listTabs));
   for (const b of listed) {
     const sameBrowser = ([, e]: [string, TabEntry]): boolean => !e.wsEndpoint && e.host === b.host && e.port === b.port;
     if (!b.targets) {
-      for (const [alias, e] of salvagedEntries.filter(sameBrowser)) data.tabs[alias] = e;
+      for (const [alias, e] of entries.filter(sameBrowser)) data.tabs[alias] = e;
       continue;
     }
     for (const t of b.targets) {
-      const known = salvagedEntries.find((kv) => sameBrowser(kv) && kv[1].targetId === t.id);
-      data.tabs[known?.[0] ?? `t${data.nextId++}`] = { targetId: t.id, host: b.host, port: b.port };
+      const entry: TabEntry = { targetId: t.id, host: b.host, port: b.port };
+      const alias = entries.find((kv) => sameBrowser(kv) && kv[1].targetId === t.id)?.[0] ?? claimAlias(entry, data.nextId, dir);
+      restoreClaim(alias, entry, dir);
+      data.tabs[alias] = entry;
+      data.nextId = Math.max(data.nextId, Number(alias.slice(1)) + 1);
     }
   }
   // Remote browsers reached by WebSocket endpoint have no /json/list to ask: keep what was read.
-  for (const [alias, e] of salvagedEntries) if (e.wsEndpoint) data.tabs[alias] = e;
+  for (const [alias, e] of entries) if (e.wsEndpoint) data.tabs[alias] = e;
   return data;
 }

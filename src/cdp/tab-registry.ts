@@ -1,13 +1,15 @@
 // The tab registry: alias → how to reach the tab, plus per-tab state a CDP session forgets
 // (viewport emulation, ref counters). One JSON file in the private state dir, written atomically
 // (temp file + rename) under a lock, so several agents can open tabs at once; a torn or corrupt
-// file is moved aside and rebuilt (registry-recovery.ts).
+// file — or a directory, or anything not shaped as we write it — is moved aside and rebuilt
+// (registry-recovery.ts); aliases are claimed outside it (alias-claims.ts), so none is reused.
 
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir, REGISTRY_LOCK_TIMEOUT_MS } from '../common/index.js';
 import { withLock } from './lock.js';
 import { rebuildRegistry, salvageRegistry } from './registry-recovery.js';
+import { ALIAS_FORM, claimAlias, readClaim, releaseClaim, type ClaimedTab } from './alias-claims.js';
 
 export interface ViewportMetrics {
   width: number;
@@ -67,50 +69,72 @@ function empty(): RegistryData {
   return { nextId: 1, tabs: {}, browsers: {} };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): boolean => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const optional = (v: unknown, check: (x: unknown) => boolean): boolean => v === undefined || check(v);
+const allNumbers = (v: unknown, keys: string[]): v is Record<string, unknown> => isObject(v) && keys.every((k) => optional(v[k], (x) => typeof x === 'number'));
+
+/** Every field of an entry has the type it is written with; anything else is damage. */
 function isEntry(v: unknown): v is TabEntry {
-  const e = v as TabEntry;
-  return typeof e === 'object' && e !== null && typeof e.targetId === 'string'
-    && typeof e.host === 'string' && typeof e.port === 'number';
+  if (!isObject(v)) return false;
+  return typeof v.targetId === 'string' && v.targetId.length > 0 && v.targetId.length <= 128
+    && typeof v.host === 'string' && isInt(v.port, 1, 65_535)
+    && optional(v.wsEndpoint, (x) => typeof x === 'string')
+    && optional(v.viewport, (x) => allNumbers(x, ['width', 'height', 'deviceScaleFactor']) && typeof x.width === 'number')
+    && optional(v.geolocation, (x) => allNumbers(x, ['latitude', 'longitude', 'accuracy']) && typeof x.latitude === 'number')
+    && optional(v.counters, (x) => isObject(x) && isInt(x.snapshot, 0) && isInt(x.element, 0))
+    && optional(v.snapshotHashes, (x) => isObject(x) && Object.values(x).every((h) => typeof h === 'string'))
+    && optional(v.frame, (x) => isObject(x) && typeof x.frameId === 'string' && typeof x.url === 'string');
 }
 
-/** The registry in `text`, or undefined when the text is torn or not a registry at all. */
-function parseRegistry(text: string): RegistryData | undefined {
-  let raw: Partial<RegistryData>;
+/**
+ * The registry in `text`, or undefined when any part of it is not what cdp-skill writes (torn
+ * text, a counter that is not a positive integer, an alias not of the form t<n>, an entry with a
+ * field of the wrong type): a registry that is partly wrong is not trusted in any part.
+ */
+export function parseRegistry(text: string): RegistryData | undefined {
+  let raw: unknown;
   try {
-    raw = JSON.parse(text) as Partial<RegistryData>;
+    raw = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || typeof raw.tabs !== 'object' || raw.tabs === null) return undefined;
+  if (!isObject(raw) || !isInt(raw.nextId, 1) || !isObject(raw.tabs) || !optional(raw.browsers, isObject)) return undefined;
   const data = empty();
-  if (Number.isInteger(raw.nextId) && (raw.nextId as number) > 0) data.nextId = raw.nextId as number;
+  data.nextId = raw.nextId as number;
   for (const [alias, entry] of Object.entries(raw.tabs)) {
+    if (!ALIAS_FORM.test(alias)) return undefined;
     if (isEntry(entry)) data.tabs[alias] = entry;
-    else if (typeof entry === 'string') data.tabs[alias] = { targetId: entry, host: '127.0.0.1', port: 9222 };
+    else if (typeof entry === 'string' && entry) data.tabs[alias] = { targetId: entry, host: '127.0.0.1', port: 9222 }; // first format
+    else return undefined;
+    data.nextId = Math.max(data.nextId, Number(alias.slice(1)) + 1);
   }
-  if (typeof raw.browsers === 'object' && raw.browsers !== null) {
-    for (const [key, url] of Object.entries(raw.browsers)) if (typeof url === 'string') data.browsers[key] = url;
+  for (const [key, url] of Object.entries(raw.browsers ?? {})) {
+    if (typeof url !== 'string') return undefined;
+    data.browsers[key] = url;
   }
   const own = raw.own as Partial<OwnBrowserRecord> | undefined;
   if (typeof own?.wsUrl === 'string' && typeof own.browserContextId === 'string') data.own = { wsUrl: own.wsUrl, browserContextId: own.browserContextId };
-  for (const alias of Object.keys(data.tabs)) {
-    const n = Number(alias.slice(1));
-    if (alias.startsWith('t') && n >= data.nextId) data.nextId = n + 1;
-  }
   return data;
 }
 
-type FileState = { data: RegistryData } | { corrupt: string };
+type FileState = { data: RegistryData } | { corrupt: string; what: string };
 
 function readFile(): FileState {
+  const path = registryPath();
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return { data: empty() }; // no registry yet
+  // A directory, symlink, FIFO… in its place is moved aside like a corrupt file (a FIFO would block a read).
+  if (!st.isFile()) return { corrupt: '', what: st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symlink' : 'not a regular file' };
   let text: string;
   try {
-    text = readFileSync(registryPath(), 'utf8');
-  } catch {
-    return { data: empty() }; // no registry yet
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { data: empty() }; // replaced just now
+    throw err;
   }
   const data = parseRegistry(text);
-  return data ? { data } : { corrupt: text };
+  return data ? { data } : { corrupt: text, what: text.trim() ? 'not a valid registry' : 'empty' };
 }
 
 /**
@@ -122,15 +146,30 @@ export function readRegistry(): RegistryData {
   return 'data' in state ? state.data : salvageRegistry(state.corrupt).data;
 }
 
-/** Moves a damaged registry aside (tabs.json.corrupt-<ts>) and rebuilds it from the browsers. */
+/** Moves a damaged registry aside (tabs.json.corrupt-<ts>) and rebuilds it from the browsers and the alias claims. */
 async function recover(text: string): Promise<RegistryData> {
   const path = registryPath();
   try {
     renameSync(path, `${path}.corrupt-${Date.now()}`);
   } catch { /* gone already: the rebuilt registry is written below either way */ }
+  removeStrayTempFiles();
   const data = await rebuildRegistry(text, stateDir());
   writeRegistry(data);
   return data;
+}
+
+/** Temp files of writers that died between write and rename. */
+function removeStrayTempFiles(): void {
+  const dir = stateDir();
+  for (const name of readdirSync(dir)) {
+    const m = /^tabs\.json\.(\d+)\.\d+\.tmp$/.exec(name);
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch {
+      rmSync(join(dir, name), { force: true, recursive: true }); // its writer is dead
+    }
+  }
 }
 
 /** Reads the registry, first repairing a torn or corrupt file (never a crash). */
@@ -147,8 +186,13 @@ export async function loadRegistry(): Promise<RegistryData> {
 function writeRegistry(data: RegistryData): void {
   const path = registryPath();
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true }); // a full disk leaves no temp file behind
+    throw err;
+  }
 }
 
 /** Read-modify-write under the registry lock. */
@@ -162,6 +206,27 @@ export function updateRegistry<T>(change: (data: RegistryData) => T): Promise<T>
   });
 }
 
+/** The registry's entry for `alias`: own keys of the form t<n> only ("__proto__" is no tab). */
+export function entryOf(data: RegistryData, alias: string): TabEntry | undefined {
+  return ALIAS_FORM.test(alias) && Object.hasOwn(data.tabs, alias) ? data.tabs[alias] : undefined;
+}
+
+/**
+ * The tab behind an alias: the registry's entry, else the alias's claim (an entry lost from a
+ * damaged or rewritten registry), which is written back to the registry.
+ */
+export async function lookupTab(alias: string): Promise<TabEntry | undefined> {
+  const known = entryOf(await loadRegistry(), alias);
+  if (known) return known;
+  const claim = readClaim(alias);
+  if (!claim) return undefined;
+  return updateRegistry((data) => {
+    const entry = entryOf(data, alias) ?? (findAlias(data, claim.targetId) ? undefined : { ...claim });
+    if (entry) data.tabs[alias] = entry;
+    return entry;
+  });
+}
+
 export function findAlias(data: RegistryData, targetId: string): string | undefined {
   return Object.keys(data.tabs).find((alias) => data.tabs[alias]!.targetId === targetId);
 }
@@ -171,19 +236,22 @@ export function registerTab(entry: TabEntry): Promise<string> {
   return updateRegistry((data) => {
     const existing = findAlias(data, entry.targetId);
     if (existing) return existing;
-    const alias = `t${data.nextId++}`;
+    const claim: ClaimedTab = { targetId: entry.targetId, host: entry.host, port: entry.port, ...(entry.wsEndpoint ? { wsEndpoint: entry.wsEndpoint } : {}) };
+    const alias = claimAlias(claim, data.nextId);
+    data.nextId = Number(alias.slice(1)) + 1;
     data.tabs[alias] = entry;
     return alias;
   });
 }
 
-export function forgetTab(alias: string): Promise<void> {
-  return updateRegistry((data) => { delete data.tabs[alias]; });
+export async function forgetTab(alias: string): Promise<void> {
+  await updateRegistry((data) => { delete data.tabs[alias]; });
+  releaseClaim(alias);
 }
 
 export function patchTab(alias: string, patch: Partial<TabEntry>): Promise<void> {
   return updateRegistry((data) => {
-    const entry = data.tabs[alias];
+    const entry = entryOf(data, alias);
     if (!entry) return;
     for (const [key, value] of Object.entries(patch)) {
       if (value === undefined) delete (entry as unknown as Record<string, unknown>)[key];
@@ -203,6 +271,9 @@ export async function pruneTabs(host: string, port: number, liveTargetIds: Set<s
   return updateRegistry((data) => {
     const dropped = dead(data);
     for (const alias of dropped) delete data.tabs[alias];
+    return dropped;
+  }).then((dropped) => {
+    for (const alias of dropped) releaseClaim(alias);
     return dropped;
   });
 }

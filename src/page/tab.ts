@@ -77,7 +77,12 @@ export class Page {
     conn.browser().on('Target.detachedFromTarget', (e) => {
       if (e.sessionId === session.id) die(new ConnectionError('The tab was detached (closed or taken over) while the command ran.'));
     });
-    session.on('Inspector.detached', (e) => die(new ConnectionError(`The tab was detached: ${e.reason}.`)));
+    // A tab closed by another program also says "Render process gone": ask whether the target still exists.
+    session.on('Inspector.detached', (e) => {
+      const closed = (): void => die(new ConnectionError('The tab was closed (by another program or agent) while the command ran.'));
+      conn.browser().sendWith('Target.getTargetInfo', { targetId }, { timeoutMs: 1_000 })
+        .then(() => die(new ConnectionError(`The tab was detached: ${e.reason}.`)), closed);
+    });
     conn.onClose((reason) => die(new ConnectionError(`Lost connection to Chrome: ${reason}`)));
     session.on('Page.javascriptDialogOpening', (e) => {
       // A dialog blocks the page's JavaScript (and so every evaluation) until answered. Answer it

@@ -3,7 +3,7 @@
 
 import { ConnectionError, Deadline } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, probe, registerTab, resolvedAddress,
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, lookupTab, normaliseAddress, loadRegistry, probe, registerTab, resolvedAddress,
   type BrowserAddress, type CdpSession, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
@@ -134,9 +134,9 @@ export class CommandSession implements CommandState {
 
   /** Attaches the command's `tab` (an alias, or a raw target id on the default browser). */
   async attachExisting(tab: string): Promise<AttachedTab> {
-    const registry = await loadRegistry();
     let alias = tab;
-    let entry = registry.tabs[tab];
+    let entry = await lookupTab(tab);
+    const registry = await loadRegistry();
     if (!entry) {
       const byTarget = Object.entries(registry.tabs).find(([, e]) => e.targetId === tab);
       if (byTarget) [alias, entry] = byTarget;

@@ -3,6 +3,7 @@
 
 import { clampTimeout, DEFAULT_STEP_TIMEOUT_MS, ParseError, ValidationError } from '../common/index.js';
 import { getStep, ParamError, stepNames, type StepDefinition } from '../steps/index.js';
+import { ALIAS_FORM, TARGET_ID_FORM } from '../cdp/index.js';
 import { describe, isObj, quoteKey } from '../steps/params.js';
 import { HOOK_NAMES, type StepHooks } from './hooks.js';
 
@@ -128,7 +129,9 @@ function validateOnce(input: unknown): Command {
     }
   }
   const { tab, steps, stopOnError } = input;
-  if (tab !== undefined && (typeof tab !== 'string' || !tab)) throw new ValidationError(`"tab" must be a tab alias like "t1", got ${describe(tab)}`);
+  if (tab !== undefined && (typeof tab !== 'string' || !(ALIAS_FORM.test(tab) || TARGET_ID_FORM.test(tab)))) {
+    throw new ValidationError(`"tab" must be a tab alias like "t1" (or a target id from listTabs), got ${describe(tab)}`);
+  }
   if (stopOnError !== undefined && typeof stopOnError !== 'boolean') throw new ValidationError('"stopOnError" must be true or false');
   if (!Array.isArray(steps)) throw new ValidationError(`"steps" must be an array of steps, got ${steps === undefined ? 'nothing' : describe(steps)}`);
   if (steps.length === 0) throw new ValidationError('"steps" is empty; give at least one step');

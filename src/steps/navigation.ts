@@ -2,7 +2,7 @@
 
 import { goHistory, navigate, navigatesInPlace, reload, type WaitUntil } from '../page/index.js';
 import { defineStep } from './registry.js';
-import { normaliseUrl, obj, optBool, optEnum, reqString, describe, ParamError } from './params.js';
+import { navigableUrl, obj, optBool, optEnum, reqString, describe, ParamError } from './params.js';
 
 const WAIT_UNTIL = ['commit', 'domcontentloaded', 'load', 'networkidle'] as const;
 
@@ -12,9 +12,9 @@ defineStep<{ url: string; waitUntil: WaitUntil }>({
   needsTab: true,
   readOnly: false,
   parse(v) {
-    if (typeof v === 'string') return { url: normaliseUrl(v, 'goto'), waitUntil: 'load' };
+    if (typeof v === 'string') return { url: navigableUrl(v, 'goto'), waitUntil: 'load' };
     const o = obj(v, ['url', 'waitUntil'], 'goto');
-    return { url: normaliseUrl(reqString(o, 'url'), 'url'), waitUntil: optEnum(o, 'waitUntil', WAIT_UNTIL) ?? 'load' };
+    return { url: navigableUrl(reqString(o, 'url'), 'url'), waitUntil: optEnum(o, 'waitUntil', WAIT_UNTIL) ?? 'load' };
   },
   replacesDocument: (p, currentUrl) => !navigatesInPlace(currentUrl, p.url),
   run: (ctx, p) => navigate(ctx.command.requireTab().page, p.url, p.waitUntil, ctx.deadline),

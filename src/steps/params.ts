@@ -97,6 +97,28 @@ export function optWsEndpoint(o: Obj, key = 'wsEndpoint'): string | undefined {
 }
 
 /** A URL an agent may navigate to; bare hosts get https:// (an agent typing "example.com" means it). */
+/**
+ * A URL to navigate a tab to (goto, openTab). `javascript:` is refused (DECISIONS): it runs a
+ * script in whatever page is open instead of navigating; use pageFunction for that.
+ */
+export function navigableUrl(raw: string, key: string): string {
+  const url = normaliseUrl(raw, key);
+  if (/^javascript:/i.test(url)) {
+    throw new ParamError(`"${key}" is a javascript: URL, which runs a script instead of navigating; it is refused. Run the script with {"pageFunction": "…"}.`);
+  }
+  return url;
+}
+
+/** A browser host for host/port: a host name or IP address, nothing else (no port, path or scheme). */
+export function optHost(o: Obj, key = 'host'): string | undefined {
+  const v = optString(o, key, { maxLength: 253 });
+  if (v === undefined) return undefined;
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f]*:[0-9A-Fa-f:.]+|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/.test(v)) {
+    throw new ParamError(`"${key}" must be a host name or IP address such as "127.0.0.1" (give the port in "port"), got ${describe(v)}`);
+  }
+  return v;
+}
+
 export function normaliseUrl(raw: string, key: string): string {
   const trimmed = raw.trim();
   if (!trimmed) throw new ParamError(`"${key}" must not be empty`);

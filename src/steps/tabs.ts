@@ -4,19 +4,19 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectionError, stateDir } from '../common/index.js';
 import {
-  connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, listPageTargets, normaliseAddress,
-  probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
+  ALIAS_FORM, TARGET_ID_FORM, connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, isTargetClosed,
+  listPageTargets, lockTab, lookupTab, normaliseAddress, probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
-import { defineStep, type StepContext } from './registry.js';
+import { defineStep, type AttachedTab, type StepContext } from './registry.js';
 import {
-  normaliseUrl, obj, optBool, optPort, optString, optWsEndpoint, ParamError, describe, type Obj,
+  navigableUrl, obj, optBool, optHost, optPort, optString, optWsEndpoint, ParamError, describe, type Obj,
 } from './params.js';
 
 const ADDRESS_KEYS = ['host', 'port', 'wsEndpoint'] as const;
 
 function readAddress(o: Obj): Partial<BrowserAddress> {
-  const host = optString(o, 'host');
+  const host = optHost(o);
   const port = optPort(o);
   const wsEndpoint = optWsEndpoint(o);
   if (wsEndpoint && (host || port)) throw new ParamError('give either "wsEndpoint" or "host"/"port", not both');
@@ -34,10 +34,10 @@ defineStep<OpenTabParams>({
   providesTab: true,
   parse(v) {
     if (v === true) return { address: {} };
-    if (typeof v === 'string') return { url: normaliseUrl(v, 'openTab'), address: {} };
+    if (typeof v === 'string') return { url: navigableUrl(v, 'openTab'), address: {} };
     const o = obj(v, ['url', ...ADDRESS_KEYS, 'headless'], 'openTab');
     const url = optString(o, 'url');
-    return { ...(url ? { url: normaliseUrl(url, 'url') } : {}), address: readAddress(o), headless: optBool(o, 'headless') };
+    return { ...(url ? { url: navigableUrl(url, 'url') } : {}), address: readAddress(o), headless: optBool(o, 'headless') };
   },
   async run(ctx, p) {
     const tab = await ctx.command.openTab(normaliseAddress(p.address), p.headless);
@@ -64,10 +64,10 @@ defineStep<ConnectTabParams>({
   readOnly: false,
   providesTab: true,
   parse(v) {
-    if (typeof v === 'string' && v) return /^t\d+$/.test(v) ? { alias: v, address: {} } : { targetId: v, address: {} };
+    if (typeof v === 'string' && v) return ALIAS_FORM.test(v) ? { alias: v, address: {} } : { targetId: targetIdOf(v, 'connectTab'), address: {} };
     const o = obj(v, ['tab', 'targetId', 'url', ...ADDRESS_KEYS], 'connectTab');
-    const alias = optString(o, 'tab');
-    const targetId = optString(o, 'targetId');
+    const alias = aliasOf(optString(o, 'tab'));
+    const targetId = targetIdOf(optString(o, 'targetId'), 'targetId');
     const url = optString(o, 'url');
     if ([alias, targetId, url].filter(Boolean).length !== 1) {
       throw new ParamError('connectTab needs exactly one of "tab" (alias), "targetId" or "url" (regex)');
@@ -81,7 +81,7 @@ defineStep<ConnectTabParams>({
     let address = normaliseAddress(p.address);
     let targetId = p.targetId;
     if (p.alias) {
-      const entry = (await loadRegistry()).tabs[p.alias];
+      const entry = await lookupTab(p.alias);
       if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}". Use listTabs to see open tabs.`);
       address = normaliseAddress(entry);
       targetId = entry.targetId;
@@ -105,54 +105,78 @@ defineStep<ConnectTabParams>({
 // ── closeTab ───────────────────────────────────────────────────────────────────────────────
 type CloseTabParams = { own: true } | { alias: string } | { targetId: string; address: Partial<BrowserAddress> };
 
+function aliasOf(v: string | undefined): string | undefined {
+  if (v !== undefined && !ALIAS_FORM.test(v)) throw new ParamError(`"tab" must be a tab alias like "t1", got ${describe(v)}`);
+  return v;
+}
+
+function targetIdOf<T extends string | undefined>(v: T, what: string): T {
+  if (v !== undefined && !TARGET_ID_FORM.test(v)) {
+    throw new ParamError(`${what} must be a tab alias like "t1" or a target id (32 hex digits, see listTabs), got ${describe(v)}`);
+  }
+  return v;
+}
+
+interface CloseTarget { alias?: string; targetId: string; address: BrowserAddress }
+
+/** The tab closeTab means, from the command's own tab, the registry (or an alias claim), or a raw target id. */
+async function closeTarget(own: AttachedTab | undefined, p: CloseTabParams): Promise<CloseTarget> {
+  if ('own' in p || ('alias' in p && own && p.alias === own.alias)) {
+    if (!own) throw new ConnectionError('closeTab: true needs a "tab" in the command');
+    return { alias: own.alias, targetId: own.entry.targetId, address: normaliseAddress(own.entry) };
+  }
+  if ('alias' in p) {
+    const entry = await lookupTab(p.alias);
+    if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}" (already closed?). Use listTabs to see open tabs.`, { category: 'connection' });
+    return { alias: p.alias, targetId: entry.targetId, address: normaliseAddress(entry) };
+  }
+  return { alias: findAlias(await loadRegistry(), p.targetId), targetId: p.targetId, address: normaliseAddress(p.address) };
+}
+
+/** Whether Chrome refused the close because no such target exists. */
+const noSuchTarget = (err: unknown): boolean => err instanceof ConnectionError && isTargetClosed(err.cause ?? err);
+
 defineStep<CloseTabParams>({
   name: 'closeTab',
-  summary: 'Close a tab: true (this command\'s tab) | "t1" | {tab} | {targetId}',
+  summary: 'Close a tab: true (this command\'s tab) | "t1" | {tab} | {targetId}; waits for a command running on it',
   needsTab: false,
   readOnly: true,
   parse(v) {
     if (v === true) return { own: true };
-    if (typeof v === 'string' && v) return /^t\d+$/.test(v) ? { alias: v } : { targetId: v, address: {} };
+    if (typeof v === 'string' && v) return ALIAS_FORM.test(v) ? { alias: v } : { targetId: targetIdOf(v, 'closeTab'), address: {} };
     const o = obj(v, ['tab', 'targetId', ...ADDRESS_KEYS], 'closeTab');
-    const alias = optString(o, 'tab');
+    const alias = aliasOf(optString(o, 'tab'));
     if (alias) return { alias };
-    const targetId = optString(o, 'targetId');
+    const targetId = targetIdOf(optString(o, 'targetId'), 'targetId');
     if (targetId) return { targetId, address: readAddress(o) };
     throw new ParamError(`closeTab needs true, an alias ("t1") or {targetId}, got ${describe(v)}`);
   },
   async run(ctx, p) {
     const own = ctx.command.tab;
-    let alias: string | undefined;
-    let targetId: string;
-    let address: BrowserAddress;
-    if ('own' in p || ('alias' in p && own && p.alias === own.alias)) {
-      if (!own) throw new ConnectionError('closeTab: true needs a "tab" in the command');
-      ({ alias } = own);
-      targetId = own.entry.targetId;
-      address = normaliseAddress(own.entry);
-    } else if ('alias' in p) {
-      const entry = (await loadRegistry()).tabs[p.alias];
-      if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}" (already closed?). Use listTabs to see open tabs.`);
-      alias = p.alias;
-      targetId = entry.targetId;
-      address = normaliseAddress(entry);
-    } else {
-      targetId = p.targetId;
-      address = normaliseAddress(p.address);
-      alias = findAlias(await loadRegistry(), targetId);
-    }
-    const conn = await ctx.command.browser(address);
+    const { alias, targetId, address } = await closeTarget(own, p);
+    const isOwn = own?.entry.targetId === targetId;
+    // Like any command on that tab, the close waits for a command working on it (at most this step's time).
+    const release = isOwn ? undefined : await lockTab(alias ?? targetId, targetId, ctx.deadline.remainingMs());
     try {
-      await conn.browser().send('Target.closeTarget', { targetId });
-    } catch (err) {
-      if (!(err instanceof ConnectionError)) throw err; // "no target": already closed — still forget it
+      const conn = await ctx.command.browser(address);
+      let wasOpen = true;
+      try {
+        await ctx.deadline.race(conn.browser().send('Target.closeTarget', { targetId }), `Chrome to close ${alias ?? targetId}`);
+      } catch (err) {
+        if (!noSuchTarget(err)) throw err;
+        wasOpen = false;
+      }
+      if (!wasOpen && !alias) throw new ConnectionError(`No tab with target id ${targetId} is open in the browser at ${address.wsEndpoint ?? `${address.host}:${address.port}`}. Use listTabs to see open tabs.`);
+      if (isOwn) ctx.command.closedOwnTab = true;
+      if (alias) {
+        await forgetTab(alias);
+        removeTabArtifacts(alias);
+      }
+      const gone = `${alias} was already closed (by another program, or Chrome restarted); its alias is forgotten`;
+      return { closed: alias ?? targetId, ...(wasOpen ? {} : { wasOpen: false, warnings: [gone] }) };
+    } finally {
+      release?.();
     }
-    if (own && own.entry.targetId === targetId) ctx.command.closedOwnTab = true;
-    if (alias) {
-      await forgetTab(alias);
-      removeTabArtifacts(alias);
-    }
-    return { closed: alias ?? targetId };
   },
 });
 
@@ -211,7 +235,7 @@ defineStep<ChromeStatusParams>({
   parse(v) {
     if (v === true) return { address: {}, autoLaunch: true };
     const o = obj(v, ['host', 'port', 'headless', 'autoLaunch'], 'chromeStatus');
-    const host = optString(o, 'host');
+    const host = optHost(o);
     const port = optPort(o);
     return {
       address: { ...(host ? { host } : {}), ...(port ? { port } : {}) },

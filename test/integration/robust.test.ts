@@ -80,21 +80,26 @@ describe('registry corruption', () => {
     expect(after.nextId).toBeGreaterThanOrEqual(before.nextId);
   }, 60_000);
 
-  it('rebuilds a garbage registry from Chrome\'s tab list: every tab gets an alias above any given before', async () => {
+  it('rebuilds a garbage registry from Chrome\'s tab list: every tab gets its alias back, untracked tabs a new one above any given before', async () => {
     const tab = await h.open('page2.html?garbage=1');
-    const highest = registry().nextId - 1;
+    const before = registry();
+    const aliasOf = new Map(Object.entries(before.tabs).map(([alias, e]) => [e.targetId, alias]));
+    const highest = before.nextId - 1;
     writeFileSync(join(stateDir(), 'tabs.json'), '\u0000\u0001 not json {{{');
     const r = await h.cli({ steps: [{ listTabs: { port: h.port } }] });
     expect(r.stderr).toBe('');
     expect(r.out.status).toBe('ok');
-    const tabs = r.out.steps[0].output.tabs as { tab?: string; url: string }[];
+    const tabs = r.out.steps[0].output.tabs as { tab?: string; url: string; targetId: string }[];
     expect(tabs.length).toBeGreaterThan(0);
-    for (const t of tabs) expect(Number(t.tab?.slice(1))).toBeGreaterThan(highest);
+    for (const t of tabs) {
+      if (aliasOf.has(t.targetId)) expect(t.tab).toBe(aliasOf.get(t.targetId));
+      else expect(Number(t.tab?.slice(1))).toBeGreaterThan(highest);
+    }
     const mine = tabs.find((t) => t.url.endsWith('?garbage=1'))!;
-    expect(mine.tab).not.toBe(tab);
-    const again = await h.cli({ tab: mine.tab, steps: [{ pageFunction: 'location.search' }] });
+    expect(mine.tab).toBe(tab);
+    const again = await h.cli({ tab, steps: [{ pageFunction: 'location.search' }] });
     expect(again.out.steps?.[0].output).toEqual({ type: 'string', value: '?garbage=1' });
-    expect(registry().nextId).toBeGreaterThan(Number(mine.tab!.slice(1)));
+    expect(registry().nextId).toBeGreaterThan(highest);
   }, 60_000);
 });
 
