@@ -8,12 +8,10 @@ import {
   probe, pruneTabs, loadRegistry, type BrowserAddress, type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import {
   normaliseUrl, obj, optBool, optPort, optString, optWsEndpoint, ParamError, describe, type Obj,
 } from './params.js';
-
-const ADDRESS_KEYS = ['host', 'port', 'wsEndpoint'] as const;
 
 function readAddress(o: Obj): Partial<BrowserAddress> {
   const host = optString(o, 'host');
@@ -26,16 +24,20 @@ function readAddress(o: Obj): Partial<BrowserAddress> {
 // ── openTab ────────────────────────────────────────────────────────────────────────────────
 interface OpenTabParams { url?: string; address: Partial<BrowserAddress>; headless?: boolean }
 
+const OPEN_TAB_PARAMS: ParamSchema = { forms: ['true', '"url"'], keys: { url: '', host: '', port: '', wsEndpoint: '', headless: '' }, returns: '{url, status}', note: 'first step' };
+
 defineStep<OpenTabParams>({
   name: 'openTab',
-  summary: 'Open a new tab (true | url | {url, host, port, wsEndpoint, headless}); launches Chrome if needed',
+  summary: 'Open a new tab; launches Chrome if needed',
+  params: OPEN_TAB_PARAMS,
+  landsOnUrl: true,
   needsTab: false,
   readOnly: false,
   providesTab: true,
   parse(v) {
     if (v === true) return { address: {} };
     if (typeof v === 'string') return { url: normaliseUrl(v, 'openTab'), address: {} };
-    const o = obj(v, ['url', ...ADDRESS_KEYS, 'headless'], 'openTab');
+    const o = obj(v, keysOf(OPEN_TAB_PARAMS), 'openTab');
     const url = optString(o, 'url');
     return { ...(url ? { url: normaliseUrl(url, 'url') } : {}), address: readAddress(o), headless: optBool(o, 'headless') };
   },
@@ -57,15 +59,19 @@ function parseRegex(source: string): RegExp {
   }
 }
 
+const CONNECT_TAB_PARAMS: ParamSchema = { forms: ['"t1"', '"targetId"'], keys: { tab: '', targetId: '', url: 'regex', host: '-', port: '-', wsEndpoint: '-' }, returns: '{tab, url, title}', note: 'first step' };
+
 defineStep<ConnectTabParams>({
   name: 'connectTab',
-  summary: 'Attach to an existing tab: "t1" | targetId | {targetId} | {url: regex} (+ host, port, wsEndpoint)',
+  summary: 'Attach to an existing tab',
+  params: CONNECT_TAB_PARAMS,
+  landsOnUrl: true,
   needsTab: false,
   readOnly: false,
   providesTab: true,
   parse(v) {
     if (typeof v === 'string' && v) return /^t\d+$/.test(v) ? { alias: v, address: {} } : { targetId: v, address: {} };
-    const o = obj(v, ['tab', 'targetId', 'url', ...ADDRESS_KEYS], 'connectTab');
+    const o = obj(v, keysOf(CONNECT_TAB_PARAMS), 'connectTab');
     const alias = optString(o, 'tab');
     const targetId = optString(o, 'targetId');
     const url = optString(o, 'url');
@@ -105,15 +111,19 @@ defineStep<ConnectTabParams>({
 // ── closeTab ───────────────────────────────────────────────────────────────────────────────
 type CloseTabParams = { own: true } | { alias: string } | { targetId: string; address: Partial<BrowserAddress> };
 
+const CLOSE_TAB_PARAMS: ParamSchema = { forms: ['"t1"', 'true'], keys: { tab: '', targetId: '', host: '-', port: '-', wsEndpoint: '-' }, returns: '{closed}', note: 'true: this call\'s tab, last step' };
+
 defineStep<CloseTabParams>({
   name: 'closeTab',
-  summary: 'Close a tab: true (this command\'s tab) | "t1" | {tab} | {targetId}',
+  summary: 'Close a tab',
+  params: CLOSE_TAB_PARAMS,
+  mustComeLast: (p) => 'own' in p,
   needsTab: false,
   readOnly: true,
   parse(v) {
     if (v === true) return { own: true };
     if (typeof v === 'string' && v) return /^t\d+$/.test(v) ? { alias: v } : { targetId: v, address: {} };
-    const o = obj(v, ['tab', 'targetId', ...ADDRESS_KEYS], 'closeTab');
+    const o = obj(v, keysOf(CLOSE_TAB_PARAMS), 'closeTab');
     const alias = optString(o, 'tab');
     if (alias) return { alias };
     const targetId = optString(o, 'targetId');
@@ -173,14 +183,17 @@ function removeTabArtifacts(alias: string): void {
 }
 
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────
+const LIST_TABS_PARAMS: ParamSchema = { forms: ['true'], keys: { host: '', port: '', wsEndpoint: '-' }, returns: '{tabs}' };
+
 defineStep<Partial<BrowserAddress>>({
   name: 'listTabs',
-  summary: 'List open tabs with their aliases: true | {host, port, wsEndpoint}',
+  summary: 'List open tabs with their aliases',
+  params: LIST_TABS_PARAMS,
   needsTab: false,
   readOnly: true,
   parse(v) {
     if (v === true) return {};
-    return readAddress(obj(v, ADDRESS_KEYS, 'listTabs'));
+    return readAddress(obj(v, keysOf(LIST_TABS_PARAMS), 'listTabs'));
   },
   async run(ctx, p) {
     const own = ctx.command.tab;
@@ -203,14 +216,17 @@ async function tabsWithAliases(conn: Connection, address: BrowserAddress): Promi
 // ── chromeStatus ───────────────────────────────────────────────────────────────────────────
 interface ChromeStatusParams { host: string; port: number; headless?: boolean; autoLaunch: boolean }
 
+const CHROME_STATUS_PARAMS: ParamSchema = { forms: ['true'], keys: { host: '', port: '', headless: '-', autoLaunch: '-' }, returns: '{running, version, tabs}' };
+
 defineStep<ChromeStatusParams>({
   name: 'chromeStatus',
-  summary: 'Check (and by default launch) Chrome: true | {host, port, headless, autoLaunch}',
+  summary: 'Check (and by default launch) Chrome',
+  params: CHROME_STATUS_PARAMS,
   needsTab: false,
   readOnly: true,
   parse(v) {
     if (v === true) return { host: DEFAULT_HOST, port: DEFAULT_PORT, autoLaunch: true };
-    const o = obj(v, ['host', 'port', 'headless', 'autoLaunch'], 'chromeStatus');
+    const o = obj(v, keysOf(CHROME_STATUS_PARAMS), 'chromeStatus');
     return {
       host: optString(o, 'host') ?? DEFAULT_HOST,
       port: optPort(o) ?? DEFAULT_PORT,
