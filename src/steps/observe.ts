@@ -37,7 +37,7 @@ function readTarget(o: Record<string, unknown>, what: string): TargetSpec | unde
 // ── inspect ────────────────────────────────────────────────────────────────────────────────
 interface InspectParams { selectors?: string[]; limit?: number }
 
-const INSPECT_PARAMS: ParamSchema = { forms: ['true'], keys: { selectors: '', limit: '' }, note: 'selectors: yours' };
+const INSPECT_PARAMS: ParamSchema = { forms: ['true'], keys: { selectors: '', limit: '' }, returns: 'element counts', note: 'selectors: yours' };
 
 defineStep<InspectParams>({
   name: 'inspect',

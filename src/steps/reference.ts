@@ -1,5 +1,5 @@
 // The step reference, rendered from the registry's definitions: one line of parameters per step
-// for --help (every key) and the SKILL.md table (the short form; scripts/docs.mjs writes it).
+// for --help (every key) and the SKILL.md step list (the short form; scripts/docs.mjs writes it).
 
 import { allSteps, type StepDefinition } from './registry.js';
 
@@ -30,10 +30,7 @@ export function paramsLine(def: StepDefinition, full = false): string {
   return `${all}${returns ? ` → ${returns}` : ''}${note ? `; ${note}` : ''}`;
 }
 
-const cell = (s: string): string => s.replace(/\|/g, '\\|');
-
-/** The SKILL.md step table: one row per step, in registry order. */
+/** The SKILL.md step list: one line per step, in registry order (a list: no table cells to escape). */
 export function stepTable(): string {
-  const rows = allSteps().map((def) => `| \`${def.name}\` | ${cell(paramsLine(def))} |`);
-  return ['| step | params → output |', '| --- | --- |', ...rows].join('\n');
+  return allSteps().map((def) => `- \`${def.name}\` ${paramsLine(def)}`).join('\n');
 }
