@@ -1,14 +1,16 @@
-// The step reference printed by --help, generated from the step registry.
+// The step reference printed by --help, generated from the step registry (every key of each step).
 
-import { allSteps } from './steps/index.js';
+import { allSteps, paramsLine } from './steps/index.js';
 
 export function helpText(): string {
   const steps = allSteps();
   const width = Math.max(...steps.map((s) => s.name.length)) + 1;
-  const rows = steps.map((s) => `  ${s.name.padEnd(width)} ${s.summary}`);
+  const indent = ' '.repeat(width + 3);
+  const rows = steps.flatMap((s) => [`  ${s.name.padEnd(width)} ${s.summary}`, `${indent}${paramsLine(s, true)}`]);
   return [
     '',
     'Input: {"tab"?: "t1", "timeout"?: ms, "stopOnError"?: bool, "steps": [{<step>: params, "optional"?: bool, "timeout"?: ms}]}',
+    'T (a target): "s1e4" (ref) | "css" | {ref|selector|text|label, exact, withinSelector}',
     '',
     'Steps:',
     ...rows,

@@ -132,6 +132,7 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
 function actionError(f: ActionFailure, desc: string, action: ActionKind, waitedMs: number, t: TargetSpec): Error {
   const details: Record<string, unknown> = { target: { by: t.by, value: targetValue(t) }, category: f.reason === 'not-select' ? 'not-editable' : f.reason === 'pointer-events' || f.reason === 'unstable' ? 'not-visible' : f.reason, element: desc };
   if (f.interceptor) details.interceptor = f.interceptor;
+  if (f.control) details.control = f.control;
   const message = `${desc} ${f.message}${f.final ? '' : ` (waited ${waitedMs}ms)`}`;
   if (f.reason === 'not-editable' || f.reason === 'not-select' || (f.reason === 'disabled' && action === 'fill')) return new ElementNotEditableError(message, details);
   if (f.reason === 'detached') return new StaleElementError(`${desc} was removed from the page before the ${action}; take a new snapshot or retry`, { ...details, category: 'stale-ref' });

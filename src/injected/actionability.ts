@@ -27,6 +27,8 @@ export type ActionFailure = {
   interceptor?: Interceptor;
   /** A failure that waiting will not fix. */
   final?: true;
+  /** not-editable: the kind of control it is instead (file, select, checkbox, radio, …). */
+  control?: string;
 };
 export type ActionOutcome =
   | { ok: true; x: number; y: number; handle: number; viaLabel?: true; checked?: boolean }
@@ -44,9 +46,11 @@ export function isDisabled(el: Element): boolean {
 }
 
 /** SPEC §8.2: why `el` can't take typed text, or undefined when it can. */
-export function notEditableReason(el: Element): { message: string; final?: true } | undefined {
-  if (isHtml(el, 'input') && el.type === 'file') return { message: 'is a file input: use {"upload": {"selector": …, "files": [...]}}', final: true };
-  if (!isTextControl(el)) return { message: `is not a text field (${el.localName}${isHtml(el, 'input') ? ` type=${el.type}` : ''})`, final: true };
+export function notEditableReason(el: Element): { message: string; final?: true; control?: string } | undefined {
+  if (isHtml(el, 'input') && el.type === 'file') return { message: 'is a file input: use {"upload": {"selector": …, "files": [...]}}', final: true, control: 'file' };
+  if (!isTextControl(el)) {
+    return { message: `is not a text field (${el.localName}${isHtml(el, 'input') ? ` type=${el.type}` : ''})`, final: true, control: isHtml(el, 'input') ? el.type : el.localName };
+  }
   if (isDisabled(el)) return { message: 'is disabled' };
   if ((el as HTMLInputElement).readOnly || el.getAttribute('aria-readonly') === 'true') return { message: 'is read-only' };
   return undefined;
@@ -158,7 +162,7 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
   if (!c.force) {
     if (c.action === 'fill') {
       const why = notEditableReason(el);
-      if (why) return { ok: false, reason: why.final ? 'not-editable' : (isDisabled(el) ? 'disabled' : 'not-editable'), message: why.message, ...(why.final ? { final: true as const } : {}) };
+      if (why) return { ok: false, reason: why.final ? 'not-editable' : (isDisabled(el) ? 'disabled' : 'not-editable'), message: why.message, ...(why.final ? { final: true as const } : {}), ...(why.control ? { control: why.control } : {}) };
     } else if (c.action === 'select') {
       if (!isHtml(el, 'select')) return { ok: false, reason: 'not-select', message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`, final: true };
       if (isDisabled(el)) return { ok: false, reason: 'disabled', message: 'is disabled' };

@@ -2,6 +2,8 @@
 // the thrower knew (target, interceptor, options) and the failure context (near matches, the
 // covering layer's dismiss button). Undefined when nothing concrete would help.
 
+import { MAX_TIMEOUT_MS } from '../common/index.js';
+import { getStep, isObj, NAMING_KEYS, remedyStep, stringTarget, type TargetFacts } from '../steps/index.js';
 import type { StepFailureContext } from './diagnostics.js';
 import type { ClassifiedError } from './failure.js';
 
@@ -9,7 +11,7 @@ export type SuggestedStep = Record<string, unknown>;
 
 export interface NextStepInput {
   action: string;
-  /** The step's parameters as the agent wrote them. */
+  /** The step's parameters as the agent wrote them: a suggestion for the same step keeps them. */
   raw: unknown;
   failure: Pick<ClassifiedError, 'category' | 'details' | 'message' | 'name'>;
   context?: StepFailureContext;
@@ -20,52 +22,53 @@ export interface NextStepInput {
 }
 
 interface Target { by: string; value: string }
+type Obj = Record<string, unknown>;
 
-/** Steps whose target may be given as a ref, and those whose string form is a target. */
-const REF_STEPS = new Set(['click', 'hover', 'fill', 'selectOption', 'upload', 'press', 'type', 'scroll', 'frame']);
-const STRING_TARGET_STEPS = new Set(['click', 'hover', 'scroll', 'frame']);
-const TARGET_KEYS = ['selector', 'ref', 'text', 'label', 'selectors', 'x', 'y', 'exact', 'withinSelector'];
-const MAX_TIMEOUT_MS = 300_000;
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const REF = /^s\d+e\d+$/;
-
-function targetOf(details: Record<string, unknown>): Target | undefined {
+function targetOf(details: Obj): Target | undefined {
   const t = details.target as Partial<Target> | undefined;
   return t && typeof t.by === 'string' && typeof t.value === 'string' ? { by: t.by, value: t.value } : undefined;
 }
 
-/** The target as step keys: {selector} | {ref} | {text} | {label}. */
-function targetKeys(t: Target | undefined, raw: unknown): Record<string, unknown> {
+/** A string target as the step's parser reads it: {ref} or {selector}. */
+function stringKeys(raw: string): Obj {
+  try {
+    const t = stringTarget(raw, 'target');
+    return t.by === 'ref' ? { ref: t.ref } : t.by === 'css' ? { selector: t.selector } : {};
+  } catch {
+    return {}; // an empty string names nothing: no target keys to suggest
+  }
+}
+
+/** The target as step keys: {selector} | {ref} | {text} | {label}, from the failure's details, else the input. */
+function targetKeys(facts: TargetFacts | undefined, t: Target | undefined, raw: unknown): Obj {
   if (t?.by === 'css') return { selector: t.value };
   if (t?.by === 'ref' || t?.by === 'text' || t?.by === 'label') return { [t.by]: t.value };
-  if (typeof raw === 'string') return REF.test(raw) ? { ref: raw } : { selector: raw };
-  if (isObj(raw)) return Object.fromEntries(TARGET_KEYS.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
+  if (typeof raw === 'string') return stringKeys(raw);
+  if (isObj(raw)) return Object.fromEntries((facts?.keys ?? []).filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
   return {};
 }
 
-const withoutTarget = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => !TARGET_KEYS.includes(k)));
+const withoutTarget = (facts: TargetFacts, o: Obj): Obj => Object.fromEntries(Object.entries(o).filter(([k]) => !facts.keys.includes(k)));
 
 /** The same step aimed at `ref` instead, when the step takes refs. */
 export function retarget(action: string, raw: unknown, target: Target | undefined, ref: string): SuggestedStep | undefined {
-  if (!REF_STEPS.has(action)) return undefined;
-  if (typeof raw === 'string') return STRING_TARGET_STEPS.has(action) ? { [action]: ref } : undefined;
+  const facts = getStep(action)?.target;
+  if (!facts?.keys.includes('ref')) return undefined;
+  if (typeof raw === 'string') return facts.string ? { [action]: ref } : undefined;
   if (!isObj(raw)) return undefined;
-  if (['selector', 'ref', 'text', 'label', 'selectors', 'x'].some((k) => raw[k] !== undefined)) {
-    return { [action]: { ref, ...withoutTarget(raw) } };
-  }
-  // fill's maps ({"#email": "x"} or {fields: {…}}): the failing field's key is the target's value.
+  if (NAMING_KEYS.some((k) => facts.keys.includes(k) && raw[k] !== undefined)) return { [action]: { ref, ...withoutTarget(facts, raw) } };
+  // Field maps ({"#email": "x"} or {fields: {…}}): the failing field's key is the target's value.
   const map = isObj(raw.fields) ? raw.fields : raw;
-  if (action === 'fill' && target && target.value in map) {
+  if (facts.fieldMap && target && target.value in map) {
     const renamed = Object.fromEntries(Object.entries(map).map(([k, v]) => [k === target.value ? ref : k, v]));
-    return { fill: isObj(raw.fields) ? { ...raw, fields: renamed } : renamed };
+    return { [action]: isObj(raw.fields) ? { ...raw, fields: renamed } : renamed };
   }
   return undefined;
 }
 
 /** The same step with one more option (a string target becomes {selector|ref}). */
 function withOption(action: string, raw: unknown, key: string, value: unknown): SuggestedStep | undefined {
-  if (typeof raw === 'string') return { [action]: { ...(REF.test(raw) ? { ref: raw } : { selector: raw }), [key]: value } };
+  if (typeof raw === 'string') return { [action]: { ...stringKeys(raw), [key]: value } };
   return isObj(raw) ? { [action]: { ...raw, [key]: value } } : undefined;
 }
 
@@ -94,13 +97,12 @@ async function optionStep(i: NextStepInput): Promise<SuggestedStep | undefined> 
   return { [i.action]: { ...i.raw, [key]: key === 'label' ? best.label : best.value } };
 }
 
+/** A field that takes no text: the step its control takes (upload, selectOption, click), as the thrower named it. */
 function notEditableStep(i: NextStepInput, target: Target | undefined): SuggestedStep | undefined {
-  const keys = targetKeys(target, i.raw);
-  if (/file input/.test(i.failure.message)) return { upload: { ...keys, files: ['/path/to/file'] } };
+  const control = i.failure.details.control;
+  if (typeof control !== 'string') return undefined;
   const value = isObj(i.raw) && typeof i.raw.value === 'string' ? i.raw.value : undefined;
-  if (/\(select\b/.test(i.failure.message)) return { selectOption: { ...keys, label: value ?? '' } };
-  if (/type=(checkbox|radio)/.test(i.failure.message)) return { click: keys };
-  return undefined;
+  return remedyStep(`field:${control}`, targetKeys(getStep(i.action)?.target, target, i.raw), value);
 }
 
 /** Waits for the target to be enabled before the same step (a form that enables its button). */
@@ -112,10 +114,8 @@ function enabledStep(i: NextStepInput, target: Target | undefined): SuggestedSte
 }
 
 function timeoutStep(i: NextStepInput): SuggestedStep {
-  const waitUntil = isObj(i.raw) ? i.raw.waitUntil : undefined;
-  if (i.action === 'goto' && waitUntil !== 'commit' && waitUntil !== 'domcontentloaded') {
-    return { goto: { url: isObj(i.raw) ? i.raw.url : i.raw, waitUntil: 'domcontentloaded' } };
-  }
+  const lighter = getStep(i.action)?.lighterWait?.(i.raw);
+  if (lighter !== undefined) return { [i.action]: lighter };
   return { [i.action]: i.raw, timeout: Math.min(MAX_TIMEOUT_MS, i.timeoutMs * 2) };
 }
 
@@ -129,39 +129,41 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
   const { category, details } = i.failure;
   const target = targetOf(details);
   const near = i.context?.nearMatches ?? [];
+  const def = getStep(i.action);
   switch (category) {
     case 'selector-not-found': {
-      if (near[0]) return retarget(i.action, i.raw, target, near[0].ref) ?? { snapshot: true };
+      if (near[0]) return retarget(i.action, i.raw, target, near[0].ref) ?? remedyStep('look');
       // Nothing alike on screen, but the page scrolls: the element may be further down.
-      if (i.action === 'click' && (i.context?.scrollPosition?.maxY ?? 0) > 0) return withOption(i.action, i.raw, 'scrollUntilVisible', true);
-      return { snapshot: true };
+      if (def?.params.keys?.scrollUntilVisible !== undefined && (i.context?.scrollPosition?.maxY ?? 0) > 0) return withOption(i.action, i.raw, 'scrollUntilVisible', true);
+      return remedyStep('look');
     }
     case 'stale-ref': {
       const same = near.find((m) => m.score >= 80);
-      return (same && retarget(i.action, i.raw, target, same.ref)) ?? { snapshot: true };
+      return (same && retarget(i.action, i.raw, target, same.ref)) ?? remedyStep('look');
     }
     case 'invalid-selector': {
       const text = target && textInSelector(target.value);
-      if (!text || !['click', 'hover', 'fill'].includes(i.action)) return undefined;
-      return { [i.action]: { ...(isObj(i.raw) ? withoutTarget(i.raw) : {}), [i.action === 'fill' ? 'label' : 'text']: text } };
+      const facts = def?.target;
+      if (!text || !facts?.byWords) return undefined;
+      return { [i.action]: { ...(isObj(i.raw) ? withoutTarget(facts, i.raw) : {}), [facts.byWords]: text } };
     }
     case 'covered': {
       const dismiss = i.context?.coveredBy?.dismiss;
-      return dismiss ? { click: dismiss.ref } : withOption(i.action, i.raw, 'force', true);
+      return dismiss ? remedyStep('dismiss', { ref: dismiss.ref }) : withOption(i.action, i.raw, 'force', true);
     }
-    case 'not-visible': return i.action === 'click' || i.action === 'hover' ? withOption(i.action, i.raw, 'force', true) : undefined;
+    case 'not-visible': return def?.target?.pointer ? withOption(i.action, i.raw, 'force', true) : undefined;
     case 'disabled': return enabledStep(i, target);
     case 'not-editable': return notEditableStep(i, target);
     case 'option-not-found': return optionStep(i);
     case 'timeout':
       // A text that never showed, but one much like it is there: wait for that one.
-      if (i.action === 'wait' && target?.by === 'text' && near[0]) return { wait: { text: near[0].name } };
+      if (target?.by === 'text' && near[0] && isObj(i.raw) && i.raw.text !== undefined) return { [i.action]: { ...i.raw, text: near[0].name } };
       return timeoutStep(i);
     case 'navigation':
-      if (details.beforeunload) return { dialog: { accept: true } };
+      if (details.beforeunload) return remedyStep('beforeunload');
       return i.failure.name === 'ContextDestroyedError' ? { [i.action]: i.raw } : undefined;
-    case 'frame': return { frame: { list: true } };
-    case 'crashed': return { reload: true };
+    case 'frame': return remedyStep('frame');
+    case 'crashed': return remedyStep('crashed');
     // dialog-open (a tab blocked by a dialog no one could answer): no step helps; the message says what does.
     default: return undefined;
   }

@@ -96,12 +96,9 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
   return { output: Object.keys(output).length ? output : undefined, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
 }
 
-/** Steps after which the page's site profile is looked up (SPEC §15.3, DECISIONS). */
-const PROFILE_LOOKUP_STEPS = new Set(['goto', 'openTab', 'connectTab']);
-
-/** The URL a lookup step landed on: its output's `url` (openTab without a URL has none). */
-function landedUrl(action: string, output: unknown): string | undefined {
-  if (!PROFILE_LOOKUP_STEPS.has(action) || !output || typeof output !== 'object') return undefined;
+/** The URL a step that lands on one (SPEC §15.3) landed on: its output's `url` (openTab without a URL has none). */
+function landedUrl(step: ValidatedStep, output: unknown): string | undefined {
+  if (!step.def.landsOnUrl || !output || typeof output !== 'object') return undefined;
   const { url } = output as { url?: unknown };
   return typeof url === 'string' ? url : undefined;
 }
@@ -122,8 +119,8 @@ function tagDialogs(watch: TabWatch | undefined, step: number): void {
 }
 
 /** A dialog step whose answer no dialog used: say so on it rather than pretend it mattered. */
-function warnUnusedAnswer(steps: StepResult[]): void {
-  const armed = [...steps].reverse().find((s) => s.action === 'dialog' && s.status === 'ok');
+function warnUnusedAnswer(cmd: Command, steps: StepResult[]): void {
+  const armed = [...steps].reverse().find((s) => s.status === 'ok' && cmd.steps.find((v) => v.action === s.action)?.def.armsDialog);
   if (!armed) return;
   const note = 'no dialog opened after it in this command; the answer is kept for one that opens before the next command';
   armed.warning = armed.warning ? `${armed.warning}; ${note}` : note;
@@ -191,7 +188,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     for (const step of fatal ? [] : cmd.steps) {
       try {
         const { output, warning, observation } = await runStep(step, session).finally(() => tagDialogs(watch, step.index));
-        navigatedTo = landedUrl(step.action, output) ?? navigatedTo;
+        navigatedTo = landedUrl(step, output) ?? navigatedTo;
         steps.push({
           action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}),
           ...(observation ? { observation: observation.value } : {}),
@@ -205,7 +202,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
         if (stop) break;
       }
     }
-    if (watch?.tab.page.armedDialog) warnUnusedAnswer(steps);
+    if (watch?.tab.page.armedDialog) warnUnusedAnswer(cmd, steps);
     const alive = watch && !session.closedOwnTab && !watch.tab.page.fatalError && !fatal;
     // The steps are done: the dialog guard and the profile lookup go alongside the capture.
     const guarded = watch && !session.closedOwnTab && !fatal ? watch.tab.page.guardDialogsUntilNextCommand() : undefined;

@@ -2,9 +2,8 @@
 // shape, and every step's parameters. One bad step fails the command with its 1-based index.
 
 import { clampTimeout, DEFAULT_STEP_TIMEOUT_MS, ParseError, ValidationError } from '../common/index.js';
-import { getStep, ParamError, stepNames, type StepDefinition } from '../steps/index.js';
+import { describe, getStep, isObj, ParamError, quoteKey, stepNames, type StepDefinition } from '../steps/index.js';
 import { ALIAS_FORM, TARGET_ID_FORM } from '../cdp/index.js';
-import { describe, isObj, quoteKey } from '../steps/params.js';
 import { HOOK_NAMES, type StepHooks } from './hooks.js';
 
 export interface ValidatedStep {
@@ -142,8 +141,8 @@ function validateOnce(input: unknown): Command {
     if (s.def.providesTab && s.index !== 1) {
       throw new ValidationError(`Step ${s.index} (${s.action}) must be the first step: it chooses the command's tab`);
     }
-    if (s.action === 'closeTab' && s.index !== validated.length && s.raw === true) {
-      throw new ValidationError(`Step ${s.index} (closeTab: true) closes this command's tab, so it must be the last step`);
+    if (s.index !== validated.length && s.def.mustComeLast?.(s.params)) {
+      throw new ValidationError(`Step ${s.index} (${s.action}: ${JSON.stringify(s.raw)}) closes this command's tab, so it must be the last step`);
     }
   });
   const needsTab = validated.some((s) => s.def.needsTab);

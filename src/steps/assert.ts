@@ -5,7 +5,7 @@
 import { AssertionError } from '../common/index.js';
 import { evaluateIn } from '../page/index.js';
 import type { TextCheck } from '../injected/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optString, ParamError, type Obj } from './params.js';
 
 const URL_OPS = ['contains', 'equals', 'startsWith', 'endsWith', 'matches'] as const;
@@ -46,7 +46,7 @@ function urlChecks(o: Obj): Check[] {
 
 function readChecks(v: unknown): Check[] {
   if (!isObj(v)) throw new ParamError(`an assertion is {url: {contains|equals|startsWith|endsWith|matches}}, {urlContains}, {urlMatches} or {text, selector, caseSensitive}; got ${describe(v)}`);
-  const o = obj(v, ['url', 'urlContains', 'urlMatches', 'text', 'selector', 'caseSensitive'], 'assert');
+  const o = obj(v, keysOf(ASSERT_PARAMS), 'assert');
   const checks = urlChecks(o);
   const text = optString(o, 'text');
   if (text !== undefined) {
@@ -74,9 +74,12 @@ function failureLine(o: Outcome): string {
   return `${what} — actual: ${o.actual === undefined ? '(none)' : JSON.stringify(o.actual)}`;
 }
 
+const ASSERT_PARAMS: ParamSchema = { forms: ['[…]'], keys: { url: '{contains|equals|matches…}', urlContains: '-', urlMatches: '-', text: '', selector: '', caseSensitive: '-' }, note: 'fails: AssertionError, expected vs actual' };
+
 defineStep<Check[]>({
   name: 'assert',
-  summary: 'Check the page: {url: {contains|equals|startsWith|endsWith|matches}} | {urlContains} | {urlMatches} | {text, selector, caseSensitive} | [...] → {passed, assertions}; AssertionError when one fails',
+  summary: 'Check the page',
+  params: ASSERT_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {

@@ -2,7 +2,7 @@
 // ref, a CSS selector, {selector|ref|text, offsetX, offsetY} or {x, y}. The work is dom/drag.ts's.
 
 import { drag, type DragEndSpec, type DragMethod, type DragOptions } from '../dom/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { settledOutput } from './interaction.js';
 import { describe, isObj, obj, optEnum, optNumber, ParamError } from './params.js';
 import { actionOptions, objectTarget, stringTarget } from './targets.js';
@@ -27,13 +27,16 @@ function readEnd(v: unknown, key: 'source' | 'target'): DragEndSpec {
   return { target, ...(offsetX !== undefined ? { offsetX } : {}), ...(offsetY !== undefined ? { offsetY } : {}) };
 }
 
+const DRAG_PARAMS: ParamSchema = { keys: { source: 'T|{x, y}', target: 'T|{x, y}', method: 'auto|mouse|html5', steps: '-', delay: '-', timeout: '-', force: '-' }, returns: '{dragged, method, dropped}' };
+
 defineStep<DragParams>({
   name: 'drag',
-  summary: 'Drag: {source, target, method: auto|mouse|html5, steps, delay, timeout, force}; ends are "s1e4" | "css" | {selector|ref|text, offsetX, offsetY} | {x, y}',
+  summary: 'Drag from one element or point to another',
+  params: DRAG_PARAMS,
   needsTab: true,
   readOnly: false,
   parse(v) {
-    const o = obj(v, ['source', 'target', 'method', 'steps', 'delay', 'timeout', 'force'], 'drag');
+    const o = obj(v, keysOf(DRAG_PARAMS), 'drag');
     const method: DragMethod = optEnum(o, 'method', ['auto', 'mouse', 'html5'] as const) ?? 'auto';
     return {
       source: readEnd(o.source, 'source'),

@@ -6,7 +6,7 @@ import { ElementNotFoundError, StaleElementError, StepValidationError } from '..
 import { locate, lookupWindowMs, submitForm, type TargetSpec } from '../dom/index.js';
 import { evaluateIn } from '../page/index.js';
 import type { FormFailure } from '../injected/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, ParamError } from './params.js';
 import { objectTarget, stringTarget } from './targets.js';
 import { settledOutput } from './interaction.js';
@@ -25,9 +25,12 @@ function formFailure(f: FormFailure, step: string): Error {
   return new ElementNotFoundError(f.desc ? `${f.desc} is not in a form and holds no fields` : 'The page has no <form>; give the selector of the fields\' container');
 }
 
+const FORM_STATE_PARAMS: ParamSchema = { forms: ['true', 'T'], keys: { selector: '-', ref: '-', text: '-', label: '-', exact: '-' }, returns: 'fields with label, value, valid' };
+
 defineStep<{ target?: TargetSpec }>({
   name: 'formState',
-  summary: 'Fields of a form: true (first form) | "css" | {selector|ref} → {valid, fieldCount, fields: [{selector, name, type, label, value, valid}]}',
+  summary: 'Fields of a form',
+  params: FORM_STATE_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {
@@ -43,9 +46,12 @@ defineStep<{ target?: TargetSpec }>({
   },
 });
 
+const VALIDATE_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '-', ref: '-', text: '-', label: '-', exact: '-' }, returns: '{valid}' };
+
 defineStep<{ target: TargetSpec }>({
   name: 'validate',
-  summary: 'HTML validity of a field → {valid, message, validity: {valueMissing, …}} or of a form → {valid, invalid: [...]}',
+  summary: 'HTML validity of a field or form',
+  params: VALIDATE_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {
@@ -61,9 +67,12 @@ defineStep<{ target: TargetSpec }>({
   },
 });
 
+const SUBMIT_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '-', ref: '-', text: '-', label: '-', exact: '-' }, returns: '{submitted}', note: 'invalid → FormValidationError, not sent' };
+
 defineStep<{ target: TargetSpec }>({
   name: 'submit',
-  summary: 'Submit a form like a user (requestSubmit): "form css" | its button | {selector|ref} → {submitted, navigated}; invalid → FormValidationError, not sent',
+  summary: 'Submit a form like a user (requestSubmit)',
+  params: SUBMIT_PARAMS,
   needsTab: true,
   readOnly: false,
   parse(v) {

@@ -2,9 +2,9 @@
 
 import { ExecutionError, errorMessage } from '../common/index.js';
 import { fill, selectOption, upload, type FillOptions, type OptionChoice, type TargetSpec } from '../dom/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError, type Obj } from './params.js';
-import { ACTION_OPTION_KEYS, actionOptions, hasTarget, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
+import { actionOptions, hasTarget, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
 import { settledOutput } from './interaction.js';
 
 // ── fill ───────────────────────────────────────────────────────────────────────────────────
@@ -12,7 +12,6 @@ interface FillField { key: string; target: TargetSpec | undefined; value: string
 interface FillParams { fields: FillField[]; opts: FillOptions; batch: boolean }
 
 const FILL_TARGET_KEYS = TARGET_KEYS.filter((k) => k !== 'selectors' && k !== 'x' && k !== 'y' && k !== 'text');
-const FILL_KEYS = [...FILL_TARGET_KEYS, ...ACTION_OPTION_KEYS, 'value', 'clear', 'react'] as const;
 
 function fillValue(v: unknown, key: string): string {
   if (typeof v === 'string') return v;
@@ -35,9 +34,13 @@ function batchFields(map: Obj): FillField[] {
   });
 }
 
+const FILL_PARAMS: ParamSchema = { forms: ['{"#a": "x", "s1e4": "y", "Email": "z"}', '"text" (focused)'], keys: { selector: '', ref: '', label: '', exact: '', withinSelector: '', value: '', clear: '', react: '', fields: '-', force: '-', timeout: '-', stable: '-' } };
+
 defineStep<FillParams>({
   name: 'fill',
-  summary: 'Fill fields: {selector|ref|label, value, clear, react} | {"#a": "x", "s1e4": "y"} | {fields: {…}, react} | "text" (focused element)',
+  summary: 'Fill fields',
+  params: FILL_PARAMS,
+  target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'], fieldMap: true, byWords: 'label' },
   needsTab: true,
   readOnly: false,
   parse(v) {
@@ -49,7 +52,7 @@ defineStep<FillParams>({
       return { fields: batchFields(o.fields), opts: fillOptions(o), batch: true };
     }
     if ('value' in v || hasTarget(v, FILL_TARGET_KEYS)) {
-      const o = obj(v, FILL_KEYS, 'fill');
+      const o = obj(v, keysOf(FILL_PARAMS).filter((k) => k !== 'fields'), 'fill');
       if (o.value === undefined) throw new ParamError('fill needs "value"');
       const target = hasTarget(o, FILL_TARGET_KEYS) ? objectTarget(o, 'fill', FILL_TARGET_KEYS) : undefined;
       return { fields: [{ key: target ? 'field' : 'focused', target, value: fillValue(o.value, '"value"') }], opts: fillOptions(o), batch: false };
@@ -88,13 +91,18 @@ defineStep<FillParams>({
 // ── selectOption ───────────────────────────────────────────────────────────────────────────
 interface SelectParams { target: TargetSpec; choice: OptionChoice; opts: ReturnType<typeof actionOptions> }
 
+const SELECT_OPTION_PARAMS: ParamSchema = { keys: { selector: '', ref: '', withinSelector: '', value: '', label: '', index: '', values: '', force: '-', timeout: '-', stable: '-' }, returns: '{selected}' };
+
 defineStep<SelectParams>({
   name: 'selectOption',
-  summary: 'Choose in a <select>: {selector|ref, value | label | index | values: [...]} → {selected, multiple}',
+  summary: 'Choose in a <select>',
+  params: SELECT_OPTION_PARAMS,
+  target: { keys: ['selector', 'ref', 'withinSelector'] },
+  remedyFor: { 'field:select': (t, value) => ({ ...t, label: value ?? '' }) },
   needsTab: true,
   readOnly: false,
   parse(v) {
-    const o = obj(v, ['selector', 'ref', 'withinSelector', 'value', 'label', 'index', 'values', ...ACTION_OPTION_KEYS], 'selectOption');
+    const o = obj(v, keysOf(SELECT_OPTION_PARAMS), 'selectOption');
     const target = objectTarget(o, 'selectOption', ['selector', 'ref', 'withinSelector']);
     const forms = ['value', 'label', 'index', 'values'].filter((k) => o[k] !== undefined);
     if (forms.length !== 1) throw new ParamError('selectOption needs exactly one of "value", "label", "index", "values"');
@@ -121,13 +129,18 @@ defineStep<SelectParams>({
 // ── upload ─────────────────────────────────────────────────────────────────────────────────
 interface UploadParams { target: TargetSpec; files: string[]; opts: ReturnType<typeof actionOptions> }
 
+const UPLOAD_PARAMS: ParamSchema = { keys: { selector: '', ref: '', label: '', exact: '', withinSelector: '', files: '"path"|[…]', file: '-', timeout: '-' } };
+
 defineStep<UploadParams>({
   name: 'upload',
-  summary: 'Set files on a file input (or the button/drop zone hiding one): {selector|ref|label, files: "path" | ["a", "b"]}',
+  summary: 'Set files on a file input, or the button hiding one',
+  params: UPLOAD_PARAMS,
+  target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'] },
+  remedyFor: { 'field:file': (t) => ({ ...t, files: ['/path/to/file'] }) },
   needsTab: true,
   readOnly: false,
   parse(v) {
-    const o = obj(v, ['selector', 'ref', 'label', 'exact', 'withinSelector', 'files', 'file', 'timeout'], 'upload');
+    const o = obj(v, keysOf(UPLOAD_PARAMS), 'upload');
     const raw = o.files ?? o.file;
     const files = typeof raw === 'string' ? [raw] : raw;
     if (!Array.isArray(files) || !files.length || files.some((f) => typeof f !== 'string' || !f)) throw new ParamError(`"files" must be a path or a non-empty array of paths, got ${describe(raw)}`);

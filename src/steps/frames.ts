@@ -2,15 +2,20 @@
 // for the tab across calls until {"frame": "top"} or a new top document (SPEC §19.12).
 
 import { chooseFrame, type FrameChoice } from '../dom/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { stringTarget } from './targets.js';
 
 type FrameParams = { list: true } | { top: true } | FrameChoice;
 
+const FRAME_PARAMS: ParamSchema = { forms: ['"iframe css"', 'index', '"top"'], keys: { list: 'true', name: '', frameId: '-', selector: '-', ref: '-', index: '-', top: '-' }, note: 'later steps run inside' };
+
 defineStep<FrameParams>({
   name: 'frame',
-  summary: 'Choose the frame later steps run in: "iframe css" | index | {selector|ref|index|name|frameId} | "top"; {list: true} → {mainFrameId, currentFrameId, frames}',
+  summary: 'Choose the frame later steps run in',
+  params: FRAME_PARAMS,
+  target: { keys: ['selector', 'ref'], string: true },
+  remedyFor: { frame: () => ({ list: true }) },
   needsTab: true,
   readOnly: false,
   parse(v) {
@@ -21,7 +26,7 @@ defineStep<FrameParams>({
       return { index: v };
     }
     if (!isObj(v)) throw new ParamError(`frame takes "top", an iframe selector, an index or an object; got ${describe(v)}`);
-    const o = obj(v, ['list', 'top', 'selector', 'ref', 'index', 'name', 'frameId'], 'frame');
+    const o = obj(v, keysOf(FRAME_PARAMS), 'frame');
     const forms = ['list', 'top', 'selector', 'ref', 'index', 'name', 'frameId'].filter((k) => o[k] !== undefined);
     if (forms.length !== 1) throw new ParamError('frame needs exactly one of "list", "top", "selector", "ref", "index", "name", "frameId"');
     if (o.list !== undefined) { if (optBool(o, 'list') !== true) throw new ParamError('"list" must be true'); return { list: true }; }

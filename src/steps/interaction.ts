@@ -7,9 +7,9 @@ import {
   click, clickCoordinates, DEFAULT_ACTION_TIMEOUT_MS, describeTarget, findFrameWith, hover, moveMouse, type ClickOptions, type SettleResult, type TargetSpec,
 } from '../dom/index.js';
 import { evaluateIn } from '../page/index.js';
-import { defineStep, type AttachedTab } from './registry.js';
+import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
-import { ACTION_OPTION_KEYS, actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
+import { actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
 
 /** Time a newly opened tab gets to show up as a target. */
 const NEW_TAB_WAIT_MS = 1_000;
@@ -52,8 +52,6 @@ interface ClickParams {
   waitAfter?: { timeoutMs: number; quietMs: number };
 }
 
-const CLICK_KEYS = [...TARGET_KEYS, ...ACTION_OPTION_KEYS, 'jsClick', 'nativeOnly', 'doubleClick', 'scrollUntilVisible', 'waitAfter', 'searchFrames'] as const;
-
 function readScrollSearch(v: unknown): ClickOptions['scrollUntilVisible'] {
   if (v === undefined || v === false) return undefined;
   if (v === true) return { direction: 'down', maxAttempts: 20 };
@@ -71,15 +69,20 @@ function readWaitAfter(v: unknown): ClickParams['waitAfter'] {
   return { timeoutMs: optNumber(o, 'timeout', { min: 0, max: 60_000 }) ?? 2_000, quietMs: optNumber(o, 'stableTime', { min: 0, max: 10_000 }) ?? 100 };
 }
 
+const CLICK_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '', ref: '', text: '', exact: '', withinSelector: '', selectors: '[…]', x: '', y: '', doubleClick: '', force: '', jsClick: '', nativeOnly: '-', scrollUntilVisible: '', searchFrames: '', waitAfter: '', timeout: '-', stable: '-' }, returns: '{clicked, method, navigated, newTabs, checked}' };
+
 defineStep<ClickParams>({
   name: 'click',
-  summary: 'Click: "s1e4" | "css" | {ref|selector|text|selectors|x+y, exact, withinSelector, doubleClick, force, jsClick, nativeOnly, scrollUntilVisible, searchFrames, waitAfter, timeout}',
+  summary: 'Click an element or a point',
+  params: CLICK_PARAMS,
+  target: { keys: ['selector', 'ref', 'text', 'selectors', 'x', 'y', 'exact', 'withinSelector'], string: true, byWords: 'text', pointer: true },
+  remedyFor: { dismiss: (t) => t.ref, 'field:checkbox': (t) => t, 'field:radio': (t) => t },
   needsTab: true,
   readOnly: false,
   parse(v) {
     if (typeof v === 'string') return { target: stringTarget(v, 'click'), opts: {} };
     if (!isObj(v)) throw new ParamError(`click takes "s1e4", a CSS selector or an object, got ${describe(v)}`);
-    const o = obj(v, CLICK_KEYS, 'click');
+    const o = obj(v, keysOf(CLICK_PARAMS), 'click');
     const target = objectTarget(o, 'click', TARGET_KEYS.filter((k) => k !== 'label'));
     const opts: ClickOptions = {
       ...actionOptions(o),
@@ -140,14 +143,18 @@ defineStep<ClickParams>({
 // ── hover ──────────────────────────────────────────────────────────────────────────────────
 interface HoverParams { target: TargetSpec; opts: ClickOptions & { durationMs?: number; captureResult?: boolean } }
 
+const HOVER_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '', ref: '', text: '', exact: '', withinSelector: '', x: '', y: '', duration: '', captureResult: '', force: '-', timeout: '-', stable: '-' }, note: 'menus/tooltips shown, with refs' };
+
 defineStep<HoverParams>({
   name: 'hover',
-  summary: 'Hover: "s1e4" | "css" | {ref|selector|text|x+y, duration, captureResult, force, timeout} → appeared menus/tooltips with captureResult',
+  summary: 'Hover an element or a point',
+  params: HOVER_PARAMS,
+  target: { keys: ['selector', 'ref', 'text', 'x', 'y', 'exact', 'withinSelector'], string: true, byWords: 'text', pointer: true },
   needsTab: true,
   readOnly: false,
   parse(v) {
     if (typeof v === 'string') return { target: stringTarget(v, 'hover'), opts: {} };
-    const o = obj(v, [...TARGET_KEYS, ...ACTION_OPTION_KEYS, 'duration', 'captureResult'], 'hover');
+    const o = obj(v, keysOf(HOVER_PARAMS), 'hover');
     const durationMs = optNumber(o, 'duration', { min: 0, max: 60_000 });
     return {
       target: objectTarget(o, 'hover', TARGET_KEYS.filter((k) => k !== 'label' && k !== 'selectors')),

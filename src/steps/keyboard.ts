@@ -5,7 +5,7 @@ import { looksSensitive, markSecret, StepValidationError } from '../common/index
 import {
   focusElement, markBeforeAction, parseCombo, pressCombo, settleAfterAction, typeText, unknownKeyWarning, type KeyCombo, type TargetSpec,
 } from '../dom/index.js';
-import { defineStep, type StepContext } from './registry.js';
+import { defineStep, keysOf, type ParamSchema, type StepContext } from './registry.js';
 import { obj, optNumber, ParamError, reqString, type Obj } from './params.js';
 import { actionOptions, hasTarget, objectTarget } from './targets.js';
 import { settledOutput } from './interaction.js';
@@ -28,7 +28,7 @@ function readTarget(o: Obj, step: string, keys: readonly string[] = KEY_TARGET_K
 }
 
 function readPress(v: unknown): PressParams {
-  const o: Obj = typeof v === 'string' ? { key: v } : obj(v, ['key', 'times', 'timeout', ...KEY_TARGET_KEYS], 'press');
+  const o: Obj = typeof v === 'string' ? { key: v } : obj(v, keysOf(PRESS_PARAMS), 'press');
   if (o.key === undefined) throw new ParamError('press needs "key": "Enter" | "Control+a" | {key, selector | ref, times}');
   const raw = reqString(o, 'key', { nonEmpty: true, maxLength: 100 });
   const times = optNumber(o, 'times', { min: 1, max: MAX_TIMES, integer: true }) ?? 1;
@@ -39,7 +39,7 @@ function readPress(v: unknown): PressParams {
 }
 
 function readType(v: unknown): TypeParams {
-  const o: Obj = typeof v === 'string' ? { text: v } : obj(v, ['text', 'delay', 'timeout', ...TYPE_TARGET_KEYS], 'type');
+  const o: Obj = typeof v === 'string' ? { text: v } : obj(v, keysOf(TYPE_PARAMS), 'type');
   const text = reqString(o, 'text', { maxLength: MAX_TEXT });
   const delayMs = optNumber(o, 'delay', { min: 0, max: MAX_DELAY_MS }) ?? 0;
   return { ...(typeof v === 'string' ? {} : readTarget(o, 'type', TYPE_TARGET_KEYS)), text, delayMs };
@@ -52,9 +52,13 @@ async function focusIfTargeted(ctx: StepContext, t: Target): Promise<string | un
   return (await focusElement(tab.page, t.target, tab.entry, t.opts ?? {}, ctx.deadline)).desc;
 }
 
+const PRESS_PARAMS: ParamSchema = { forms: ['"Enter"', '"Control+a"'], keys: { key: '', selector: '', ref: '', text: '', label: '', exact: '', withinSelector: '', times: '', timeout: '-' }, returns: '{pressed}', note: 'unknown key: `warning`' };
+
 defineStep<PressParams>({
   name: 'press',
-  summary: 'Press a key or combination to the focused element: "Enter" | "Control+a" | {key, selector | ref, times: 1} → {pressed} (+ warning for an unknown key, nothing pressed)',
+  summary: 'Press a key or combination',
+  params: PRESS_PARAMS,
+  target: { keys: ['selector', 'ref', 'text', 'label', 'exact', 'withinSelector'] },
   needsTab: true,
   readOnly: false,
   parse: readPress,
@@ -70,9 +74,13 @@ defineStep<PressParams>({
   },
 });
 
+const TYPE_PARAMS: ParamSchema = { forms: ['"text"'], keys: { text: '', selector: '', ref: '', label: '', exact: '', withinSelector: '', delay: '', timeout: '-' }, returns: '{typed}' };
+
 defineStep<TypeParams>({
   name: 'type',
-  summary: 'Type text key by key into the focused element: "text" | {text, selector | ref, delay: 0} → {typed} ("\\n" is Enter; characters without a key are inserted as text)',
+  summary: 'Type text key by key; \n is Enter',
+  params: TYPE_PARAMS,
+  target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'] },
   needsTab: true,
   readOnly: false,
   parse: readType,

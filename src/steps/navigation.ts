@@ -1,19 +1,24 @@
 // Navigation steps: goto, back, forward, reload (DECISIONS: shapes and results).
 
 import { goHistory, navigate, navigatesInPlace, reload, type WaitUntil } from '../page/index.js';
-import { defineStep } from './registry.js';
-import { navigableUrl, obj, optBool, optEnum, reqString, describe, ParamError } from './params.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
+import { isObj, navigableUrl, obj, optBool, optEnum, reqString, describe, ParamError } from './params.js';
 
 const WAIT_UNTIL = ['commit', 'domcontentloaded', 'load', 'networkidle'] as const;
 
+const GOTO_PARAMS: ParamSchema = { forms: ['"url"'], keys: { url: '', waitUntil: 'commit|domcontentloaded|load|networkidle' }, returns: '{url, status}' };
+
 defineStep<{ url: string; waitUntil: WaitUntil }>({
   name: 'goto',
-  summary: 'Navigate: "url" | {url, waitUntil: commit|domcontentloaded|load|networkidle}',
+  summary: 'Navigate',
+  params: GOTO_PARAMS,
+  landsOnUrl: true,
+  lighterWait: (raw: unknown) => (isObj(raw) && (raw.waitUntil === 'commit' || raw.waitUntil === 'domcontentloaded') ? undefined : { url: isObj(raw) ? raw.url : raw, waitUntil: 'domcontentloaded' }),
   needsTab: true,
   readOnly: false,
   parse(v) {
     if (typeof v === 'string') return { url: navigableUrl(v, 'goto'), waitUntil: 'load' };
-    const o = obj(v, ['url', 'waitUntil'], 'goto');
+    const o = obj(v, keysOf(GOTO_PARAMS), 'goto');
     return { url: navigableUrl(reqString(o, 'url'), 'url'), waitUntil: optEnum(o, 'waitUntil', WAIT_UNTIL) ?? 'load' };
   },
   replacesDocument: (p, currentUrl) => !navigatesInPlace(currentUrl, p.url),
@@ -29,27 +34,37 @@ function parseHistory(name: string, extra: string[] = []) {
   };
 }
 
+const BACK_PARAMS: ParamSchema = { forms: ['true'], keys: { waitUntil: '-' }, returns: '{url} ({noHistory} when none)' };
+
 defineStep({
   name: 'back',
-  summary: 'History back: true | {waitUntil}; {noHistory: true} when there is nothing to go back to',
+  summary: 'History back',
+  params: BACK_PARAMS,
   needsTab: true,
   readOnly: false,
   parse: parseHistory('back'),
   run: (ctx, p) => goHistory(ctx.command.requireTab().page, -1, p.waitUntil, ctx.deadline),
 });
 
+const FORWARD_PARAMS: ParamSchema = { forms: ['true'], keys: { waitUntil: '-' }, returns: '{url}' };
+
 defineStep({
   name: 'forward',
-  summary: 'History forward: true | {waitUntil}',
+  summary: 'History forward',
+  params: FORWARD_PARAMS,
   needsTab: true,
   readOnly: false,
   parse: parseHistory('forward'),
   run: (ctx, p) => goHistory(ctx.command.requireTab().page, 1, p.waitUntil, ctx.deadline),
 });
 
+const RELOAD_PARAMS: ParamSchema = { forms: ['true'], keys: { waitUntil: '-', ignoreCache: '' }, returns: '{url}' };
+
 defineStep({
   name: 'reload',
-  summary: 'Reload: true | {waitUntil, ignoreCache}',
+  summary: 'Reload',
+  params: RELOAD_PARAMS,
+  remedyFor: { crashed: () => true },
   needsTab: true,
   readOnly: false,
   parse: parseHistory('reload', ['ignoreCache']),

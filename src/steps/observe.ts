@@ -8,7 +8,7 @@ import { readConsoleLog, type ConsoleMessage } from '../capture/index.js';
 import { locate, lookupWindowMs, type TargetSpec } from '../dom/index.js';
 import { evaluateIn } from '../page/index.js';
 import type { ExtractKind } from '../injected/index.js';
-import { defineStep, type AttachedTab, type StepContext } from './registry.js';
+import { defineStep, keysOf, type ParamSchema, type AttachedTab, type StepContext } from './registry.js';
 import { describe, isObj, obj, optBool, optEnum, optNumber, optString, ParamError } from './params.js';
 import { objectTarget, stringTarget } from './targets.js';
 
@@ -37,14 +37,17 @@ function readTarget(o: Record<string, unknown>, what: string): TargetSpec | unde
 // ── inspect ────────────────────────────────────────────────────────────────────────────────
 interface InspectParams { selectors?: string[]; limit?: number }
 
+const INSPECT_PARAMS: ParamSchema = { forms: ['true'], keys: { selectors: '', limit: '' }, returns: 'element counts', note: 'selectors: yours' };
+
 defineStep<InspectParams>({
   name: 'inspect',
-  summary: 'Page overview: title, url, counts of links, buttons, inputs, headings, forms, …; {selectors: [...], limit} counts (and texts of) your own',
+  summary: 'Page overview: counts of links, buttons, inputs, headings, forms',
+  params: INSPECT_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {
     if (v === true) return {};
-    const o = obj(v, ['selectors', 'limit'], 'inspect');
+    const o = obj(v, keysOf(INSPECT_PARAMS), 'inspect');
     const s = o.selectors;
     if (s !== undefined && (!Array.isArray(s) || s.some((x) => typeof x !== 'string' || !x.trim()))) {
       throw new ParamError(`"selectors" must be an array of CSS selectors, got ${describe(s)}`);
@@ -61,16 +64,19 @@ defineStep<InspectParams>({
 // ── extract ────────────────────────────────────────────────────────────────────────────────
 interface ExtractParams { target?: TargetSpec; type?: ExtractKind; limit: number }
 
+const EXTRACT_PARAMS: ParamSchema = { forms: ['"css"'], keys: { selector: '', ref: '-', text: '-', label: '-', exact: '-', type: 'table|list', limit: '' }, returns: '{headers, rows} | {items}' };
+
 defineStep<ExtractParams>({
   name: 'extract',
-  summary: 'Table or list as data: "css" | {selector|ref, type: table|list, limit} → {type, headers, rows, rowCount} | {type, items, itemCount}',
+  summary: 'Table or list as data',
+  params: EXTRACT_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {
     if (v === true) return { limit: DEFAULT_EXTRACT_LIMIT };
     if (typeof v === 'string') return { target: stringTarget(v, 'extract'), limit: DEFAULT_EXTRACT_LIMIT };
     if (!isObj(v)) throw new ParamError(`extract takes a selector, a ref or {selector, type, limit}; got ${describe(v)}`);
-    const o = obj(v, ['selector', 'ref', 'text', 'label', 'exact', 'type', 'limit'], 'extract');
+    const o = obj(v, keysOf(EXTRACT_PARAMS), 'extract');
     const type = optEnum(o, 'type', ['table', 'list'] as const);
     return { target: readTarget(o, 'extract'), ...(type ? { type } : {}), limit: optNumber(o, 'limit', { min: 1, max: MAX_EXTRACT_LIMIT, integer: true }) ?? DEFAULT_EXTRACT_LIMIT };
   },
@@ -93,16 +99,19 @@ defineStep<ExtractParams>({
 // ── getDom ─────────────────────────────────────────────────────────────────────────────────
 interface DomParams { target?: TargetSpec; outer: boolean; maxLength: number }
 
+const GET_DOM_PARAMS: ParamSchema = { forms: ['true', '"css"'], keys: { selector: '', ref: '-', text: '-', label: '-', exact: '-', outer: 'false', maxLength: '-' }, returns: '{html}', note: 'long: cut, whole in `path`' };
+
 defineStep<DomParams>({
   name: 'getDom',
-  summary: 'Raw HTML: true (whole page) | "css" | {selector|ref, outer: false, maxLength} → {html, tagName, length}; longer HTML is cut and saved whole to `path`',
+  summary: 'Raw HTML',
+  params: GET_DOM_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {
     if (v === true) return { outer: true, maxLength: DEFAULT_DOM_MAX_CHARS };
     if (typeof v === 'string') return { target: stringTarget(v, 'getDom'), outer: true, maxLength: DEFAULT_DOM_MAX_CHARS };
     if (!isObj(v)) throw new ParamError(`getDom takes true, a selector or {selector, outer}; got ${describe(v)}`);
-    const o = obj(v, ['selector', 'ref', 'text', 'label', 'exact', 'outer', 'maxLength'], 'getDom');
+    const o = obj(v, keysOf(GET_DOM_PARAMS), 'getDom');
     return { target: readTarget(o, 'getDom'), outer: optBool(o, 'outer') ?? true, maxLength: optNumber(o, 'maxLength', { min: 100, max: DOM_TRANSFER_MAX_CHARS, integer: true }) ?? DEFAULT_DOM_MAX_CHARS };
   },
   async run(ctx, p) {
@@ -144,14 +153,17 @@ function readSince(v: unknown): number | undefined {
   throw new ParamError(`"since" is a timestamp (ms since 1970, as messages carry) or a date string, got ${describe(v)}`);
 }
 
+const CONSOLE_PARAMS: ParamSchema = { forms: ['true'], keys: { level: '', type: '', since: '', limit: '', clear: '', stackTrace: '-' }, returns: 'messages' };
+
 defineStep<ConsoleParams>({
   name: 'console',
-  summary: 'Console messages the page logged (also before this call): true | {limit, level, type: console|exception|network|…, since, stackTrace, clear}',
+  summary: 'Console messages the page logged, earlier calls\' too',
+  params: CONSOLE_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {
     if (v === true) return { limit: DEFAULT_CONSOLE_LIMIT, stackTrace: false, clear: false };
-    const o = obj(v, ['limit', 'level', 'type', 'since', 'stackTrace', 'clear'], 'console');
+    const o = obj(v, keysOf(CONSOLE_PARAMS), 'console');
     const levels = readLevels(o.level);
     const type = optString(o, 'type');
     const since = readSince(o.since);

@@ -5,7 +5,7 @@
 import { EvaluationError, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
 import { evaluateWithRuntime, serializeRemoteObject, terminate, type Page } from '../page/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
 
@@ -81,9 +81,12 @@ function releaseExpression(session: CdpSession): void {
   session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => { /* the document is gone with its objects */ });
 }
 
+const PAGE_FUNCTION_PARAMS: ParamSchema = { forms: ['"() => …"', '"expr"'], keys: { fn: '', expression: '-', refs: 'true', await: '-', serialize: '-', timeout: '' }, returns: '{type, value}', note: 'refs: refs.get("s1e4")' };
+
 defineStep<PageFunctionParams>({
   name: 'pageFunction',
-  summary: 'Run JavaScript: "() => …" | "expression" | {fn, refs, timeout} | {expression, await, serialize, timeout}',
+  summary: 'Run JavaScript in the page',
+  params: PAGE_FUNCTION_PARAMS,
   needsTab: true,
   readOnly: false,
   ownTimeoutMs: (p) => p.timeoutMs,
@@ -93,7 +96,7 @@ defineStep<PageFunctionParams>({
       if (v.length > MAX_SOURCE) throw new ParamError(`pageFunction is longer than ${MAX_SOURCE} characters`);
       return { source: v, mode: looksLikeFunction(v) ? 'function' : 'expression', refs: false, await: true, serialize: true };
     }
-    const o = obj(v, ['fn', 'expression', 'refs', 'await', 'serialize', 'timeout'], 'pageFunction');
+    const o = obj(v, keysOf(PAGE_FUNCTION_PARAMS), 'pageFunction');
     const fn = optString(o, 'fn', { maxLength: MAX_SOURCE });
     const expression = optString(o, 'expression', { maxLength: MAX_SOURCE });
     if ((fn === undefined) === (expression === undefined)) throw new ParamError(`pageFunction needs exactly one of "fn" or "expression", got ${describe(v)}`);

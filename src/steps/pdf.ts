@@ -4,7 +4,7 @@
 import { basename, isAbsolute, join } from 'node:path';
 import { stateDir } from '../common/index.js';
 import { capturePdf, type PdfMargins, type PdfOptions } from '../capture/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, optString, ParamError } from './params.js';
 
 type PdfParams = Omit<PdfOptions, 'path'> & { path?: string };
@@ -42,9 +42,12 @@ export function pdfPath(path: string | undefined, fallbackName: string): string 
   return basename(path) === path ? join(stateDir(), path) : join(process.cwd(), path);
 }
 
+const PDF_PARAMS: ParamSchema = { forms: ['true', '"path"'], keys: { path: '', landscape: '', pageRanges: '', margin: '', validate: '', scale: '-', paperWidth: '-', paperHeight: '-', displayHeaderFooter: '-', headerTemplate: '-', footerTemplate: '-', printBackground: '-', preferCSSPageSize: '-' }, returns: '{path, pages}' };
+
 defineStep<PdfParams>({
   name: 'pdf',
-  summary: 'Print to PDF: true | "file.pdf" | {path, landscape, scale, pageRanges, margin, paperWidth, paperHeight, printBackground, displayHeaderFooter, headerTemplate, footerTemplate, preferCSSPageSize, validate}',
+  summary: 'Print to PDF',
+  params: PDF_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {
@@ -53,8 +56,7 @@ defineStep<PdfParams>({
       if (!v.trim()) throw new ParamError('pdf path must not be empty');
       return { path: v };
     }
-    const o = obj(v, ['path', 'landscape', 'scale', 'pageRanges', 'margin', 'paperWidth', 'paperHeight', 'displayHeaderFooter',
-      'headerTemplate', 'footerTemplate', 'printBackground', 'preferCSSPageSize', 'validate'], 'pdf');
+    const o = obj(v, keysOf(PDF_PARAMS), 'pdf');
     const pageRanges = optString(o, 'pageRanges');
     if (pageRanges !== undefined && !/^\s*\d+(\s*-\s*\d*)?(\s*,\s*\d+(\s*-\s*\d*)?)*\s*$/.test(pageRanges)) {
       throw new ParamError(`"pageRanges" looks like "1-3" or "1,3,5-", got ${describe(pageRanges)}`);

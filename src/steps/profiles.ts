@@ -2,7 +2,7 @@
 // domain is normalised and checked while the command is validated, before anything runs.
 
 import { normaliseDomain, readSiteProfile, writeSiteProfile, MAX_PROFILE_BYTES } from '../profiles/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { obj, reqString, ParamError, describe } from './params.js';
 
 function domainParam(raw: string): string {
@@ -11,15 +11,18 @@ function domainParam(raw: string): string {
   return result.domain;
 }
 
+const READ_SITE_PROFILE_PARAMS: ParamSchema = { forms: ['"domain"'], keys: { domain: '' }, returns: '{found, content}' };
+
 defineStep<{ domain: string }>({
   name: 'readSiteProfile',
-  summary: 'Read what was learned about a site: "github.com" | {domain} → {found, domain, content}',
+  summary: 'Read what was learned about a site',
+  params: READ_SITE_PROFILE_PARAMS,
   needsTab: false,
   readOnly: true,
   parse(v) {
     if (typeof v === 'string') return { domain: domainParam(v) };
     if (typeof v !== 'object' || v === null) throw new ParamError(`readSiteProfile takes "domain" or {domain}, got ${describe(v)}`);
-    return { domain: domainParam(reqString(obj(v, ['domain'], 'readSiteProfile'), 'domain')) };
+    return { domain: domainParam(reqString(obj(v, keysOf(READ_SITE_PROFILE_PARAMS), 'readSiteProfile'), 'domain')) };
   },
   async run(_ctx, p) {
     const content = await readSiteProfile(p.domain);
@@ -27,13 +30,16 @@ defineStep<{ domain: string }>({
   },
 });
 
+const WRITE_SITE_PROFILE_PARAMS: ParamSchema = { keys: { domain: '', content: '' } };
+
 defineStep<{ domain: string; content: string }>({
   name: 'writeSiteProfile',
-  summary: 'Create or replace a site profile (markdown): {domain, content} → {written, path, domain}',
+  summary: 'Create or replace a site profile (markdown)',
+  params: WRITE_SITE_PROFILE_PARAMS,
   needsTab: false,
   readOnly: true,
   parse(v) {
-    const o = obj(v, ['domain', 'content'], 'writeSiteProfile');
+    const o = obj(v, keysOf(WRITE_SITE_PROFILE_PARAMS), 'writeSiteProfile');
     const domain = domainParam(reqString(o, 'domain'));
     const content = reqString(o, 'content');
     if (Buffer.byteLength(content) > MAX_PROFILE_BYTES) {

@@ -5,7 +5,7 @@
 import { ElementNotFoundError, StepValidationError, type Deadline } from '../common/index.js';
 import { evaluateIn } from '../page/index.js';
 import type { Counters } from '../injected/index.js';
-import { defineStep, type AttachedTab } from './registry.js';
+import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, optString, ParamError, reqString, type Obj } from './params.js';
 
 const OUTPUT_MODES = ['text', 'html', 'href', 'value', 'tag'] as const;
@@ -121,7 +121,7 @@ function readQueryAll(v: unknown): [string, QuerySpec][] {
 
 function readSearch(v: unknown): SearchParams {
   if (typeof v === 'string') return readSearch({ text: v });
-  const o = obj(v, ['text', 'pattern', 'role', 'exact', 'limit', 'context', 'near'], 'snapshotSearch');
+  const o = obj(v, keysOf(SNAPSHOT_SEARCH_PARAMS), 'snapshotSearch');
   const p: SearchParams = {
     exact: optBool(o, 'exact') ?? false, limit: limitOf(o, 10),
     context: optNumber(o, 'context', { min: 0, max: 20, integer: true }) ?? 2,
@@ -183,9 +183,12 @@ async function runQueries(tab: AttachedTab, specs: QuerySpec[], ctx: { deadline:
   return keepCounters(tab, outcome).results;
 }
 
+const SNAPSHOT_SEARCH_PARAMS: ParamSchema = { forms: ['"text"'], keys: { text: '', pattern: '', role: '', exact: '', near: '{x, y, radius}', limit: '-', context: '-' }, returns: 'matches with refs' };
+
 defineStep<SearchParams>({
   name: 'snapshotSearch',
-  summary: 'Search the accessibility tree (case-insensitive): "text" | {text, pattern, role, exact, limit: 10, context: 2, near: {x, y, radius: 100}} → {matches: [{path, role, name, ref, value, box}], matchCount, searchedElements, criteria}',
+  summary: 'Search the accessibility tree',
+  params: SNAPSHOT_SEARCH_PARAMS,
   needsTab: true,
   readOnly: true,
   parse: readSearch,
@@ -201,9 +204,12 @@ defineStep<SearchParams>({
   },
 });
 
+const QUERY_PARAMS: ParamSchema = { forms: ['"css"'], keys: { selector: '', output: 'text|html|href|value|{attribute}', role: '', name: '', limit: '-', clean: '-', metadata: '-', roles: '-', nameExact: '-', nameRegex: '-', level: '-', checked: '-', disabled: '-', countOnly: '-' }, returns: '{total, results}' };
+
 defineStep<QuerySpec>({
   name: 'query',
-  summary: 'Find elements, shadow DOM included: "selector" | {selector, limit: 10, output: text|html|href|value|tag|[modes]|{attribute}, clean, metadata} → {selector, total, showing, results} | {role | roles, name, nameExact, nameRegex, level, checked, disabled, countOnly, limit: 10} → {role, total, showing, results} with refs',
+  summary: 'Find elements, shadow DOM included',
+  params: QUERY_PARAMS,
   needsTab: true,
   readOnly: true,
   parse: readQuery,
@@ -213,9 +219,12 @@ defineStep<QuerySpec>({
   },
 });
 
+const QUERY_ALL_PARAMS: ParamSchema = { forms: ['{label: query, …}'], returns: '{label: result}' };
+
 defineStep<[string, QuerySpec][]>({
   name: 'queryAll',
-  summary: 'Several queries in one call: {label: "selector" | {query params}, …} → {label: query result, …}',
+  summary: 'Several queries in one call',
+  params: QUERY_ALL_PARAMS,
   needsTab: true,
   readOnly: true,
   parse: readQueryAll,
@@ -226,9 +235,12 @@ defineStep<[string, QuerySpec][]>({
   },
 });
 
+const ELEMENTS_AT_PARAMS: ParamSchema = { forms: ['[{x, y}, …]'], keys: { x: '', y: '', radius: '', limit: '-' }, returns: 'elements with refs' };
+
 defineStep<AtParams>({
   name: 'elementsAt',
-  summary: 'Elements at viewport points, with refs: {x, y} | [{x, y}, …] → {count, elements} | {x, y, radius: 50, limit: 20} → {center, radius, count, elements} (closest first)',
+  summary: 'Elements at viewport points, with refs',
+  params: ELEMENTS_AT_PARAMS,
   needsTab: true,
   readOnly: true,
   parse: readAt,

@@ -1,7 +1,7 @@
 // Steps that read refs: getBox (SPEC §11.8).
 
 import { evaluateIn } from '../page/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, ParamError } from './params.js';
 
 const REF = /^s\d+e\d+$/;
@@ -17,16 +17,19 @@ function readRefs(v: unknown): { refs: string[]; single: boolean } {
     return { refs: v.map(check), single: false };
   }
   if (isObj(v)) {
-    const o = obj(v, ['ref', 'refs'], 'getBox');
+    const o = obj(v, keysOf(GET_BOX_PARAMS), 'getBox');
     if (o.ref !== undefined) return { refs: [check(o.ref)], single: true };
     if (Array.isArray(o.refs) && o.refs.length) return { refs: o.refs.map(check), single: false };
   }
   throw new ParamError(`getBox takes "s1e4", ["s1e4", …], {ref} or {refs}, got ${describe(v)}`);
 }
 
+const GET_BOX_PARAMS: ParamSchema = { forms: ['"s1e4"', '[…]'], keys: { ref: '-', refs: '-' }, returns: 'boxes' };
+
 defineStep({
   name: 'getBox',
-  summary: 'Boxes of refs: "s1e4" | ["s1e4", …] | {ref} | {refs} → {x, y, width, height, center} (keyed by ref for several)',
+  summary: 'Boxes of refs',
+  params: GET_BOX_PARAMS,
   needsTab: true,
   readOnly: true,
   parse: readRefs,

@@ -35,10 +35,64 @@ export interface StepContext {
   readonly command: CommandState;
 }
 
+/**
+ * A step's parameters, declared: the forms it takes besides an object, the object's keys (its
+ * parser accepts exactly these), what it returns. Validation, --help and the SKILL.md table read it.
+ */
+export interface ParamSchema {
+  /** Non-object forms as the docs write them: 'true', '"url"', 'T' (a target: "s1e4" or CSS), 'ms'. */
+  readonly forms?: readonly string[];
+  /**
+   * The object form's keys, in the order the docs show them, each with a hint: '' (none), a type
+   * or values ('commit|load'), or '-' (accepted, left out of the short table; --help shows it).
+   */
+  readonly keys?: Readonly<Record<string, string>>;
+  /** The output, as the docs write it ('{url, status}'). */
+  readonly returns?: string;
+  /** A few words the table adds ('first step'). */
+  readonly note?: string;
+}
+
+/** Where a step's target is: what the runner needs to aim the same step at another element. */
+export interface TargetFacts {
+  /** The object keys that name the target or refine it (selector, ref, text, label, selectors, x, y, exact, withinSelector). */
+  readonly keys: readonly string[];
+  /** A string parameter is the target ("s1e4" or CSS). */
+  readonly string?: boolean;
+  /** Takes a map of fields, each key a target ({"#email": "x"} or {fields: {…}}). */
+  readonly fieldMap?: boolean;
+  /** The key that names the target by its visible words: 'text' (buttons, links) or 'label' (fields). */
+  readonly byWords?: 'text' | 'label';
+  /** Moves the pointer onto the target: one that stays invisible may still be forced. */
+  readonly pointer?: boolean;
+}
+
+/**
+ * Kinds of failure a step is the usual next step for, and its parameters then (runner/next-step.ts
+ * reads them). `look`: the element is not there (take a new snapshot); `dismiss`: a layer covers
+ * the target and has a dismiss button (its ref is the target); `field:<control>`: a field
+ * that takes no text (`file`, `select`, `checkbox`, `radio`); `crashed`, `frame`, `beforeunload`.
+ */
+export type RemedyKind = 'look' | 'dismiss' | 'crashed' | 'frame' | 'beforeunload' | `field:${string}`;
+export type Remedy = (target: Record<string, unknown>, value: string | undefined) => unknown;
+
 export interface StepDefinition<P = unknown> {
   readonly name: string;
-  /** One line for --help and SKILL.md. */
+  /** What the step does, a few words for --help. */
   readonly summary: string;
+  readonly params: ParamSchema;
+  /** Steps that act on one element: where its target is in the parameters. */
+  readonly target?: TargetFacts;
+  /** The step lands on a URL (its output's `url`): the site profile is looked up after it (SPEC §15.3). */
+  readonly landsOnUrl?: boolean;
+  /** The step must be the command's last (closeTab of the command's own tab). */
+  mustComeLast?(params: P): boolean;
+  /** The step arms the answer to the next JS dialog: the runner warns when no dialog used it. */
+  readonly armsDialog?: boolean;
+  /** A lighter wait to suggest when the step timed out (goto: waitUntil domcontentloaded); raw is the step's input. */
+  lighterWait?(raw: unknown): unknown;
+  /** Failures this step is the next step for (see RemedyKind). */
+  readonly remedyFor?: Partial<Record<RemedyKind, Remedy>>;
   /** False for the session-less steps (DECISIONS). */
   readonly needsTab: boolean;
   /** Read-only steps don't trigger the post-command screenshot, snapshot and diff (per params for cookies, storage). */
@@ -79,4 +133,18 @@ export function isReadOnlyStep(def: StepDefinition, params: unknown): boolean {
 
 export function allSteps(): StepDefinition[] {
   return [...REGISTRY.values()];
+}
+
+/** The step that is the next step for a failure of `kind`, with its parameters. */
+export function remedyStep(kind: RemedyKind, target: Record<string, unknown> = {}, value?: string): Record<string, unknown> | undefined {
+  for (const def of REGISTRY.values()) {
+    const remedy = def.remedyFor?.[kind];
+    if (remedy) return { [def.name]: remedy(target, value) };
+  }
+  return undefined;
+}
+
+/** The object keys a step's parser accepts (its schema's). */
+export function keysOf(schema: ParamSchema): string[] {
+  return Object.keys(schema.keys ?? {});
 }

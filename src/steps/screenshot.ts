@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { stateDir } from '../common/index.js';
 import { captureScreenshot, type ImageFormat, type ScreenshotOptions } from '../capture/index.js';
 import { evaluateInPage } from '../page/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { obj, optBool, optEnum, optNumber, optString, ParamError, isObj } from './params.js';
 
 type ScreenshotParams = Omit<ScreenshotOptions, 'path'> & { path?: string };
@@ -21,14 +21,17 @@ function readClip(v: unknown): ScreenshotOptions['clip'] {
   return { x: read('x', 0), y: read('y', 0), width: read('width', 1), height: read('height', 1) };
 }
 
+const SCREENSHOT_PARAMS: ParamSchema = { forms: ['true'], keys: { fullPage: '', selector: '', clip: '', format: '', quality: '-', padding: '-', omitBackground: '-', path: '' }, returns: '{path, width, height}' };
+
 defineStep<ScreenshotParams>({
   name: 'screenshot',
-  summary: 'Capture: true | {fullPage, selector, padding, clip, format: png|jpeg|webp, quality, omitBackground, path}',
+  summary: 'Capture the page',
+  params: SCREENSHOT_PARAMS,
   needsTab: true,
   readOnly: true,
   parse(v) {
     if (v === true) return { format: 'png' };
-    const o = obj(v, ['fullPage', 'selector', 'padding', 'clip', 'format', 'quality', 'omitBackground', 'path'], 'screenshot');
+    const o = obj(v, keysOf(SCREENSHOT_PARAMS), 'screenshot');
     const p: ScreenshotParams = {
       format: optEnum(o, 'format', ['png', 'jpeg', 'webp'] as const) ?? 'png',
       fullPage: optBool(o, 'fullPage'),

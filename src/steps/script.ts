@@ -10,7 +10,7 @@ import {
 import { isContextDestroyed } from '../cdp/index.js';
 import { evaluateIn, evaluateWithRuntime, type Page } from '../page/index.js';
 import type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from '../injected/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
 
@@ -61,15 +61,18 @@ async function pollOnce(page: Page, p: PollParams, limit: number, deadline: Dead
   })) as Promise<PollOutcome>;
 }
 
+const POLL_PARAMS: ParamSchema = { forms: ['"() => …"'], keys: { fn: '', interval: '', timeout: '' }, returns: '{resolved, value}' };
+
 defineStep<PollParams>({
   name: 'poll',
-  summary: 'Poll a predicate until truthy: "() => …" | {fn, interval, timeout} → {resolved, value, elapsed}',
+  summary: 'Poll a predicate until truthy',
+  params: POLL_PARAMS,
   needsTab: true,
   readOnly: false,
   ownTimeoutMs: (p) => p.timeoutMs,
   parse(v) {
     if (typeof v === 'string') return { fn: compileFn(readSource(v, 'poll'), 'poll'), intervalMs: POLL_INTERVAL_MS };
-    const o = obj(v, ['fn', 'interval', 'timeout'], 'poll');
+    const o = obj(v, keysOf(POLL_PARAMS), 'poll');
     return {
       fn: compileFn(readSource(o.fn, '"fn"'), 'poll'),
       intervalMs: optNumber(o, 'interval', { min: 10, max: 60_000 }) ?? POLL_INTERVAL_MS,
@@ -175,9 +178,12 @@ async function runPipeline(page: Page, p: PipelineParams, limit: number, deadlin
   }
 }
 
+const PIPELINE_PARAMS: ParamSchema = { forms: ['[{find, fill|type|select|click|check}, {waitFor}, {sleep}, {return}]'], keys: { steps: '-', timeout: '-' }, note: '`failedAt` on failure' };
+
 defineStep<PipelineParams>({
   name: 'pipeline',
-  summary: 'Micro-operations in one page evaluation: [{find, fill|click|type|check|select}, {waitFor, timeout}, {sleep}, {return}] | {steps, timeout}',
+  summary: 'Micro-operations in one page evaluation',
+  params: PIPELINE_PARAMS,
   needsTab: true,
   readOnly: false,
   ownTimeoutMs: (p) => p.timeoutMs,
@@ -185,7 +191,7 @@ defineStep<PipelineParams>({
     let list: unknown = v;
     let timeoutMs: number | undefined;
     if (isObj(v)) {
-      const o = obj(v, ['steps', 'timeout'], 'pipeline');
+      const o = obj(v, keysOf(PIPELINE_PARAMS), 'pipeline');
       list = o.steps;
       timeoutMs = optNumber(o, 'timeout', { min: 1, max: 300_000 });
     }

@@ -2,7 +2,7 @@
 // page or of a scrollable container → the final {scrollX, scrollY} of what moved.
 
 import { scrollPage, scrollTo, type ScrollMove, type TargetSpec } from '../dom/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optNumber, ParamError } from './params.js';
 import { actionOptions, objectTarget, stringTarget } from './targets.js';
 
@@ -10,16 +10,20 @@ type ScrollParams =
   | { kind: 'element'; target: TargetSpec; opts: ReturnType<typeof actionOptions> }
   | { kind: 'move'; move: ScrollMove; container?: TargetSpec; opts: ReturnType<typeof actionOptions> };
 
+const SCROLL_PARAMS: ParamSchema = { forms: ['"top"', '"bottom"', 'T'], keys: { deltaY: '', deltaX: '-', x: '', y: '', to: '-', container: '', selector: '-', ref: '-', text: '-', timeout: '-' }, returns: '{scrollX, scrollY}' };
+
 defineStep<ScrollParams>({
   name: 'scroll',
-  summary: 'Scroll: "top" | "bottom" | "s1e4"/"css" (into view) | {deltaY, deltaX} | {x, y} | {selector|ref} — add "container" to scroll inside an element',
+  summary: 'Scroll the page, a container, or an element into view',
+  params: SCROLL_PARAMS,
+  target: { keys: ['selector', 'ref', 'text'], string: true },
   needsTab: true,
   readOnly: false,
   parse(v) {
     if (v === 'top' || v === 'bottom') return { kind: 'move', move: { to: v }, opts: {} };
     if (typeof v === 'string') return { kind: 'element', target: stringTarget(v, 'scroll'), opts: {} };
     if (!isObj(v)) throw new ParamError(`scroll takes "top", "bottom", a selector or ref, or an object; got ${describe(v)}`);
-    const o = obj(v, ['selector', 'ref', 'text', 'to', 'deltaX', 'deltaY', 'x', 'y', 'container', 'timeout'], 'scroll');
+    const o = obj(v, keysOf(SCROLL_PARAMS), 'scroll');
     const opts = actionOptions(o);
     if (o.selector !== undefined || o.ref !== undefined || o.text !== undefined) {
       return { kind: 'element', target: objectTarget(o, 'scroll', ['selector', 'ref', 'text']), opts };

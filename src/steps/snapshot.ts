@@ -4,7 +4,7 @@
 import {
   DEFAULT_INLINE_LIMIT, headOf, snapshotHash, takeSnapshot, writeSnapshotFile, type TakeOptions,
 } from '../aria/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optEnum, optNumber, optString, ParamError } from './params.js';
 
 interface SnapshotParams extends Omit<TakeOptions, 'internal'> {
@@ -18,14 +18,18 @@ const DEFAULTS: SnapshotParams = {
 /** Hashes of this many recent snapshots are kept per tab for `since`. */
 const KEPT_HASHES = 8;
 
+const SNAPSHOT_PARAMS: ParamSchema = { forms: ['true'], keys: { root: '', detail: 'full|interactive|summary', viewportOnly: '', maxElements: '', since: '', mode: '-', pierceShadow: '-', includeFrames: '-', includeText: '-', maxDepth: '-', inlineLimit: '-', preserveRefs: '-' }, returns: '{snapshotId, yaml}' };
+
 defineStep<SnapshotParams>({
   name: 'snapshot',
-  summary: 'Accessibility tree as YAML with refs: true | {root, detail: full|interactive|summary, viewportOnly, pierceShadow, includeFrames, maxDepth, maxElements, inlineLimit, since}',
+  summary: 'Accessibility tree as YAML with refs',
+  params: SNAPSHOT_PARAMS,
+  remedyFor: { look: () => true },
   needsTab: true,
   readOnly: true,
   parse(v) {
     if (v === true) return { ...DEFAULTS };
-    const o = obj(v, ['root', 'detail', 'mode', 'viewportOnly', 'pierceShadow', 'includeFrames', 'includeText', 'maxDepth', 'maxElements', 'inlineLimit', 'preserveRefs', 'since'], 'snapshot');
+    const o = obj(v, keysOf(SNAPSHOT_PARAMS), 'snapshot');
     if (o.mode !== undefined && o.mode !== 'ai') throw new ParamError('"mode" only takes "ai" (refs are always on except in the summary detail)');
     if (optBool(o, 'preserveRefs') === false) throw new ParamError('"preserveRefs": false is not supported: refs are never recycled within a tab');
     optBool(o, 'includeText');

@@ -8,7 +8,7 @@ import {
   type CookieFilter, type CookieSpec, type Page,
 } from '../page/index.js';
 import type { StorageKind, StorageOp } from '../injected/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, normaliseUrl, obj, optBool, optEnum, optNumber, optString, ParamError, reqString } from './params.js';
 
 type CookiesParams =
@@ -45,13 +45,16 @@ function readCookie(v: unknown, i: number): CookieSpec {
   return c;
 }
 
+const COOKIES_PARAMS: ParamSchema = { keys: { get: 'true', set: '[{name, value, url}]', clear: 'true' }, note: 'one key' };
+
 defineStep<CookiesParams>({
   name: 'cookies',
-  summary: 'Cookies of the page: {get: true | {urls}} | {set: [{name, value, url|domain, path, secure, httpOnly, sameSite, expires}]} | {clear: true | {name, domain, path}}',
+  summary: 'Cookies of the page',
+  params: COOKIES_PARAMS,
   needsTab: true,
   readOnly: (p) => p.kind === 'get',
   parse(v) {
-    const o = obj(v, ['get', 'set', 'clear'], 'cookies');
+    const o = obj(v, keysOf(COOKIES_PARAMS), 'cookies');
     const kind = oneOf(o, ['get', 'set', 'clear'], 'cookies');
     if (kind === 'get') {
       if (o.get === true) return { kind };
@@ -96,13 +99,16 @@ function keyList(v: unknown, key: string): string[] {
   return list as string[];
 }
 
+const STORAGE_PARAMS: ParamSchema = { keys: { get: 'true|"k"', set: '{k: v}', remove: '', clear: 'true', type: 'local|session' } };
+
 defineStep<StorageParams>({
   name: 'storage',
-  summary: 'localStorage / sessionStorage of the page: {get: true | "key" | [keys]} | {set: {key: value}} | {remove: "key" | [keys]} | {clear: true}, + type: local|session',
+  summary: 'localStorage / sessionStorage of the page',
+  params: STORAGE_PARAMS,
   needsTab: true,
   readOnly: (p) => p.op.kind === 'get',
   parse(v) {
-    const o = obj(v, ['get', 'set', 'remove', 'clear', 'type'], 'storage');
+    const o = obj(v, keysOf(STORAGE_PARAMS), 'storage');
     const type = optEnum(o, 'type', ['local', 'session'] as const) ?? 'local';
     const kind = oneOf(o, ['get', 'set', 'remove', 'clear'], 'storage');
     switch (kind) {
@@ -135,14 +141,17 @@ defineStep<StorageParams>({
 
 type GeolocationParams = GeolocationSetting | false;
 
+const GEOLOCATION_PARAMS: ParamSchema = { forms: ['false'], keys: { latitude: '', longitude: '', accuracy: '-' } };
+
 defineStep<GeolocationParams>({
   name: 'geolocation',
-  summary: 'Emulate the position (stays with the tab): {latitude, longitude, accuracy} | false',
+  summary: 'Emulate the position; stays with the tab',
+  params: GEOLOCATION_PARAMS,
   needsTab: true,
   readOnly: false,
   parse(v) {
     if (v === false) return false;
-    const o = obj(v, ['latitude', 'longitude', 'accuracy'], 'geolocation');
+    const o = obj(v, keysOf(GEOLOCATION_PARAMS), 'geolocation');
     const latitude = optNumber(o, 'latitude', { min: -90, max: 90 });
     const longitude = optNumber(o, 'longitude', { min: -180, max: 180 });
     if (latitude === undefined || longitude === undefined) throw new ParamError('geolocation needs "latitude" and "longitude" (or false to clear)');

@@ -8,12 +8,10 @@ import {
   listPageTargets, lockTab, lookupTab, normaliseAddress, probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
-import { defineStep, type AttachedTab, type StepContext } from './registry.js';
+import { defineStep, keysOf, type ParamSchema, type AttachedTab, type StepContext } from './registry.js';
 import {
   navigableUrl, obj, optBool, optHost, optPort, optString, optWsEndpoint, ParamError, describe, type Obj,
 } from './params.js';
-
-const ADDRESS_KEYS = ['host', 'port', 'wsEndpoint'] as const;
 
 function readAddress(o: Obj): Partial<BrowserAddress> {
   const host = optHost(o);
@@ -26,16 +24,20 @@ function readAddress(o: Obj): Partial<BrowserAddress> {
 // ── openTab ────────────────────────────────────────────────────────────────────────────────
 interface OpenTabParams { url?: string; address: Partial<BrowserAddress>; headless?: boolean }
 
+const OPEN_TAB_PARAMS: ParamSchema = { forms: ['true', '"url"'], keys: { url: '', host: '', port: '', wsEndpoint: '', headless: '' }, returns: '{url, status}', note: 'first step' };
+
 defineStep<OpenTabParams>({
   name: 'openTab',
-  summary: 'Open a new tab (true | url | {url, host, port, wsEndpoint, headless}); launches Chrome if needed',
+  summary: 'Open a new tab; launches Chrome if needed',
+  params: OPEN_TAB_PARAMS,
+  landsOnUrl: true,
   needsTab: false,
   readOnly: false,
   providesTab: true,
   parse(v) {
     if (v === true) return { address: {} };
     if (typeof v === 'string') return { url: navigableUrl(v, 'openTab'), address: {} };
-    const o = obj(v, ['url', ...ADDRESS_KEYS, 'headless'], 'openTab');
+    const o = obj(v, keysOf(OPEN_TAB_PARAMS), 'openTab');
     const url = optString(o, 'url');
     return { ...(url ? { url: navigableUrl(url, 'url') } : {}), address: readAddress(o), headless: optBool(o, 'headless') };
   },
@@ -57,15 +59,19 @@ function parseRegex(source: string): RegExp {
   }
 }
 
+const CONNECT_TAB_PARAMS: ParamSchema = { forms: ['"t1"', '"targetId"'], keys: { tab: '', targetId: '', url: 'regex', host: '-', port: '-', wsEndpoint: '-' }, returns: '{tab, url, title}', note: 'first step' };
+
 defineStep<ConnectTabParams>({
   name: 'connectTab',
-  summary: 'Attach to an existing tab: "t1" | targetId | {targetId} | {url: regex} (+ host, port, wsEndpoint)',
+  summary: 'Attach to an existing tab',
+  params: CONNECT_TAB_PARAMS,
+  landsOnUrl: true,
   needsTab: false,
   readOnly: false,
   providesTab: true,
   parse(v) {
     if (typeof v === 'string' && v) return ALIAS_FORM.test(v) ? { alias: v, address: {} } : { targetId: targetIdOf(v, 'connectTab'), address: {} };
-    const o = obj(v, ['tab', 'targetId', 'url', ...ADDRESS_KEYS], 'connectTab');
+    const o = obj(v, keysOf(CONNECT_TAB_PARAMS), 'connectTab');
     const alias = aliasOf(optString(o, 'tab'));
     const targetId = targetIdOf(optString(o, 'targetId'), 'targetId');
     const url = optString(o, 'url');
@@ -136,15 +142,19 @@ async function closeTarget(own: AttachedTab | undefined, p: CloseTabParams): Pro
 /** Whether Chrome refused the close because no such target exists. */
 const noSuchTarget = (err: unknown): boolean => err instanceof ConnectionError && isTargetClosed(err.cause ?? err);
 
+const CLOSE_TAB_PARAMS: ParamSchema = { forms: ['"t1"', 'true'], keys: { tab: '', targetId: '', host: '-', port: '-', wsEndpoint: '-' }, returns: '{closed}', note: 'true: this call\'s tab, last step; waits for a command on it' };
+
 defineStep<CloseTabParams>({
   name: 'closeTab',
-  summary: 'Close a tab: true (this command\'s tab) | "t1" | {tab} | {targetId}; waits for a command running on it',
+  summary: 'Close a tab',
+  params: CLOSE_TAB_PARAMS,
+  mustComeLast: (p) => 'own' in p,
   needsTab: false,
   readOnly: true,
   parse(v) {
     if (v === true) return { own: true };
     if (typeof v === 'string' && v) return ALIAS_FORM.test(v) ? { alias: v } : { targetId: targetIdOf(v, 'closeTab'), address: {} };
-    const o = obj(v, ['tab', 'targetId', ...ADDRESS_KEYS], 'closeTab');
+    const o = obj(v, keysOf(CLOSE_TAB_PARAMS), 'closeTab');
     const alias = aliasOf(optString(o, 'tab'));
     if (alias) return { alias };
     const targetId = targetIdOf(optString(o, 'targetId'), 'targetId');
@@ -197,14 +207,17 @@ function removeTabArtifacts(alias: string): void {
 }
 
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────
+const LIST_TABS_PARAMS: ParamSchema = { forms: ['true'], keys: { host: '', port: '', wsEndpoint: '-' }, returns: '{tabs}' };
+
 defineStep<Partial<BrowserAddress>>({
   name: 'listTabs',
-  summary: 'List open tabs with their aliases: true | {host, port, wsEndpoint}',
+  summary: 'List open tabs with their aliases',
+  params: LIST_TABS_PARAMS,
   needsTab: false,
   readOnly: true,
   parse(v) {
     if (v === true) return {};
-    return readAddress(obj(v, ADDRESS_KEYS, 'listTabs'));
+    return readAddress(obj(v, keysOf(LIST_TABS_PARAMS), 'listTabs'));
   },
   async run(ctx, p) {
     const own = ctx.command.tab;
@@ -227,14 +240,17 @@ async function tabsWithAliases(conn: Connection, address: BrowserAddress): Promi
 // ── chromeStatus ───────────────────────────────────────────────────────────────────────────
 interface ChromeStatusParams { address: Partial<BrowserAddress>; headless?: boolean; autoLaunch: boolean }
 
+const CHROME_STATUS_PARAMS: ParamSchema = { forms: ['true'], keys: { host: '', port: '', headless: '-', autoLaunch: '-' }, returns: '{running, version, tabs}' };
+
 defineStep<ChromeStatusParams>({
   name: 'chromeStatus',
-  summary: 'Check (and by default launch) Chrome: true | {host, port, headless, autoLaunch}',
+  summary: 'Check (and by default launch) Chrome',
+  params: CHROME_STATUS_PARAMS,
   needsTab: false,
   readOnly: true,
   parse(v) {
     if (v === true) return { address: {}, autoLaunch: true };
-    const o = obj(v, ['host', 'port', 'headless', 'autoLaunch'], 'chromeStatus');
+    const o = obj(v, keysOf(CHROME_STATUS_PARAMS), 'chromeStatus');
     const host = optHost(o);
     const port = optPort(o);
     return {

@@ -7,7 +7,8 @@ import { describe, optBool, optNumber, optString, ParamError, type Obj } from '.
 
 export const REF_PATTERN = /^s\d+e\d+$/;
 export const TARGET_KEYS = ['selector', 'ref', 'text', 'label', 'selectors', 'x', 'y', 'exact', 'withinSelector'] as const;
-export const ACTION_OPTION_KEYS = ['force', 'timeout', 'stable'] as const;
+/** The keys that name a target (x stands for x+y); the others refine it. */
+export const NAMING_KEYS = ['selector', 'ref', 'text', 'label', 'selectors', 'x'] as const;
 
 /** A string means a ref when it looks like one, else a CSS selector. */
 export function stringTarget(s: string, key: string): TargetSpec {
@@ -17,13 +18,13 @@ export function stringTarget(s: string, key: string): TargetSpec {
 }
 
 export function hasTarget(o: Obj, allowed: readonly string[] = TARGET_KEYS): boolean {
-  return ['selector', 'ref', 'text', 'label', 'selectors', 'x'].some((k) => allowed.includes(k) && o[k] !== undefined);
+  return NAMING_KEYS.some((k) => allowed.includes(k) && o[k] !== undefined);
 }
 
 /** The one target an object names; `allowed` limits the forms a step accepts. */
 export function objectTarget(o: Obj, what: string, allowed: readonly string[] = TARGET_KEYS): TargetSpec {
-  const forms = ['selector', 'ref', 'text', 'label', 'selectors', 'x'].filter((k) => allowed.includes(k) && o[k] !== undefined);
-  const accepted = ['selector', 'ref', 'text', 'label', 'selectors', 'x'].filter((k) => allowed.includes(k)).map((k) => (k === 'x' ? 'x+y' : k));
+  const forms = NAMING_KEYS.filter((k) => allowed.includes(k) && o[k] !== undefined);
+  const accepted = NAMING_KEYS.filter((k) => allowed.includes(k)).map((k) => (k === 'x' ? 'x+y' : k));
   if (forms.length !== 1) {
     throw new ParamError(`${what} needs exactly one target: ${accepted.join(' | ')}${forms.length ? ` (got ${forms.join(' and ')})` : ''}`);
   }

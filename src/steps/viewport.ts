@@ -3,14 +3,17 @@
 
 import { patchTab, type ViewportMetrics } from '../cdp/index.js';
 import { applyViewport, presetNames, resetViewport, resolvePreset } from '../page/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optNumber, ParamError } from './params.js';
 
 type ViewportParams = { reset: true } | { metrics: ViewportMetrics; preset?: string };
 
+const VIEWPORT_PARAMS: ParamSchema = { forms: ['"iphone-14"', '"reset"'], keys: { width: '', height: '', mobile: '', deviceScaleFactor: '-', hasTouch: '-', isLandscape: '-' } };
+
 defineStep<ViewportParams>({
   name: 'viewport',
-  summary: 'Emulate a device: "iphone-14" (40+ presets) | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape} | "reset"',
+  summary: 'Emulate a device; stays with the tab',
+  params: VIEWPORT_PARAMS,
   needsTab: true,
   readOnly: false,
   parse(v) {
@@ -21,7 +24,7 @@ defineStep<ViewportParams>({
       return { metrics, preset: v };
     }
     if (typeof v !== 'object' || v === null) throw new ParamError(`viewport must be a preset name, "reset" or {width, height}, got ${describe(v)}`);
-    const o = obj(v, ['width', 'height', 'deviceScaleFactor', 'mobile', 'hasTouch', 'isLandscape'], 'viewport');
+    const o = obj(v, keysOf(VIEWPORT_PARAMS), 'viewport');
     const width = optNumber(o, 'width', { min: 1, max: 10_000, integer: true });
     const height = optNumber(o, 'height', { min: 1, max: 10_000, integer: true });
     if (width === undefined || height === undefined) throw new ParamError('viewport needs "width" and "height"');

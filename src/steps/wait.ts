@@ -5,7 +5,7 @@ import { NETWORK_IDLE_MS, StepValidationError, TimeoutError, type Deadline } fro
 import { isContextDestroyed } from '../cdp/index.js';
 import { evaluateIn, type Page } from '../page/index.js';
 import type { WaitKind } from '../injected/index.js';
-import { defineStep } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optEnum, optString, ParamError } from './params.js';
 
 type WaitParams =
@@ -45,9 +45,12 @@ async function waitForUrl(page: Page, fragment: string, deadline: Deadline): Pro
   }
 }
 
+const WAIT_PARAMS: ParamSchema = { forms: ['ms', '"css"'], keys: { selector: '', state: 'visible|hidden|attached|detached', text: '', urlContains: '', networkIdle: 'true' }, note: 'one key' };
+
 defineStep<WaitParams>({
   name: 'wait',
-  summary: 'Wait: ms | "selector" (visible) | {selector, state: visible|hidden|attached|detached} | {text} | {urlContains} | {networkIdle: true}',
+  summary: 'Wait for time, an element, text, a URL or network idle',
+  params: WAIT_PARAMS,
   needsTab: true,
   readOnly: false,
   parse(v) {
@@ -59,7 +62,7 @@ defineStep<WaitParams>({
       if (!v.trim()) throw new ParamError('wait selector must not be empty');
       return { kind: 'visible', arg: v };
     }
-    const o = obj(v, ['selector', 'state', 'text', 'urlContains', 'networkIdle'], 'wait');
+    const o = obj(v, keysOf(WAIT_PARAMS), 'wait');
     const forms = ['selector', 'text', 'urlContains', 'networkIdle'].filter((k) => o[k] !== undefined);
     if (forms.length !== 1) throw new ParamError('wait needs exactly one of "selector", "text", "urlContains", "networkIdle"');
     const selector = optString(o, 'selector');

@@ -77,9 +77,9 @@ describe('nextStep', () => {
   it('suggests the closest option, the right step for a field that takes no text, and waiting for enabled', async () => {
     const options = [{ value: 'us', label: 'United States' }, { value: 'ca', label: 'Canada' }];
     expect(await nextStep(input({ category: 'option-not-found', action: 'selectOption', raw: { selector: '#c', label: 'Canda' } }, { options }))).toEqual({ selectOption: { selector: '#c', label: 'Canada' } });
-    expect(await nextStep(input({ category: 'not-editable', action: 'fill', raw: { selector: '#f', value: 'x' } }, { target: { by: 'css', value: '#f' } }, 'input#f is a file input: use upload')))
+    expect(await nextStep(input({ category: 'not-editable', action: 'fill', raw: { selector: '#f', value: 'x' } }, { target: { by: 'css', value: '#f' }, control: 'file' }, 'input#f is a file input: use upload')))
       .toEqual({ upload: { selector: '#f', files: ['/path/to/file'] } });
-    expect(await nextStep(input({ category: 'not-editable', action: 'fill', raw: { selector: '#s', value: 'Red' } }, { target: { by: 'css', value: '#s' } }, 'select#s is not a text field (select)')))
+    expect(await nextStep(input({ category: 'not-editable', action: 'fill', raw: { selector: '#s', value: 'Red' } }, { target: { by: 'css', value: '#s' }, control: 'select' }, 'select#s is not a text field (select)')))
       .toEqual({ selectOption: { selector: '#s', label: 'Red' } });
     expect(await nextStep(input({ category: 'disabled' }, { target: { by: 'css', value: '#go' } })))
       .toEqual({ click: '#go', readyWhen: '() => !document.querySelector("#go")?.matches(\':disabled, [aria-disabled=true]\')' });
@@ -131,5 +131,24 @@ describe('near-match scoring', () => {
     expect(searchTerm({ target: { by: 'text', value: 'Log in' } })).toBe('Log in');
     expect(searchTerm({ target: { by: 'ref', value: 's1e4' }, name: 'Save' })).toBe('Save');
     expect(searchTerm({ target: { by: 'coords', value: '1,2' } })).toBeUndefined();
+  });
+});
+
+// Issue 17: the step registry is the only place that knows a step; the runner reads its facts.
+// A word that is also a failure category ('frame') or an output field ('console') means that.
+describe('the runner names no step', () => {
+  it('has no step name as a string literal in src/runner/', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { stepNames } = await import('../../src/steps/index.js');
+    const { OUTPUT_ORDER } = await import('../../src/runner/output.js');
+    const otherMeanings = new Set<string>([...FAILURE_CATEGORIES, ...OUTPUT_ORDER]);
+    const dir = new URL('../../src/runner/', import.meta.url);
+    const named = readdirSync(dir).filter((f) => f.endsWith('.ts')).flatMap((f) => {
+      const text = readFileSync(new URL(f, dir), 'utf8');
+      return stepNames().filter((n) => !otherMeanings.has(n) && new RegExp(`(['\`])${n}\\1`).test(text)).map((n) => `${f}: ${n}`);
+    });
+    expect(named).toEqual([]);
+    // The check itself finds a literal.
+    expect(stepNames().filter((n) => new RegExp(`(['\`])${n}\\1`).test("x === 'goto'"))).toEqual(['goto']);
   });
 });
