@@ -21,6 +21,9 @@ import * as formInput from './form-input.js';
 import * as scrolling from './scrolling.js';
 import * as overlays from './overlays.js';
 import * as liveRecorder from './live-recorder.js';
+import * as viewWalk from './view-walk.js';
+import * as viewDiff from './view-diff.js';
+import * as viewSettle from './view-settle.js';
 import * as drag from './drag.js';
 import * as pipeline from './pipeline.js';
 import * as webStorage from './web-storage.js';
@@ -51,6 +54,9 @@ const MODULES = {
   scrolling,
   overlays,
   liveRecorder,
+  viewWalk,
+  viewDiff,
+  viewSettle,
   drag,
   pipeline,
   webStorage,
