@@ -227,9 +227,11 @@ export function foldTables(found: Found[], before: ViewWalk, after: ViewWalk): F
   for (const [id, a] of after.units) {
     const b = before.units.get(id);
     if (a.rows === undefined || !a.inView || !b?.inView || b.rows === undefined) continue;
-    if (a.rows === b.rows && a.firstRow === b.firstRow) continue;
     const table = after.els.get(id)!;
     const inTable = out.filter((f) => f.el !== table && table.contains(f.el) && f.change.kind !== 'state');
+    // Rows that came, went or moved make the line; a cell's new text alone is told as text.
+    const rowLevel = inTable.some((f) => f.change.kind === 'appeared' || f.change.kind === 'gone' || f.change.kind === 'moved' || f.change.kind === 'reordered');
+    if (a.rows === b.rows && !rowLevel) continue;
     const rows: Found = { change: { ...rt.describeUnit(a, 'rows'), from: String(b.rows), to: String(a.rows), ...(a.firstRow !== undefined ? { first: a.firstRow } : {}) }, el: table };
     if (inTable.length > 3) {
       rows.change.inside = inTable.length;

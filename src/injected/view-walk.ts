@@ -71,23 +71,17 @@ export function walkView(full: boolean, max = 20_000): ViewWalk {
   return w;
 }
 
-export function hasOwnText(el: Element): boolean {
-  for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && /\S/.test((c as Text).data)) return true;
-  return false;
-}
-
+/** A unit whatever its text: roles an agent reads or acts on, and live regions. */
 export function isUnitElement(el: Element, role: string, inline: boolean): boolean {
   // Roles that make an element a unit even without text of its own.
   const UNIT_ROLES = ',heading,paragraph,cell,gridcell,columnheader,rowheader,row,listitem,img,dialog,alertdialog,alert,status,log,tooltip,menu,listbox,tabpanel,table,grid,treegrid,progressbar,meter,figure,blockquote,code,term,definition,caption,marquee,timer,';
   if (UNIT_ROLES.includes(`,${role},`) || rt.isInteractiveRole(role)) return true;
-  if (role === 'iframe') return false;
   const live = el.getAttribute('aria-live');
-  if (live && live !== 'off') return true;
-  return !inline && rt.hasOwnText(el);
+  return !!live && live !== 'off' && !inline;
 }
 
 /** Visits one element; returns whether anything visible is inside it (for the order of siblings). */
-export function walkViewElement(el: Element, owner: ViewUnit | undefined, w: ViewWalk, f: WalkFrame): boolean {
+export function walkViewElement(el: Element, owner: { text: string } | undefined, w: ViewWalk, f: WalkFrame): boolean {
   const tag = el.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return false;
   if (w.count >= w.max) { w.truncated = true; return false; }
@@ -98,8 +92,10 @@ export function walkViewElement(el: Element, owner: ViewUnit | undefined, w: Vie
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse';
   const role = rt.roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
-  const unit = !hidden && rt.isUnitElement(el, role, inline) ? rt.newViewUnit(el, role, w, f) : undefined;
-  const target = unit ?? owner;
+  let unit = !hidden && rt.isUnitElement(el, role, inline) ? rt.newViewUnit(el, role, w, f) : undefined;
+  // A role-less block collects the text of its inline content; it is a unit if it has any.
+  const provisional = !unit && !hidden && !inline ? { text: '' } : undefined;
+  const target = unit ?? provisional ?? owner;
   let content = !!unit;
   const kids: number[] = [];
   // An editing host's content is its value: its paragraphs are not units of their own.
@@ -121,6 +117,7 @@ export function walkViewElement(el: Element, owner: ViewUnit | undefined, w: Vie
   }
   if (tag === 'iframe' && rt.walkViewFrame(el as HTMLIFrameElement, w, f)) content = true;
   if (kids.length >= 2) { const id = rt.viewIdOf(el); w.orders.set(id, kids); w.nodes.set(id, el); }
+  if (provisional && /\S/.test(provisional.text)) unit = Object.assign(rt.newViewUnit(el, role, w, f), { text: provisional.text });
   if (unit) rt.finishViewUnit(el, unit, w);
   return content;
 }
