@@ -1,5 +1,5 @@
-// diff/ — viewport snapshot diff and its one-line summary (SPEC §14). Pure; imports nothing.
-export { diffViewport, MAX_LISTED } from './viewport-diff.js';
+// diff/ — words the page's view diff as `changes` (issue 13). Pure; imports nothing.
+export { tellChanges, salience, line, phrase, MAX_LINES } from './tell.js';
 export { actionVerb } from './summary.js';
 export { DIFF_FIELDS } from './types.js';
-export type { Change, DiffEntry, DiffField, ViewportChanges } from './types.js';
+export type { DiffEntry, DiffField, ObservedChange, ObservedDiff, ObservedKind, ViewportChanges } from './types.js';

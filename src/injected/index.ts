@@ -29,6 +29,9 @@ export * as refBox from './ref-box.js';
 export * as refMap from './ref-map.js';
 export * as scrolling from './scrolling.js';
 export * as serialize from './serialize.js';
+export * as viewDiff from './view-diff.js';
+export * as viewSettle from './view-settle.js';
+export * as viewWalk from './view-walk.js';
 export * as waitCondition from './wait-condition.js';
 export * as webStorage from './web-storage.js';
 

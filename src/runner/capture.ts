@@ -11,12 +11,15 @@ import type { CdpSession, TabEntry } from '../cdp/index.js';
 import {
   DEFAULT_INLINE_LIMIT, diffEntries, foldUnchanged, headOf, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
-import { actionVerb, diffViewport, MAX_LISTED, type DiffEntry, type ViewportChanges } from '../diff/index.js';
-import type { SnapshotOptions } from '../injected/index.js';
-import type { PageRuntime } from '../injected/index.js';
+import { MAX_LINES, tellChanges, type DiffEntry, type ObservedDiff, type ViewportChanges } from '../diff/index.js';
+import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
 
 const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
+/** Longest the after-look waits for animations, requests and re-renders the steps set going. */
+const SETTLE_MAX_MS = 1_500;
+/** DOM quiet this long (after the last mutation) counts as settled. */
+const SETTLE_QUIET_MS = 50;
 
 function internalOptions(entry: TabEntry): SnapshotOptions {
   return {
@@ -25,7 +28,7 @@ function internalOptions(entry: TabEntry): SnapshotOptions {
   };
 }
 
-export interface BeforeCapture { entries: DiffEntry[]; scrollY: number; frameId?: string }
+export interface BeforeCapture { entries: DiffEntry[]; scrollY: number; frameId?: string; networkMark: number }
 
 type BeforeLook = { snap: Awaited<ReturnType<PageRuntime['ariaSnapshot']['ariaSnapshot']>>; scrollY: number };
 
@@ -33,6 +36,7 @@ type BeforeLook = { snap: Awaited<ReturnType<PageRuntime['ariaSnapshot']['ariaSn
 function lookBefore(where: EvalTarget, entry: TabEntry): Promise<BeforeLook> {
   return evaluateIn(where, (rt, o) => {
     rt.liveRecorder.armLiveRecorder();
+    rt.viewDiff.viewStart();
     return { snap: rt.ariaSnapshot.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
   }, internalOptions(entry), { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-snapshot' });
 }
@@ -61,7 +65,10 @@ export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLo
     const snap = await tab.page.guard(early ?? lookBefore(tab.page.evalTarget(), tab.entry));
     if (!snap.snap.ok) return undefined;
     tab.entry.counters = snap.snap.counters;
-    return { entries: diffEntries(viewportOnly(snap.snap.tree)), scrollY: snap.scrollY, ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}) };
+    return {
+      entries: diffEntries(viewportOnly(snap.snap.tree)), scrollY: snap.scrollY, networkMark: tab.page.network.mark,
+      ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}),
+    };
   } catch {
     return undefined; // no diff then; the command itself is unaffected
   }
@@ -85,14 +92,16 @@ export async function captureAfter(
   const snapOpts = opts.visual ? internalOptions(tab.entry) : undefined;
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
   const inFrame = page.frame !== undefined;
+  if (opts.visual && opts.before) await settle(tab, opts.before, deadline);
   const stateP = evaluateInPage(page.session, (rt, o) => ({
     context: rt.pageContext.pageContext(),
     snapshot: o ? rt.ariaSnapshot.ariaSnapshot(o) : undefined,
     live: o ? rt.liveRecorder.takeLiveRecords() : [],
+    view: o ? rt.viewDiff.viewChanges() : undefined,
     scrollY: Math.round(window.scrollY),
   }), inFrame ? undefined : snapOpts, { deadline, what: 'the page context' });
   const frameP = inFrame && snapOpts
-    ? evaluateIn(page.evalTarget(), (rt, o) => ({ snapshot: rt.ariaSnapshot.ariaSnapshot(o), live: rt.liveRecorder.takeLiveRecords(), scrollY: Math.round(window.scrollY) }), snapOpts, { deadline, what: 'the frame snapshot' })
+    ? evaluateIn(page.evalTarget(), (rt, o) => ({ snapshot: rt.ariaSnapshot.ariaSnapshot(o), live: rt.liveRecorder.takeLiveRecords(), view: rt.viewDiff.viewChanges(), scrollY: Math.round(window.scrollY) }), snapOpts, { deadline, what: 'the frame snapshot' })
     : undefined;
   const shotP = opts.visual
     ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
@@ -117,7 +126,23 @@ interface PageState {
   context: Awaited<ReturnType<PageRuntime['pageContext']['pageContext']>>;
   snapshot?: Awaited<ReturnType<PageRuntime['ariaSnapshot']['ariaSnapshot']>>;
   live: string[];
+  view?: ObservedDiff;
   scrollY: number;
+}
+
+/**
+ * Lets what the steps set going finish before the after-look: requests they started, then
+ * animations and re-renders in the page (bounded by SETTLE_MAX_MS and the capture deadline).
+ */
+async function settle(tab: AttachedTab, before: BeforeCapture, deadline: Deadline): Promise<void> {
+  const started = Date.now();
+  try {
+    await tab.page.network.settleSince(before.networkMark, deadline.cap(SETTLE_MAX_MS));
+    const leftMs = Math.max(0, SETTLE_MAX_MS - (Date.now() - started));
+    await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs), { maxMs: leftMs, quietMs: SETTLE_QUIET_MS }, { deadline, what: 'the page to settle' }));
+  } catch {
+    // Best effort: an unsettled page is still looked at, as it is.
+  }
 }
 
 /** The answer's fields from the page's state after the steps (undefined: it could not be read). */
@@ -143,28 +168,15 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
   } catch {
     // A full disk costs the file, not the answer.
   }
-  const diffable = !navigated && opts.before !== undefined && opts.before.frameId === page.frame?.frameId;
+  const diffable = !navigated && opts.before !== undefined && opts.before.frameId === page.frame?.frameId && state.view !== undefined;
   let changes: ViewportChanges | undefined;
   if (diffable) {
-    changes = diffViewport(opts.before!.entries, diffEntries(viewTree), opts.actions);
-    // Messages that came and went during the command: not in the final snapshot, still news.
-    const transient = live.filter((text) => !fullYaml.includes(text.slice(0, 60)));
-    if (transient.length) {
-      const quoted = transient.map((t) => `"${t}"`).join(', ');
-      changes = changes
-        ? { ...changes, summary: `${changes.summary} Briefly shown: ${quoted}.`, transient }
-        : { summary: `${actionVerb(opts.actions)}. Briefly shown: ${quoted}.`, transient };
-    }
-  }
-  // The screen is sent again only when the agent's picture of it is out of date: a new document or
-  // frame, a scroll, elements that came or went (their surroundings may be new text), or more
-  // change than `changes` lists. For states and values alone, `changes` says all that moved.
-  const showView = !diffable || afterScrollY !== opts.before!.scrollY || isStructuralChange(changes);
-  if (changes) {
-    // Lines of added elements are in the snapshot when it is sent; the summary keeps their refs.
-    if (showView && changes.added) delete changes.added;
+    changes = tellChanges({ diff: state.view!, actions: opts.actions, live, shownNow: fullYaml });
     out.changes = changes;
   }
+  // The screen is sent again only when the agent's picture of it is out of date: a new document or
+  // frame, a scroll, elements that came, went or moved, or more change than `changes` lists.
+  const showView = !diffable || afterScrollY !== opts.before!.scrollY || isStructuralChange(state.view!);
   if (!showView) return out;
   const shown = diffable ? renderYaml(foldUnchanged(viewTree, new Set(opts.before!.entries.map((e) => e.line)))) : viewYaml;
   const inline = headOf(shown, DEFAULT_INLINE_LIMIT);
@@ -173,7 +185,9 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
   return out;
 }
 
-/** Elements appeared or vanished, or more states changed than the diff lists. */
-function isStructuralChange(changes: ViewportChanges | undefined): boolean {
-  return !!changes && (!!changes.added?.length || !!changes.removed?.length || (changes.changed?.length ?? 0) >= MAX_LISTED);
+/** Elements appeared, went, moved or scrolled into view, or more changed than the diff lists. */
+function isStructuralChange(view: ObservedDiff): boolean {
+  const c = view.counts;
+  const total = Object.values(c).reduce((a, b) => a + b, 0);
+  return !!(c.appeared || c.gone || c.enteredView || c.moved || c.reordered || c.rows) || total > MAX_LINES;
 }

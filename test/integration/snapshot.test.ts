@@ -191,7 +191,7 @@ describe('after a visual command', () => {
     const tab = await h.open('toast.html');
     const r = await h.cli({ tab, steps: [{ click: '#save' }, { click: '#flash' }, { wait: 600 }] });
     expect(r.out.changes.transient).toEqual(['Settings saved', 'Copied to clipboard']);
-    expect(r.out.changes.summary).toMatch(/Briefly shown: "Settings saved", "Copied to clipboard"\.$/);
+    expect(r.out.changes.summary).toMatch(/Briefly shown: 'Settings saved', 'Copied to clipboard'\.$/);
     expect(await h.value(tab, 'document.querySelector(".toast")')).toBeNull();
   });
 
@@ -203,7 +203,8 @@ describe('after a visual command', () => {
     expect(r.out.viewportSnapshot).toBeUndefined();
     expect(readFileSync(r.out.fullSnapshot, 'utf8')).toMatch(/checkbox "Agree" \[checked\]/);
     const c = r.out.changes;
-    expect(c.summary).toMatch(/^Ran script\. 1 checked \(s\d+e\d+\)\..*status: "Saved"/);
+    expect(c.summary).toMatch(/^Ran script\. status: 'Saved'; checkbox 'Agree' \[ref=s\d+e\d+\] checked\.$/);
+    expect(c.text).toEqual(["status: '' \u2192 'Saved'"]);
     expect(c.changed).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'checked', from: 'false', to: 'true' })]));
   });
 
@@ -212,27 +213,28 @@ describe('after a visual command', () => {
     const keys = Object.keys(opened.out);
     expect(keys[keys.length - 1]).toBe('viewportSnapshot');
     expect(opened.out.viewportSnapshot).toMatch(/link "Alpha"[\s\S]*link "Beta"/);
-    // Added lines are in the snapshot; the summary keeps their refs.
-    expect(opened.out.changes.summary).toMatch(/^Ran script\. 2 added \(s\d+e\d+, s\d+e\d+\)\. .*1 expanded \(s\d+e\d+\)\./);
-    expect(opened.out.changes.added).toBeUndefined();
+    expect(opened.out.changes.summary).toMatch(/^Ran script\. listitem 'Alpha' appeared; listitem 'Beta' appeared; button 'Menu' \[ref=s\d+e\d+\] expanded\.$/);
+    expect(opened.out.changes.appeared).toEqual(["listitem 'Alpha' (+1 inside)", "listitem 'Beta' (+1 inside)"]);
     const scrolled = await h.cli({ tab: await h.open('big.html'), steps: [{ scroll: { y: 600 } }] });
     expect(scrolled.out.viewportSnapshot).toMatch(/\[ref=s\d+e\d+\]/);
     const many = await h.cli({ tab: await h.open('changes.html'), steps: [{ pageFunction: '() => { for (let i = 0; i < 12; i++) { const b = document.createElement("button"); b.textContent = "New " + i; document.body.prepend(b); } }' }] });
-    expect(many.out.changes.summary).toMatch(/12 added/);
+    expect(many.out.changes.summary).toMatch(/^Ran script\. button 'New 11' \[ref=s\d+e\d+\] appeared; .*; \+9 more\.$/);
+    expect(many.out.changes.appeared).toHaveLength(12);
     expect(many.out.viewportSnapshot).toMatch(/button "New 11"/);
   });
 
   it('reports removed elements and value changes', async () => {
     const tab = await h.open('changes.html');
     const r = await h.cli({ tab, steps: [{ pageFunction: '() => { document.getElementById("remove").click(); document.getElementById("name").value = "Ann"; }' }] });
-    expect(r.out.changes.removed).toEqual([expect.stringMatching(/^- button "Remove me" \[ref=s\d+e\d+\]$/)]);
+    expect(r.out.changes.gone).toEqual([expect.stringMatching(/^button 'Remove me' \[ref=s\d+e\d+\]$/)]);
     expect(r.out.changes.changed).toEqual([expect.objectContaining({ field: 'value', from: '', to: 'Ann' })]);
   });
 
-  it('omits changes when nothing changed and when the page navigated', async () => {
+  it('says so when nothing visible changed, and omits changes when the page navigated', async () => {
     const tab = await h.open('changes.html');
-    const same = await h.cli({ tab, steps: [{ pageFunction: '1' }] });
-    expect(same.out.changes).toBeUndefined();
+    // A DOM change no one can see (capture by effect still looks): "No visible change."
+    const same = await h.cli({ tab, steps: [{ pageFunction: '() => { document.body.dataset.seen = "1"; }' }] });
+    expect(same.out.changes).toEqual({ summary: 'No visible change.' });
     const nav = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }] });
     expect(nav.out.navigated).toBe(true);
     expect(nav.out.changes).toBeUndefined();

@@ -1,18 +1,10 @@
-// Which snapshot nodes the viewport diff tracks: refs, live regions, and layers such as dialogs.
+// Which snapshot nodes count as seen (refs, live regions, layers such as dialogs), for folding a
+// header the agent already saw.
 import { expect, it } from 'vitest';
 import { diffEntries, foldUnchanged, renderYaml } from '../../src/aria/index.js';
-import { diffViewport } from '../../src/diff/index.js';
 import type { AriaNode } from '../../src/injected/aria-snapshot.js';
 
 const button: AriaNode = { role: 'button', name: 'Open', ref: 's1e1' };
-
-it('reports a dialog that opened even though it has no ref', () => {
-  const before = diffEntries([button]);
-  const after = diffEntries([button, { role: 'dialog', name: 'Command palette', children: [{ role: 'text', text: 'Type a command' }] }]);
-  const changes = diffViewport(before, after, ['press']);
-  expect(changes?.summary).toBe('Pressed. 1 added (dialog "Command palette").');
-  expect(changes?.added).toEqual(['- dialog "Command palette"']);
-});
 
 it('tells two dialogs of one name apart and keeps live regions keyed by role', () => {
   const entries = diffEntries([
@@ -29,9 +21,4 @@ it('folds a header the agent saw unchanged, and keeps one that changed or holds 
   expect(renderYaml(foldUnchanged([nav('Cart (1)')], seen))).toBe('- banner:\n  - link "Cart (1)" [ref=s1e2]');
   const textOnly: AriaNode = { role: 'contentinfo', children: [{ role: 'text', text: '© Acme' }] };
   expect(foldUnchanged([textOnly], seen)).toEqual([textOnly]);
-});
-
-it('names a layer without a name by its role alone', () => {
-  const changes = diffViewport(diffEntries([button]), diffEntries([button, { role: 'menu', children: [{ role: 'menuitem', name: 'Alpha', ref: 's1e2' }] }]), ['click']);
-  expect(changes?.summary).toBe('Clicked. 2 added (menu, s1e2).');
 });

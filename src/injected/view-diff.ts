@@ -1,0 +1,259 @@
+// The diff of what the agent can see across one command (issue 13): the before-walk is kept in the
+// page; the after-walk is compared with it element by element (identity is the element): appeared,
+// gone, left/entered the view, text, moved among siblings, state, table rows. Facts only; which of
+// them to tell and how is diff/'s job on the Node side. Runs in the page.
+import { roleOf } from './aria-role.js';
+import { isShadowRoot } from './dom-describe.js';
+import { liveRegionOf } from './live-recorder.js';
+import { textSnippet } from './observe.js';
+import { skillState } from './ref-map.js';
+import { armMutationClock } from './view-settle.js';
+import { viewSlot, walkView } from './view-walk.js';
+import type { ViewUnit, ViewWalk } from './view-walk.js';
+
+export type ViewChangeKind = 'appeared' | 'gone' | 'leftView' | 'enteredView' | 'text' | 'moved' | 'reordered' | 'state' | 'rows';
+
+export interface ViewChange {
+  kind: ViewChangeKind;
+  role: string;
+  label: string;
+  ref?: string;
+  /** text: old/new text; moved: old/new position (1-based); state: old/new value; rows: old/new count. */
+  from?: string;
+  to?: string;
+  field?: string;
+  /** Units inside it that changed the same way (a dialog that appeared with its fields). */
+  inside?: number;
+  /** rows/reordered: the first row or item's text now. */
+  first?: string;
+  frame?: string;
+  live?: 1;
+  /** Next to the element the steps acted on. */
+  near?: 1;
+}
+
+export interface ViewDiff { changes: ViewChange[]; counts: Partial<Record<ViewChangeKind, number>>; truncated?: true }
+
+interface Found { change: ViewChange; el: Element }
+
+// Page functions are installed one by one from their source: constants live inside them.
+
+/** Before the steps: walks the view and listens for the element the steps act on. */
+export function viewStart(): void {
+  const slot = viewSlot();
+  slot.stop?.();
+  slot.before = walkView(false);
+  slot.acted = undefined;
+  armMutationClock();
+  const note = (e: Event): void => { const t = e.composedPath()[0]; if (t && (t as Node).nodeType === 1) slot.acted = t as Element; };
+  const types = ['pointerdown', 'keydown', 'input', 'dragstart'];
+  for (const t of types) document.addEventListener(t, note, true);
+  slot.stop = () => { for (const t of types) document.removeEventListener(t, note, true); slot.stop = undefined; };
+}
+
+/** After the steps: what changed since viewStart (undefined when no before-walk was taken). */
+export function viewChanges(): ViewDiff | undefined {
+  const slot = viewSlot();
+  const before = slot.before;
+  slot.stop?.();
+  slot.before = undefined;
+  if (!before) return undefined;
+  const after = walkView(true);
+  const found: Found[] = [...compareUnits(before, after), ...findMoves(before, after)];
+  const kept = foldTables(rollUp(cancelRerenders(found)), before, after);
+  const acted = slot.acted?.isConnected ? slot.acted : undefined;
+  const PER_KIND = 60;
+  const counts: ViewDiff['counts'] = {};
+  const changes: ViewChange[] = [];
+  for (const { change, el } of kept) {
+    counts[change.kind] = (counts[change.kind] ?? 0) + 1;
+    if (counts[change.kind]! > PER_KIND) continue;
+    const ref = skillState().byElement.get(el);
+    if (ref) change.ref = ref;
+    if (change.kind !== 'leftView' && change.kind !== 'enteredView' && !change.live && liveRegionOf(el)) change.live = 1;
+    if (acted && isNear(acted, el)) change.near = 1;
+    changes.push(change);
+  }
+  return { changes, counts, ...(before.truncated || after.truncated ? { truncated: true as const } : {}) };
+}
+
+export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
+  return { kind, role: u.role, label: u.label, ...(u.frame ? { frame: u.frame } : {}), ...(u.live ? { live: 1 as const } : {}) };
+}
+
+/** Appeared, gone, in/out of view, text and state, unit by unit. */
+export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
+  const out: Found[] = [];
+  for (const [id, a] of after.units) {
+    if (!a.inView) continue;
+    const b = before.units.get(id);
+    const el = after.els.get(id)!;
+    if (!b) out.push({ change: describeUnit(a, 'appeared'), el });
+    else if (!b.inView) out.push({ change: describeUnit(a, 'enteredView'), el });
+    else out.push(...compareUnit(b, a, el));
+  }
+  for (const [id, b] of before.units) {
+    if (!b.inView) continue;
+    const a = after.units.get(id);
+    if (a?.inView) continue;
+    const el = before.els.get(id)!;
+    if (a) { out.push({ change: describeUnit(b, 'leftView'), el }); continue; }
+    if (!el.isConnected) { out.push({ change: describeUnit(b, 'gone'), el }); continue; }
+    if (after.truncated) continue; // the after-walk stopped early: nothing known
+    const shown = el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    // Still shown but no longer a unit: its own text went away.
+    if (shown && b.text) out.push({ change: { ...describeUnit(b, 'text'), from: b.text, to: '' }, el });
+    else if (!shown) out.push({ change: describeUnit(b, 'gone'), el });
+  }
+  return keepFocusGain(out);
+}
+
+export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
+  const out: Found[] = [];
+  if (b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
+  else if (b.label !== a.label && a.states) out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
+  for (const field of ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'focused']) {
+    const from = b.states?.[field];
+    const to = a.states?.[field];
+    if (from !== to) out.push({ change: { ...describeUnit(a, 'state'), field, ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) }, el });
+  }
+  return out;
+}
+
+/** When focus landed somewhere, the element it left is noise; a blur alone is kept. */
+export function keepFocusGain(found: Found[]): Found[] {
+  const gained = found.some((f) => f.change.field === 'focused' && f.change.to === 'true');
+  return gained ? found.filter((f) => f.change.field !== 'focused' || f.change.to === 'true') : found;
+}
+
+/** A re-render replaces elements with equal ones: a gone and an appeared unit that read the same cancel out. */
+export function cancelRerenders(found: Found[]): Found[] {
+  const sig = (c: ViewChange): string => `${c.role}|${c.label}|${c.frame ?? ''}`;
+  const appeared = new Map<string, Found[]>();
+  for (const f of found) if (f.change.kind === 'appeared') { const k = sig(f.change); appeared.set(k, [...(appeared.get(k) ?? []), f]); }
+  const dropped = new Set<Found>();
+  for (const f of found) {
+    if (f.change.kind !== 'gone') continue;
+    const twin = appeared.get(sig(f.change))?.find((x) => !dropped.has(x));
+    if (twin) { dropped.add(twin); dropped.add(f); }
+  }
+  return found.filter((f) => !dropped.has(f));
+}
+
+/** Units that appeared (or went) inside another that did are counted in it, not listed. */
+export function rollUp(found: Found[]): Found[] {
+  const out: Found[] = [];
+  for (const kind of ['appeared', 'gone', 'leftView', 'enteredView'] as const) {
+    const group = found.filter((f) => f.change.kind === kind);
+    const members = new Set(group.map((f) => f.el));
+    for (const f of group) {
+      const top = topMember(f.el, members);
+      if (top === f.el) { out.push(f); continue; }
+      const holder = group.find((g) => g.el === top)!;
+      holder.change.inside = (holder.change.inside ?? 0) + 1;
+    }
+  }
+  return [...out, ...found.filter((f) => f.change.kind !== 'appeared' && f.change.kind !== 'gone' && f.change.kind !== 'leftView' && f.change.kind !== 'enteredView')];
+}
+
+/** The outermost ancestor of `el` (itself included) in `members`, crossing shadow roots and frames. */
+export function topMember(el: Element, members: Set<Element>): Element {
+  let top = el;
+  for (let n: Element | null = el; n; n = composedParent(n)) if (members.has(n)) top = n;
+  return top;
+}
+
+export function composedParent(el: Element): Element | null {
+  if (el.parentElement) return el.parentElement;
+  const root = el.parentNode;
+  if (root && isShadowRoot(root)) return root.host;
+  if (root && root.nodeType === 9) return ((root as Document).defaultView?.frameElement as Element | null) ?? null;
+  return null;
+}
+
+/** Reordered siblings: the longest run kept in order stayed, the rest moved. */
+export function findMoves(before: ViewWalk, after: ViewWalk): Found[] {
+  const out: Found[] = [];
+  const elOf = (id: number): Element | undefined => viewElementById(id, after) ?? viewElementById(id, before);
+  for (const [pid, kids] of after.orders) {
+    const old = before.orders.get(pid);
+    if (!old) continue;
+    const oldPos = new Map(old.map((id, i) => [id, i]));
+    const common = kids.filter((id) => oldPos.has(id));
+    const stayed = longestIncreasing(common.map((id) => oldPos.get(id)!));
+    const moved = common.filter((_, i) => !stayed.has(i));
+    if (!moved.length) continue;
+    const parent = viewElementById(pid, after);
+    if (!parent || !isOnScreen(parent)) continue;
+    // More moves than this in one parent read as one re-order (a sort), not item by item.
+    if (moved.length > 3) {
+      const first = elOf(kids[0]!);
+      out.push({ change: { kind: 'reordered', role: roleOf(parent), label: '', inside: moved.length, ...(first ? { first: textSnippet(first, 60) } : {}) }, el: parent });
+      continue;
+    }
+    for (const id of moved) {
+      const el = elOf(id);
+      if (!el || !isOnScreen(el)) continue;
+      const role = roleOf(el);
+      out.push({ change: { kind: 'moved', role: role === 'generic' ? 'item' : role, label: textSnippet(el, 60), from: String(oldPos.get(id)! + 1), to: String(kids.indexOf(id) + 1) }, el });
+    }
+  }
+  return out;
+}
+
+/** Indexes (into `seq`) of one longest strictly increasing subsequence. */
+export function longestIncreasing(seq: number[]): Set<number> {
+  const tails: number[] = [];
+  const prev: number[] = new Array(seq.length).fill(-1);
+  for (let i = 0; i < seq.length; i++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (seq[tails[mid]!]! < seq[i]!) lo = mid + 1; else hi = mid; }
+    if (lo > 0) prev[i] = tails[lo - 1]!;
+    tails[lo] = i;
+  }
+  const keep = new Set<number>();
+  for (let i = tails.length ? tails[tails.length - 1]! : -1; i >= 0; i = prev[i]!) keep.add(i);
+  return keep;
+}
+
+export function viewElementById(id: number, w: ViewWalk): Element | undefined {
+  return w.nodes.get(id) ?? w.els.get(id);
+}
+
+export function isOnScreen(el: Element): boolean {
+  const r = el.getBoundingClientRect();
+  return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth;
+}
+
+/** A table whose rows changed reads as one line (rows: 10 → 3, first row now …) beyond a few row changes. */
+export function foldTables(found: Found[], before: ViewWalk, after: ViewWalk): Found[] {
+  const out = found.slice();
+  for (const [id, a] of after.units) {
+    const b = before.units.get(id);
+    if (a.rows === undefined || !a.inView || !b?.inView || b.rows === undefined) continue;
+    const table = after.els.get(id)!;
+    const inTable = out.filter((f) => f.el !== table && table.contains(f.el) && f.change.kind !== 'state');
+    // Rows that came, went or moved make the line; a cell's new text alone is told as text.
+    const rowLevel = inTable.some((f) => f.change.kind === 'appeared' || f.change.kind === 'gone' || f.change.kind === 'moved' || f.change.kind === 'reordered');
+    if (a.rows === b.rows && !rowLevel) continue;
+    const rows: Found = { change: { ...describeUnit(a, 'rows'), from: String(b.rows), to: String(a.rows), ...(a.firstRow !== undefined ? { first: a.firstRow } : {}) }, el: table };
+    if (inTable.length > 3) {
+      rows.change.inside = inTable.length;
+      for (const f of inTable) out.splice(out.indexOf(f), 1);
+    }
+    out.push(rows);
+  }
+  return out;
+}
+
+/** Within a few levels of each other: the acted-on element's neighbourhood. */
+export function isNear(acted: Element, el: Element): boolean {
+  if (acted.contains(el) || el.contains(acted)) return true;
+  const up = new Set<Element>();
+  let n: Element | null = acted;
+  for (let i = 0; n && i < 4; i++, n = composedParent(n)) if (n.localName !== 'body' && n.localName !== 'html') up.add(n);
+  n = el;
+  for (let i = 0; n && i < 4; i++, n = composedParent(n)) if (up.has(n)) return true;
+  return false;
+}

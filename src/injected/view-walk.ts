@@ -1,0 +1,196 @@
+// What the agent can see, element by element, for the diff across one command (issue 13): every
+// rendered element that carries text or a role is a unit with an id kept in the page (a WeakMap,
+// so identity is the element), its own text, states, and whether it is on screen. Same-origin
+// frames are walked under their frame. view-diff.ts compares two walks. Runs in the page.
+import { accessibleName, capName, collapseSpace } from './aria-name.js';
+import { isInteractiveRole, roleOf } from './aria-role.js';
+import { nodeStates } from './aria-snapshot.js';
+import { isHtml } from './dom-describe.js';
+import { textSnippet } from './observe.js';
+
+export interface ViewUnit {
+  id: number;
+  /** ARIA role, or `text` for a role-less block with text of its own. */
+  role: string;
+  /** Accessible name, else text (capped). Empty for units off screen in the before-walk. */
+  label: string;
+  /** Text of its own (not inside a nested unit), whitespace collapsed, capped. */
+  text: string;
+  inView: boolean;
+  states?: Record<string, string>;
+  live?: 1;
+  frame?: string;
+  /** Tables: body rows and the first one's text. */
+  rows?: number;
+  firstRow?: string;
+}
+
+export interface ViewWalk {
+  units: Map<number, ViewUnit>;
+  els: Map<number, Element>;
+  /** Parent id → ids of its children that hold visible content, in order (for moves). */
+  orders: Map<number, number[]>;
+  /** Elements of the ids in `orders`. */
+  nodes: Map<number, Element>;
+  count: number;
+  max: number;
+  truncated: boolean;
+  /** Off-screen units get no label or states (cheaper); the after-walk needs them all. */
+  full: boolean;
+}
+
+interface WalkFrame { vw: number; vh: number; frame?: string; frameInView: boolean }
+
+// Page functions are installed one by one from their source: constants live inside them.
+
+export interface ViewSlot {
+  ids: WeakMap<Element, number>;
+  next: number;
+  before?: ViewWalk;
+  acted?: Element;
+  stop?: () => void;
+  /** The time of the last DOM mutation since the before-look (view-settle.ts). */
+  clock?: { last: number; observer: MutationObserver };
+}
+
+export function viewSlot(): ViewSlot {
+  const g = globalThis as unknown as { __cdpSkillView?: ViewSlot };
+  if (!g.__cdpSkillView) g.__cdpSkillView = { ids: new WeakMap(), next: 1 };
+  return g.__cdpSkillView;
+}
+
+export function viewIdOf(el: Element): number {
+  const slot = viewSlot();
+  let id = slot.ids.get(el);
+  if (id === undefined) { id = slot.next++; slot.ids.set(el, id); }
+  return id;
+}
+
+/** Walks the document (or the chosen frame's document) into a fresh ViewWalk. */
+export function walkView(full: boolean, max = 20_000): ViewWalk {
+  const w: ViewWalk = { units: new Map(), els: new Map(), orders: new Map(), nodes: new Map(), count: 0, max, truncated: false, full };
+  const body = document.body ?? document.documentElement;
+  walkViewElement(body, undefined, w, { vw: window.innerWidth, vh: window.innerHeight, frameInView: true });
+  return w;
+}
+
+/** A unit whatever its text: roles an agent reads or acts on, and live regions. */
+export function isUnitElement(el: Element, role: string, inline: boolean): boolean {
+  // Roles that make an element a unit even without text of its own.
+  const UNIT_ROLES = ',heading,paragraph,cell,gridcell,columnheader,rowheader,row,listitem,img,dialog,alertdialog,alert,status,log,tooltip,menu,listbox,tabpanel,table,grid,treegrid,progressbar,meter,figure,blockquote,code,term,definition,caption,marquee,timer,';
+  if (UNIT_ROLES.includes(`,${role},`) || isInteractiveRole(role)) return true;
+  const live = el.getAttribute('aria-live');
+  return !!live && live !== 'off' && !inline;
+}
+
+/** Visits one element; returns whether anything visible is inside it (for the order of siblings). */
+export function walkViewElement(el: Element, owner: { text: string } | undefined, w: ViewWalk, f: WalkFrame): boolean {
+  const tag = el.localName;
+  if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return false;
+  if (w.count >= w.max) { w.truncated = true; return false; }
+  w.count++;
+  const style = getComputedStyle(el);
+  // Opacity 0: invisible, or on its way out (a fading popup is not listed as present).
+  if (style.display === 'none' || style.opacity === '0') return false;
+  const hidden = style.visibility === 'hidden' || style.visibility === 'collapse';
+  const role = roleOf(el);
+  const inline = style.display === 'inline' || style.display === 'contents';
+  let unit = !hidden && isUnitElement(el, role, inline) ? newViewUnit(el, role, w, f) : undefined;
+  // A role-less block collects the text of its inline content; it is a unit if it has any.
+  const provisional = !unit && !hidden && !inline ? { text: '' } : undefined;
+  const target = unit ?? provisional ?? owner;
+  let content = !!unit;
+  const kids: number[] = [];
+  // An editing host's content is its value: its paragraphs are not units of their own.
+  const editing = unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable;
+  if (!editing) {
+    for (const child of viewChildren(el)) {
+      if (child.nodeType === 3) {
+        const data = (child as Text).data;
+        if (hidden || !/\S/.test(data)) continue;
+        if (target && target.text.length < 400) target.text += data;
+        content = true;
+      } else if (child.nodeType === 1 && walkViewElement(child as Element, target, w, f)) {
+        content = true;
+        const id = viewIdOf(child as Element);
+        kids.push(id);
+        w.nodes.set(id, child as Element);
+      }
+    }
+  }
+  if (tag === 'iframe' && walkViewFrame(el as HTMLIFrameElement, w, f)) content = true;
+  if (kids.length >= 2) { const id = viewIdOf(el); w.orders.set(id, kids); w.nodes.set(id, el); }
+  if (provisional && /\S/.test(provisional.text)) unit = Object.assign(newViewUnit(el, role, w, f), { text: provisional.text });
+  if (unit) finishViewUnit(el, unit, w);
+  return content;
+}
+
+export function viewChildren(el: Element): Node[] {
+  if (isHtml(el, 'slot')) {
+    const assigned = el.assignedNodes({ flatten: true });
+    if (assigned.length) return assigned;
+  }
+  if (isHtml(el, 'details') && !el.open) return Array.from(el.children).filter((c) => c.localName === 'summary');
+  return Array.from((el.shadowRoot ?? el).childNodes);
+}
+
+/** A same-origin frame's body, under its frame; a cross-origin one is left out (not readable here). */
+export function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFrame): boolean {
+  let doc: Document | null = null;
+  try { doc = frame.contentDocument; } catch { doc = null; } // cross-origin: not ours to read
+  if (!doc?.body) return false;
+  const win = doc.defaultView;
+  const r = frame.getBoundingClientRect();
+  const name = frame.title || frame.name || frame.id || (frame.getAttribute('src') ?? '').slice(0, 60);
+  const sub: WalkFrame = {
+    vw: win?.innerWidth ?? r.width, vh: win?.innerHeight ?? r.height,
+    frame: f.frame ? `${f.frame} > ${name}` : name || 'iframe',
+    frameInView: f.frameInView && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw,
+  };
+  return walkViewElement(doc.body, undefined, w, sub);
+}
+
+export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): ViewUnit {
+  const r = el.getBoundingClientRect();
+  const inView = f.frameInView && (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw;
+  const live = el.getAttribute('aria-live');
+  const LIVE_ROLES = ',status,alert,log,marquee,timer,';
+  const unit: ViewUnit = {
+    id: viewIdOf(el), role: role === 'generic' || role === 'presentation' || role === 'none' ? 'text' : role,
+    label: '', text: '', inView,
+    ...(LIVE_ROLES.includes(`,${role},`) || (live && live !== 'off') ? { live: 1 as const } : {}),
+    ...(f.frame ? { frame: f.frame } : {}),
+  };
+  w.units.set(unit.id, unit);
+  w.els.set(unit.id, el);
+  return unit;
+}
+
+/** Text collapsed and capped; label, states and table rows for units the agent can see. */
+export function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
+  const text = collapseSpace(unit.text);
+  unit.text = text.length > 200 ? `${text.slice(0, 199)}\u2026` : text;
+  if (!unit.inView && !w.full) return;
+  const role = unit.role;
+  const named = isInteractiveRole(role) || role === 'img' || role === 'dialog' || role === 'alertdialog' || role === 'heading' || role === 'table' || role === 'grid' || role === 'figure';
+  const name = named ? capName(accessibleName(el, role)) : '';
+  unit.label = name || unit.text || (role === 'row' || role === 'listitem' ? textSnippet(el, 80) : '');
+  if (isInteractiveRole(role)) {
+    const node = { role } as Parameters<typeof nodeStates>[2];
+    nodeStates(el, role, node);
+    const states: Record<string, string> = {};
+    for (const k of ['checked', 'expanded', 'selected', 'pressed', 'disabled', 'focused', 'value'] as const) {
+      if (node[k] !== undefined) states[k] = String(node[k]);
+    }
+    unit.states = states;
+  }
+  if (role === 'table' || role === 'grid' || role === 'treegrid') countTableRows(el, unit);
+}
+
+/** Body rows of a table (header rows left out) and the first one's text. */
+export function countTableRows(table: Element, unit: ViewUnit): void {
+  const rows = Array.from(table.querySelectorAll('tr, [role=row]')).filter((r) => r.closest('table, [role=table], [role=grid], [role=treegrid]') === table
+    && r.parentElement?.localName !== 'thead' && !r.querySelector('th[scope=col], [role=columnheader]') && !(r.children.length && Array.from(r.children).every((c) => c.localName === 'th')));
+  unit.rows = rows.length;
+  if (rows[0]) unit.firstRow = textSnippet(rows[0], 60);
+}
