@@ -144,8 +144,8 @@ export async function pollUntil(fn: () => unknown, intervalMs: number, timeoutMs
   for (;;) {
     const r = await pollOnce(fn);
     const elapsed = Date.now() - started;
-    if (r.value) return { resolved: true, value: rt.serializeValue(r.value), elapsed };
-    if (elapsed >= timeoutMs) return { resolved: false, lastValue: rt.serializeValue(r.error ?? r.value), elapsed };
+    if (r.value) return { resolved: true, value: rt.pageValue(r.value), elapsed };
+    if (elapsed >= timeoutMs) return { resolved: false, lastValue: rt.pageValue(r.error ?? r.value), elapsed };
     await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, timeoutMs - elapsed)));
   }
 }
@@ -172,7 +172,7 @@ export async function pipelineOp(op: PipelineOp, fns: Array<() => unknown>, ends
       if (!outcome.resolved) throw pipelineStop('timeout', `waitFor was still falsy after ${limit}ms`);
       return { waited: outcome.elapsed };
     }
-    case 'return': return rt.serializeValue(await fns[op.fn]!());
+    case 'return': return rt.pageValue(await fns[op.fn]!());
   }
   return undefined;
 }

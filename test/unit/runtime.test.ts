@@ -34,7 +34,7 @@ describe('page runtime', () => {
 
   it('runs serializeValue inside the assembled scope', () => {
     const rt = runInNewContext(runtimeSource(), {}) as { serializeValue: (v: unknown) => unknown };
-    expect(rt.serializeValue({ a: [1, NaN] })).toMatchObject({ type: 'object', value: { a: { type: 'array' } } });
+    expect(rt.serializeValue({ a: [1, NaN] })).toEqual({ type: 'object', value: { a: [1, { $type: 'number', value: 'NaN' }] } });
   });
 
   it('installs once under the versioned global the Node side expects', () => {
