@@ -29,6 +29,7 @@ import * as forms from './form-state.js';
 import * as failureContext from './failure-context.js';
 import * as hookValue from './hook-value.js';
 import * as dialogGuard from './dialog-guard.js';
+import * as effectProbe from './effect-probe.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -59,6 +60,7 @@ const MODULES = {
   failureContext,
   hookValue,
   dialogGuard,
+  effectProbe,
 };
 
 type Modules = typeof MODULES;
