@@ -1,15 +1,39 @@
-// Step hooks in the page (SPEC §10.2): polling an agent's predicate until it is truthy, and turning
-// an observed value into plain JSON for the step result. The predicate arrives as a function the
-// Node side built from the agent's source. Runs in the page.
-import { serializeErrorText, serializeValue } from './serialize.js';
+// Values of the agent's page code (pageFunction, poll, pipeline, step hooks): the serializer with
+// elements named by ref (`{ $type: 'element', ref, desc }`), and polling an agent's predicate until
+// it is truthy. The predicate arrives as a function the Node side built from the agent's source.
+// Runs in the page.
+import { collapseSpace } from './aria-name.js';
+import { cachedName, cachedRole, refContext, refOf } from './element-query.js';
+import { serializeClip, serializeElementDesc, serializeErrorText, serializeValue } from './serialize.js';
+import type { Counters } from './ref-map.js';
+import type { RefContext } from './element-query.js';
+import type { SerializedValue } from './serialize.js';
 
 export interface HookPoll {
   ok: boolean;
-  /** The last value the predicate returned, as plain JSON (a preview when large). */
-  value: unknown;
+  /** The last value the predicate returned, serialized. */
+  value: SerializedValue;
   /** The last error the predicate threw, when its last call threw. */
   error?: string;
   elapsedMs: number;
+}
+
+/** An element as a value: its ref (given now if it had none) and `role "name"`. */
+export function valueElement(ctx: RefContext, el: Element): { ref?: string; desc: string } {
+  if (!el.isConnected) return { desc: serializeElementDesc(el) };
+  const raw = cachedRole(ctx, el);
+  const role = raw === 'presentation' || raw === 'none' ? 'generic' : raw;
+  const name = cachedName(ctx, el, role);
+  const ref = refOf(ctx, el, role, name).ref;
+  if (name) return { ref, desc: `${role} "${name}"` };
+  const text = serializeClip(collapseSpace(el.textContent ?? ''), 60);
+  return { ref, desc: `${role} <${el.localName}${el.id ? `#${el.id}` : ''}>${text ? ` "${text}"` : ''}` };
+}
+
+/** A value of the agent's code as the answer carries it. `counters` (the tab's) keep refs unique across documents. */
+export function pageValue(value: unknown, counters?: Counters): SerializedValue {
+  let ctx: RefContext | undefined;
+  return serializeValue(value, { element: (el) => valueElement(ctx ??= refContext(counters), el) });
 }
 
 /**
@@ -29,28 +53,12 @@ export async function pollHook(fn: () => unknown, timeoutMs: number, intervalMs:
       error = serializeErrorText(err);
     }
     const elapsedMs = Math.round(performance.now() - started);
-    if (!error && value) return { ok: true, value: hookJson(value, 1), elapsedMs };
-    if (elapsedMs + intervalMs > timeoutMs) return { ok: false, value: hookJson(value, 1), ...(error ? { error } : {}), elapsedMs };
+    if (!error && value) return { ok: true, value: pageValue(value), elapsedMs };
+    if (elapsedMs + intervalMs > timeoutMs) return { ok: false, value: pageValue(value), ...(error ? { error } : {}), elapsedMs };
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 
-/**
- * A page value as plain JSON: primitives, arrays and plain objects as they are (bounded), anything
- * else (elements, Maps, functions, NaN…) in the tagged form of the value serializer.
- */
-export function hookJson(value: unknown, depth: number): unknown {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return value.length > 2_000 ? `${value.slice(0, 1_999)}…` : value;
-  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0))) return value;
-  if (Array.isArray(value) && depth <= 4) return value.slice(0, 100).map((v) => hookJson(v, depth + 1));
-  const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-  if ((proto === Object.prototype || proto === null) && depth <= 4) {
-    return Object.fromEntries(Object.entries(value as object).slice(0, 50).map(([k, v]) => [k, hookJson(v, depth + 1)]));
-  }
-  return serializeValue(value, 2);
-}
-
-export async function observeHook(fn: () => unknown): Promise<unknown> {
-  return hookJson(await fn(), 0);
+export async function observeHook(fn: () => unknown): Promise<SerializedValue> {
+  return pageValue(await fn());
 }

@@ -12,6 +12,7 @@ export * as clickProbe from './click-probe.js';
 export * as dialogGuard from './dialog-guard.js';
 export * as domDescribe from './dom-describe.js';
 export * as drag from './drag.js';
+export * as effectProbe from './effect-probe.js';
 export * as elementBox from './element-box.js';
 export * as elementQuery from './element-query.js';
 export * as elementSearch from './element-search.js';

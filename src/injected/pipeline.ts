@@ -7,7 +7,8 @@ import { collapseSpace } from './aria-name.js';
 import { isHtml } from './dom-describe.js';
 import { cssMatches, describeElement, preferVisible } from './locate.js';
 import { resolveRef } from './ref-map.js';
-import { serializeErrorText, serializeValue } from './serialize.js';
+import { serializeErrorText } from './serialize.js';
+import { pageValue } from './hook-value.js';
 
 export type PipelineOp =
   | { op: 'fill' | 'type'; find: string; value: string }
@@ -147,8 +148,8 @@ export async function pollUntil(fn: () => unknown, intervalMs: number, timeoutMs
   for (;;) {
     const r = await pollOnce(fn);
     const elapsed = Date.now() - started;
-    if (r.value) return { resolved: true, value: serializeValue(r.value), elapsed };
-    if (elapsed >= timeoutMs) return { resolved: false, lastValue: serializeValue(r.error ?? r.value), elapsed };
+    if (r.value) return { resolved: true, value: pageValue(r.value), elapsed };
+    if (elapsed >= timeoutMs) return { resolved: false, lastValue: pageValue(r.error ?? r.value), elapsed };
     await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, timeoutMs - elapsed)));
   }
 }
@@ -175,7 +176,7 @@ export async function pipelineOp(op: PipelineOp, fns: Array<() => unknown>, ends
       if (!outcome.resolved) throw pipelineStop('timeout', `waitFor was still falsy after ${limit}ms`);
       return { waited: outcome.elapsed };
     }
-    case 'return': return serializeValue(await fns[op.fn]!());
+    case 'return': return pageValue(await fns[op.fn]!());
   }
   return undefined;
 }

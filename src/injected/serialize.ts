@@ -1,112 +1,102 @@
-// Value serialization for `pageFunction` and `poll` results (SPEC §17.7). Runs in the page: turns
-// any value into tagged JSON (`{ type, ... }`) that survives `returnByValue`. Unwrapping, and
-// deciding what to show the agent, is left to the Node side.
+// Values as agents read them (DECISIONS "Values", a departure from SPEC §17.7): the top level is
+// `{ type, value }`; inside it JSON-safe values are plain JSON, and only what JSON cannot carry is
+// tagged where it occurs (`{ $type: 'undefined' }`, `{ $type: 'number', value: 'NaN' }`, …).
 //
-// Limits: arrays 100 items, objects 50 keys, Map/Set 50 entries, NodeList/HTMLCollection 20 items,
-// element attributes 20 (values 100 chars), element text 200 chars, function source 200 chars,
-// error stack 500 chars. A container that was cut carries `truncated: true`; the flag is omitted
-// otherwise. Depth: the top-level value sits at depth 0 and containers (array, object, Map, Set,
-// node list) are expanded while their depth is below `maxDepth` (default 6); deeper ones become
-// `{ type: 'maxDepth', kind }`, kind naming what was not expanded ('array', 'object', 'Map', …).
-// A container met again inside itself becomes `{ type: 'circular' }`; a container shared by two
-// siblings is serialized twice, since that is not a cycle.
+// Self-contained on purpose: no other page function is called, so this module can be installed in
+// the page's main world (pageFunction) as well as in our own. Elements are described by the
+// `element` option (the runtime passes one that hands out refs); without it, by tag, id and text.
+//
+// Limits: arrays 100 items, objects 50 keys, Map/Set 50 entries, strings 2,000 characters inside a
+// value (50,000 at the top), 5,000 values in all. A cut array ends with `{ $truncated: <left out> }`,
+// a cut object carries `$truncated: <keys left out>`, a cut string ends with `…[+N chars]`. Depth:
+// containers below `maxDepth` (default 6) are expanded, deeper ones are `{ $type: 'maxDepth' }`.
 // Type checks are brand checks or `Object.prototype.toString` tags, never `instanceof` alone, so
-// values from other frames serialize the same; DOM values are recognised by shape, so no DOM
-// global is named (the non-DOM branches also run, and are unit-tested, in Node).
+// values from other frames serialize the same; DOM values are recognised by shape.
 
-export type SerializedNumber = number | 'NaN' | 'Infinity' | '-Infinity' | '-0';
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A value JSON cannot carry, in place: `$type` names it. */
+export interface Tagged { $type: string; [key: string]: Json }
+/** The top level: `type` names the value; JSON-safe values are in `value`, a tag's fields beside it. */
+export interface SerializedValue { type: string; value?: Json; [key: string]: Json | undefined }
 
-export interface SerializedElement {
-  type: 'Element';
-  tag: string;
-  /** Omitted when empty, as is `className`. */
-  id?: string;
-  className?: string;
-  attributes: Record<string, string>;
-  text: string;
-  isConnected: boolean;
-  childCount: number;
+export interface SerializeOptions {
+  maxDepth?: number;
+  /** How an element is named: a ref the agent can act on, and a short description. */
+  element?: (el: Element) => { ref?: string; desc: string };
 }
 
-export type SerializedValue =
-  | { type: 'null'; value: null }
-  | { type: 'undefined' }
-  | { type: 'boolean'; value: boolean }
-  | { type: 'number'; value: SerializedNumber }
-  | { type: 'string'; value: string }
-  | { type: 'bigint'; value: string }
-  | { type: 'symbol'; value: string }
-  | { type: 'function'; value: string }
-  | { type: 'Date'; value: string; timestamp?: number }
-  | { type: 'Map'; entries: Array<[SerializedValue, SerializedValue]>; size: number; truncated?: true }
-  | { type: 'Set'; values: SerializedValue[]; size: number; truncated?: true }
-  | { type: 'RegExp'; value: string }
-  | { type: 'Error'; name: string; message: string; stack?: string }
-  | SerializedElement
-  | { type: 'NodeList' | 'HTMLCollection'; items: SerializedValue[]; length: number; truncated?: true }
-  | { type: 'Document'; title: string; url: string; readyState: string }
-  | { type: 'Window'; url: string; width: number; height: number }
-  | { type: 'Window'; crossOrigin: true }
-  | { type: 'node'; nodeName: string; text?: string }
-  | { type: 'array'; value: SerializedValue[]; length: number; truncated?: true }
-  | { type: 'object'; value: Record<string, SerializedValue>; truncated?: true }
-  | { type: 'circular' }
-  | { type: 'maxDepth'; kind: string }
-  | { type: 'unserializable'; value: string };
-
-/** What one serialization carries down the tree: the depth limit and the containers being expanded. */
-export interface SerializeState {
+interface SerializeState {
   maxDepth: number;
   ancestors: Set<object>;
+  tags: WeakSet<object>;
+  /** Values still allowed (5,000 in all). */
+  budget: number;
+  element?: SerializeOptions['element'];
 }
 
-/** Serializes any page value into tagged JSON; `maxDepth` bounds how deep containers are expanded. */
-export function serializeValue(value: unknown, maxDepth = 6): SerializedValue {
-  return serializeNested(value, 0, { maxDepth, ancestors: new Set() });
+/** Serializes any page value for an agent: `{ type, value }` at the top, plain JSON inside. */
+export function serializeValue(value: unknown, options: SerializeOptions | number = {}): SerializedValue {
+  const opts = typeof options === 'number' ? { maxDepth: options } : options;
+  const state: SerializeState = { maxDepth: opts.maxDepth ?? 6, ancestors: new Set(), tags: new WeakSet(), budget: 5_000, element: opts.element };
+  const inner = typeof value === 'string' ? serializeString(value, 50_000) : serializeNested(value, 0, state);
+  if (inner !== null && typeof inner === 'object' && state.tags.has(inner)) {
+    const { $type, ...fields } = inner as Tagged;
+    return { type: $type, ...fields };
+  }
+  const type = inner === null ? 'null' : Array.isArray(inner) ? 'array' : typeof inner;
+  return { type, value: inner };
 }
 
-export function serializeNested(value: unknown, depth: number, state: SerializeState): SerializedValue {
+export function serializeTag(state: SerializeState, $type: string, fields: Record<string, Json> = {}): Tagged {
+  const tag: Tagged = { $type, ...fields };
+  state.tags.add(tag);
+  return tag;
+}
+
+export function serializeNested(value: unknown, depth: number, state: SerializeState): Json {
   try {
+    if (--state.budget < 0) return serializeTag(state, 'truncated');
     switch (typeof value) {
-      case 'undefined': return { type: 'undefined' };
-      case 'boolean': return { type: 'boolean', value };
-      case 'number': return { type: 'number', value: serializeNumber(value) };
-      case 'string': return { type: 'string', value };
-      case 'bigint': return { type: 'bigint', value: String(value) };
-      case 'symbol': return { type: 'symbol', value: value.description ?? '' };
-      case 'function': return { type: 'function', value: serializeClip(Function.prototype.toString.call(value), 200) };
+      case 'undefined': return serializeTag(state, 'undefined');
+      case 'boolean': return value;
+      case 'number': return Number.isFinite(value) && !Object.is(value, -0) ? value : serializeTag(state, 'number', { value: serializeNumber(value) });
+      case 'string': return serializeString(value, 2_000);
+      case 'bigint': return serializeTag(state, 'bigint', { value: String(value) });
+      case 'symbol': return serializeTag(state, 'symbol', { value: value.description ?? '' });
+      case 'function': return serializeTag(state, 'function', { value: serializeClip(Function.prototype.toString.call(value), 200) });
     }
-    if (value === null) return { type: 'null', value: null };
+    if (value === null) return null;
     return serializeObject(value as object, depth, state);
   } catch (err) {
     // A throwing getter, a revoked Proxy or a hostile toString must not lose the whole result.
-    return { type: 'unserializable', value: serializeClip(serializeErrorText(err), 200) };
+    return serializeTag(state, 'unserializable', { value: serializeClip(serializeErrorText(err), 200) });
   }
 }
 
-export function serializeNumber(n: number): SerializedNumber {
+export function serializeNumber(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
-  if (n === Infinity) return 'Infinity';
-  if (n === -Infinity) return '-Infinity';
   if (Object.is(n, -0)) return '-0';
-  return n;
+  return n > 0 ? 'Infinity' : '-Infinity';
+}
+
+/** A string cut to `maxChars`, saying how much was left out. */
+export function serializeString(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${text.slice(0, maxChars)}…[+${text.length - maxChars} chars]` : text;
 }
 
 /** Objects: leaves (Date, RegExp, Error, DOM values) first, then containers behind the guards. */
-export function serializeObject(value: object, depth: number, state: SerializeState): SerializedValue {
-  const leaf = serializeLeafObject(value);
-  if (leaf) return leaf;
+export function serializeObject(value: object, depth: number, state: SerializeState): Json {
+  const leaf = serializeLeafObject(value, depth, state);
+  if (leaf !== undefined) return leaf;
   const kind = serializeContainerKind(value);
-  if (state.ancestors.has(value)) return { type: 'circular' };
-  if (depth >= state.maxDepth) return { type: 'maxDepth', kind };
+  if (state.ancestors.has(value)) return serializeTag(state, 'circular');
+  if (depth >= state.maxDepth) return serializeTag(state, 'maxDepth', { kind });
   state.ancestors.add(value);
   try {
     switch (kind) {
-      case 'array': return serializeArray(value as unknown[], depth, state);
-      case 'Map': return serializeMap(value as Map<unknown, unknown>, depth, state);
-      case 'Set': return serializeSet(value as Set<unknown>, depth, state);
-      case 'NodeList': case 'HTMLCollection':
-        return serializeNodeList(value as ArrayLike<unknown>, kind, depth, state);
+      case 'array': return serializeList(value as ArrayLike<unknown>, depth, state);
+      case 'map': return serializeMap(value as Map<unknown, unknown>, depth, state);
+      case 'set': return serializeSet(value as Set<unknown>, depth, state);
       default: return serializePlainObject(value, depth, state);
     }
   } finally {
@@ -120,30 +110,29 @@ export function serializeTagOf(value: object): string {
 }
 
 /** Values serialized without looking inside them again, or undefined for a container. */
-export function serializeLeafObject(value: object): SerializedValue | undefined {
-  if (serializeIsWindow(value)) return serializeWindow(value as Window);
-  if (serializeIsDomNode(value)) return serializeDomNode(value as Node);
+export function serializeLeafObject(value: object, depth: number, state: SerializeState): Json | undefined {
+  if (serializeIsWindow(value)) return serializeWindow(value as Window, state);
+  if (serializeIsDomNode(value)) return serializeDomNode(value as Node, state);
   if (serializeIsDate(value)) {
-    const timestamp = Date.prototype.getTime.call(value);
-    if (Number.isNaN(timestamp)) return { type: 'Date', value: 'Invalid Date' };
-    return { type: 'Date', value: Date.prototype.toISOString.call(value), timestamp };
+    const time = Date.prototype.getTime.call(value);
+    return serializeTag(state, 'date', { value: Number.isNaN(time) ? 'Invalid Date' : Date.prototype.toISOString.call(value) });
   }
   const tag = serializeTagOf(value);
-  if (tag === 'RegExp') return { type: 'RegExp', value: String(value) };
-  if (tag === 'Error' || tag === 'DOMException' || value instanceof Error) return serializeError(value as Error);
+  if (tag === 'RegExp') return serializeTag(state, 'regexp', { value: String(value) });
+  if (tag === 'Promise') return serializeTag(state, 'promise');
+  if (tag === 'Error' || tag === 'DOMException' || value instanceof Error) return serializeError(value as Error, depth, state);
   return undefined;
 }
 
 export function serializeContainerKind(value: object): string {
   if (Array.isArray(value)) return 'array';
-  if (serializeIsMap(value)) return 'Map';
-  if (serializeIsSet(value)) return 'Set';
+  if (serializeIsMap(value)) return 'map';
+  if (serializeIsSet(value)) return 'set';
+  if (ArrayBuffer.isView(value) && !(serializeTagOf(value) === 'DataView')) return 'array';
   const tag = serializeTagOf(value);
   const length = (value as { length?: unknown }).length;
-  if (typeof length === 'number' && typeof (value as { item?: unknown }).item === 'function') {
-    if (tag.endsWith('NodeList')) return 'NodeList';
-    if (tag.endsWith('Collection')) return 'HTMLCollection';
-  }
+  // NodeList, HTMLCollection: arrays of the elements they hold.
+  if (typeof length === 'number' && typeof (value as { item?: unknown }).item === 'function' && /(NodeList|Collection)$/.test(tag)) return 'array';
   return 'object';
 }
 
@@ -175,12 +164,11 @@ export function serializeIsDate(value: object): boolean {
   }
 }
 
-export function serializeError(err: Error): SerializedValue {
-  const name = String(err.name);
-  const message = String(err.message);
-  return typeof err.stack === 'string'
-    ? { type: 'Error', name, message, stack: serializeClip(err.stack, 500) }
-    : { type: 'Error', name, message };
+/** Name and message; the stack (cut to 500 characters) only for an error at the top. */
+export function serializeError(err: Error, depth: number, state: SerializeState): Tagged {
+  const fields: Record<string, Json> = { name: String(err.name), message: serializeString(String(err.message), 2_000) };
+  if (depth === 0 && typeof err.stack === 'string') fields.stack = serializeClip(err.stack, 500);
+  return serializeTag(state, 'error', fields);
 }
 
 export function serializeErrorText(err: unknown): string {
@@ -193,63 +181,56 @@ export function serializeErrorText(err: unknown): string {
   }
 }
 
-export function serializeArray(value: unknown[], depth: number, state: SerializeState): SerializedValue {
+/** Arrays, typed arrays and node lists: the first 100 items, then `{ $truncated: <left out> }`. */
+export function serializeList(value: ArrayLike<unknown>, depth: number, state: SerializeState): Json[] {
   const maxItems = 100;
   const length = value.length;
-  const items: SerializedValue[] = [];
+  const items: Json[] = [];
   for (let i = 0; i < Math.min(length, maxItems); i++) items.push(serializeProperty(value, i, depth, state));
-  return length > maxItems ? { type: 'array', value: items, length, truncated: true } : { type: 'array', value: items, length };
+  if (length > maxItems) items.push({ $truncated: length - maxItems });
+  return items;
 }
 
-export function serializePlainObject(value: object, depth: number, state: SerializeState): SerializedValue {
+export function serializePlainObject(value: object, depth: number, state: SerializeState): Json {
   const maxKeys = 50;
   const keys = Object.keys(value);
   // fromEntries defines own properties, so a '__proto__' key stays a key instead of a prototype.
-  const out = Object.fromEntries(keys.slice(0, maxKeys).map((key) => [key, serializeProperty(value, key, depth, state)]));
-  return keys.length > maxKeys ? { type: 'object', value: out, truncated: true } : { type: 'object', value: out };
+  const out = Object.fromEntries(keys.slice(0, maxKeys).map((key) => [key, serializeProperty(value, key, depth, state)])) as Record<string, Json>;
+  if (keys.length > maxKeys) out.$truncated = keys.length - maxKeys;
+  return out;
 }
 
 /** One child of a container; a getter that throws spoils only its own slot. */
-export function serializeProperty(holder: object, key: PropertyKey, depth: number, state: SerializeState): SerializedValue {
+export function serializeProperty(holder: object, key: PropertyKey, depth: number, state: SerializeState): Json {
   let child: unknown;
   try {
     child = (holder as Record<PropertyKey, unknown>)[key];
   } catch (err) {
-    return { type: 'unserializable', value: serializeClip(serializeErrorText(err), 200) };
+    return serializeTag(state, 'unserializable', { value: serializeClip(serializeErrorText(err), 200) });
   }
   return serializeNested(child, depth + 1, state);
 }
 
-export function serializeMap(value: Map<unknown, unknown>, depth: number, state: SerializeState): SerializedValue {
+export function serializeMap(value: Map<unknown, unknown>, depth: number, state: SerializeState): Tagged {
   const maxEntries = 50;
   const size = Reflect.get(Map.prototype, 'size', value) as number;
-  const entries: Array<[SerializedValue, SerializedValue]> = [];
+  const entries: Json[] = [];
   for (const [k, v] of Map.prototype.entries.call(value)) {
     if (entries.length >= maxEntries) break;
     entries.push([serializeNested(k, depth + 1, state), serializeNested(v, depth + 1, state)]);
   }
-  return size > maxEntries ? { type: 'Map', entries, size, truncated: true } : { type: 'Map', entries, size };
+  return serializeTag(state, 'map', { size, entries });
 }
 
-export function serializeSet(value: Set<unknown>, depth: number, state: SerializeState): SerializedValue {
+export function serializeSet(value: Set<unknown>, depth: number, state: SerializeState): Tagged {
   const maxValues = 50;
   const size = Reflect.get(Set.prototype, 'size', value) as number;
-  const values: SerializedValue[] = [];
+  const values: Json[] = [];
   for (const v of Set.prototype.values.call(value)) {
     if (values.length >= maxValues) break;
     values.push(serializeNested(v, depth + 1, state));
   }
-  return size > maxValues ? { type: 'Set', values, size, truncated: true } : { type: 'Set', values, size };
-}
-
-export function serializeNodeList(
-  value: ArrayLike<unknown>, kind: 'NodeList' | 'HTMLCollection', depth: number, state: SerializeState,
-): SerializedValue {
-  const maxItems = 20;
-  const length = value.length;
-  const items: SerializedValue[] = [];
-  for (let i = 0; i < Math.min(length, maxItems); i++) items.push(serializeProperty(value, i, depth, state));
-  return length > maxItems ? { type: kind, items, length, truncated: true } : { type: kind, items, length };
+  return serializeTag(state, 'set', { size, values });
 }
 
 /** A window of any frame is its own `window`; reading that (and `postMessage`) is allowed cross-origin. */
@@ -262,11 +243,11 @@ export function serializeIsWindow(value: object): boolean {
   }
 }
 
-export function serializeWindow(win: Window): SerializedValue {
+export function serializeWindow(win: Window, state: SerializeState): Tagged {
   try {
-    return { type: 'Window', url: win.location.href, width: win.innerWidth, height: win.innerHeight };
+    return serializeTag(state, 'window', { url: win.location.href, width: win.innerWidth, height: win.innerHeight });
   } catch {
-    return { type: 'Window', crossOrigin: true }; // The same-origin policy hides a foreign frame's location.
+    return serializeTag(state, 'window', { crossOrigin: true }); // The same-origin policy hides a foreign frame's location.
   }
 }
 
@@ -276,37 +257,37 @@ export function serializeIsDomNode(value: object): boolean {
   return typeof node.nodeType === 'number' && typeof node.nodeName === 'string' && typeof node.cloneNode === 'function';
 }
 
-export function serializeDomNode(node: Node): SerializedValue {
-  if (node.nodeType === 1) return serializeElement(node as Element);
+export function serializeDomNode(node: Node, state: SerializeState): Tagged {
+  if (node.nodeType === 1) return serializeElement(node as Element, state);
   if (node.nodeType === 9) {
     const doc = node as Document;
-    return { type: 'Document', title: doc.title, url: doc.URL, readyState: doc.readyState };
+    return serializeTag(state, 'document', { url: doc.URL, title: doc.title, readyState: doc.readyState });
   }
-  const text = node.textContent;
-  return text ? { type: 'node', nodeName: node.nodeName, text: serializeClip(serializeCollapse(text), 200) }
-    : { type: 'node', nodeName: node.nodeName };
+  const text = serializeCollapse(node.textContent ?? '');
+  return serializeTag(state, 'node', { name: node.nodeName, ...(text ? { text: serializeClip(text, 200) } : {}) });
 }
 
-export function serializeElement(el: Element): SerializedElement {
-  const maxAttributes = 20;
-  const attributes: Array<[string, string]> = [];
-  for (let i = 0; i < Math.min(el.attributes.length, maxAttributes); i++) {
-    const attr = el.attributes[i];
-    if (attr) attributes.push([attr.name, serializeClip(attr.value, 100)]);
+/** `{ $type: 'element', ref, desc }`; a detached element has no ref and says so. */
+export function serializeElement(el: Element, state: SerializeState): Tagged {
+  let named: { ref?: string; desc: string } | undefined;
+  try {
+    named = state.element?.(el);
+  } catch {
+    named = undefined; // The describer failed on an odd element: the plain description still names it.
   }
-  const out: SerializedElement = {
-    type: 'Element',
-    tag: el.tagName.toLowerCase(),
-    attributes: Object.fromEntries(attributes),
-    text: serializeClip(serializeCollapse(el.textContent ?? ''), 200),
-    isConnected: el.isConnected,
-    childCount: el.childElementCount,
-  };
-  if (el.id) out.id = el.id;
-  // getAttribute, not `className`: on SVG elements that is an SVGAnimatedString.
-  const className = el.getAttribute('class');
-  if (className) out.className = className;
-  return out;
+  const desc = named?.desc ?? serializeElementDesc(el);
+  return serializeTag(state, 'element', {
+    ...(named?.ref && el.isConnected ? { ref: named.ref } : {}),
+    desc,
+    ...(el.isConnected ? {} : { connected: false }),
+  });
+}
+
+/** `button#save.primary "Save"`: tag, id, first class and text, without any other page function. */
+export function serializeElementDesc(el: Element): string {
+  const cls = (el.getAttribute('class') ?? '').trim().split(/\s+/)[0];
+  const text = serializeClip(serializeCollapse(el.textContent ?? ''), 60);
+  return `${el.localName}${el.id ? `#${el.id}` : ''}${cls ? `.${cls}` : ''}${text ? ` "${text}"` : ''}`;
 }
 
 export function serializeCollapse(text: string): string {

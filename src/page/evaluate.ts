@@ -10,6 +10,8 @@ import { RUNTIME_ID } from './runtime-id.js';
 
 // Equals RUNTIME_GLOBAL of page/runtime-source.ts, without loading the runtime's source on the fast path.
 const GLOBAL = `__cdpSkill_${RUNTIME_ID}`;
+/** The global our runtime lives under in a document (for code that builds its own expressions). */
+export const RUNTIME_GLOBAL_NAME = GLOBAL;
 const MISSING = '__cdpSkillRuntimeMissing';
 
 export interface EvaluateOptions {
@@ -120,28 +122,35 @@ export function evaluateWithRuntime(session: CdpSession, body: string, options: 
 
 export { isContextDestroyed };
 
-/** SPEC §17.7 shapes for values that come back by value (primitives have no objectId). */
+/** DECISIONS "Values": the answer's shape for values that come back by value (primitives have no objectId). */
 export function serializePrimitive(ro: Protocol.Runtime.RemoteObject): unknown {
   if (ro.type === 'undefined') return { type: 'undefined' };
-  if (ro.subtype === 'null') return { type: 'null' };
+  if (ro.subtype === 'null') return { type: 'null', value: null };
   if (ro.type === 'bigint') return { type: 'bigint', value: (ro.unserializableValue ?? '').replace(/n$/, '') };
   if (ro.unserializableValue !== undefined) return { type: 'number', value: ro.unserializableValue };
+  if (typeof ro.value === 'string' && ro.value.length > MAX_STRING) {
+    return { type: 'string', value: `${ro.value.slice(0, MAX_STRING)}…[+${ro.value.length - MAX_STRING} chars]` };
+  }
   return { type: ro.type, value: ro.value };
 }
+/** The serializer's cap on a string at the top of a value (injected/serialize.ts). */
+const MAX_STRING = 50_000;
 
-/** Serializes a page object by reference (an expression's result), then releases it. */
-export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Runtime.RemoteObject, deadline: Deadline): Promise<unknown> {
-  if (!ro.objectId) return serializePrimitive(ro);
+/** Serializes a page object by reference (an expression's result), then releases it: `{ value, counters }`
+ *  (the ref counters after any refs the value's elements were given). */
+export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Runtime.RemoteObject, deadline: Deadline, counters?: unknown): Promise<{ value: unknown; counters?: unknown }> {
+  if (!ro.objectId) return { value: serializePrimitive(ro) };
   const call = (declaration: string): Promise<unknown> => deadline.race(
-    session.send('Runtime.callFunctionOn', { objectId: ro.objectId, functionDeclaration: declaration, returnByValue: true })
+    session.send('Runtime.callFunctionOn', { objectId: ro.objectId, functionDeclaration: declaration, arguments: [{ value: counters ?? null }], returnByValue: true })
       .then((r) => r.result.value),
     'the result to serialize',
   );
+  const body = 'return { value: rt.hookValue.pageValue(this, counters ?? undefined), counters: rt.refMap.syncCounters(undefined) };';
   try {
-    const value = await call(`function () { const rt = globalThis.${GLOBAL}; return rt ? rt.serialize.serializeValue(this) : '${MISSING}'; }`);
-    if (value !== MISSING) return value;
+    const value = await call(`function (counters) { const rt = globalThis.${GLOBAL}; if (!rt) return '${MISSING}'; ${body} }`);
+    if (value !== MISSING) return value as { value: unknown };
     const { installExpression } = await import('./runtime-source.js');
-    return await call(`function () { return (${installExpression()}).serialize.serializeValue(this); }`);
+    return await call(`function (counters) { const rt = ${installExpression()}; ${body} }`) as { value: unknown };
   } finally {
     session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => { /* the document is gone with its objects */ });
   }

@@ -7,7 +7,7 @@ export { navigate, navigatesInPlace, reload, goHistory } from './navigation.js';
 export type { NavigationResult } from './navigation.js';
 export { applyViewport, resetViewport } from './viewport.js';
 export { resolvePreset, presetNames } from './device-presets.js';
-export { evaluateIn, evaluateInPage, evaluateWithRuntime, terminate, serializeRemoteObject, heldElementObjectId } from './evaluate.js';
+export { evaluateIn, evaluateInPage, evaluateWithRuntime, terminate, serializeRemoteObject, heldElementObjectId, RUNTIME_GLOBAL_NAME } from './evaluate.js';
 export type { FailedRequest } from './network-idle.js';
 export type { EvalTarget } from './evaluate.js';
 export type { FrameInfo, FrameTarget } from './frames.js';

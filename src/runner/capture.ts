@@ -37,6 +37,7 @@ function lookBefore(where: EvalTarget, entry: TabEntry): Promise<BeforeLook> {
   return evaluateIn(where, (rt, o) => {
     rt.liveRecorder.armLiveRecorder();
     rt.viewDiff.viewStart();
+    rt.effectProbe.armEffectProbe();
     return { snap: rt.ariaSnapshot.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
   }, internalOptions(entry), { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-snapshot' });
 }
@@ -74,6 +75,27 @@ export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLo
   }
 }
 
+/**
+ * Capture by effect (issue 13, DECISIONS): false when the steps changed nothing on the page since
+ * the before-look — no DOM mutation, input, scroll, animation or navigation, measured in the page
+ * (injected/effect-probe.ts). Such a command answers like a read-only one. True whenever it can't
+ * tell: no before-look, steps in a chosen frame, a new document, a page that does not answer.
+ */
+export async function changedSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<boolean> {
+  if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return true;
+  try {
+    const effects = await tab.page.guard(evaluateInPage(tab.page.session, (rt) => rt.effectProbe.takeEffects(), undefined,
+      { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the effect probe' }));
+    tab.entry.counters = effects.counters;
+    return effects.changed;
+  } catch {
+    return true; // unknown: take the whole capture, as before
+  }
+}
+
+/** What a command that changed nothing says instead of a diff. */
+export const NO_EFFECT = { summary: 'Nothing changed on the page.' };
+
 export interface AfterCapture {
   context?: unknown;
   navigated?: true;
@@ -88,6 +110,10 @@ export async function captureAfter(
   tab: AttachedTab, opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: string[] },
 ): Promise<AfterCapture> {
   const { page, alias } = tab;
+  if (opts.visual && !(await changedSinceBefore(tab, opts.before))) {
+    const out = await captureAfter(tab, { ...opts, visual: false });
+    return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
+  }
   const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
   const snapOpts = opts.visual ? internalOptions(tab.entry) : undefined;
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.

@@ -1,13 +1,14 @@
 // pageFunction (SPEC §12.1): a function (called, awaited) or a bare expression (statements
-// allowed), run in the page; the result goes through the value serializer of §17.7. A runaway
+// allowed), run in the page; the result is answered as agents read values (DECISIONS "Values"; `refs` in scope). A runaway
 // script is terminated at its timeout instead of holding the tab.
 
 import { EvaluationError, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
-import { evaluateWithRuntime, serializeRemoteObject, terminate, type Page } from '../page/index.js';
+import { evaluateWithRuntime, RUNTIME_GLOBAL_NAME, serializeRemoteObject, terminate, type Page } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
+import type { Counters } from '../injected/index.js';
 
 interface PageFunctionParams {
   source: string;
@@ -20,15 +21,29 @@ interface PageFunctionParams {
 
 const MAX_SOURCE = 100_000;
 
-async function runFunction(page: Page, p: PageFunctionParams, deadline: Deadline): Promise<unknown> {
-  // refs: true hands over the ref map, with get() re-resolving stale refs (SPEC §12.1, §6.3).
-  const arg = p.refs ? 'rt.refMap.refsView()' : '';
-  const call = `const __cdpFn = (\n${p.source}\n);\n`
+/** What a call hands back: the value, and the ref counters after any refs it gave elements. */
+interface PageValue { value: unknown; counters?: Counters }
+
+async function runFunction(page: Page, p: PageFunctionParams, counters: Counters | undefined, deadline: Deadline): Promise<PageValue> {
+  // `refs` is in scope by name and also the function's first parameter; get() re-resolves stale
+  // refs (SPEC §12.1, §6.3). DECISIONS: refs usable as SKILL.md shows it, with or without refs: true.
+  const call = 'const refs = rt.refMap.refsView();\n'
+    + `const __cdpFn = (\n${p.source}\n);\n`
     + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
-    + `const __cdpValue = await __cdpFn(${arg});\n`
-    + `return ${p.serialize ? 'rt.serialize.serializeValue(__cdpValue)' : '__cdpValue'};`;
+    + 'const __cdpValue = await __cdpFn(refs);\n'
+    + (p.serialize ? `return { value: rt.hookValue.pageValue(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined), counters: rt.refMap.syncCounters(undefined) };`
+      : 'return { value: __cdpValue };');
   const where = page.evalTarget();
-  return evaluateWithRuntime(where.session, call, { deadline, what: 'pageFunction to return', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
+  return evaluateWithRuntime(where.session, call, { deadline, what: 'pageFunction to return', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) }) as Promise<PageValue>;
+}
+
+/** An expression that names `refs` sees the ref map: the code goes in a block that declares it
+ *  (a block's completion value is its last statement's, so the expression's value is unchanged). */
+async function withRefs(page: Page, source: string, deadline: Deadline): Promise<string> {
+  if (!/\brefs\b/.test(source)) return source;
+  const where = page.evalTarget();
+  await evaluateWithRuntime(where.session, 'return 0;', { deadline, what: 'the page runtime', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
+  return `{ const refs = globalThis.${RUNTIME_GLOBAL_NAME}.refMap.refsView();\n${source}\n}`;
 }
 
 /** One evaluation call raced against the deadline; a runaway script is terminated, not left running. */
@@ -41,11 +56,12 @@ async function raceOrTerminate<T>(session: CdpSession, call: Promise<T>, deadlin
   }
 }
 
-async function runExpression(page: Page, p: PageFunctionParams, deadline: Deadline): Promise<unknown> {
+async function runExpression(page: Page, p: PageFunctionParams, counters: Counters | undefined, deadline: Deadline): Promise<PageValue> {
+  const source = await withRefs(page, p.source, deadline);
   const { session, contextId } = page.evalTarget();
   const request: Protocol.Runtime.EvaluateRequest = {
     ...(contextId !== undefined ? { contextId } : {}),
-    expression: `${p.source}\n//# sourceURL=cdp-skill/expression.js`,
+    expression: `${source}\n//# sourceURL=cdp-skill/expression.js`,
     awaitPromise: p.await,
     // By reference: a promise by value is {}, so it must stay an object until awaited.
     returnByValue: false,
@@ -66,12 +82,12 @@ async function runExpression(page: Page, p: PageFunctionParams, deadline: Deadli
     if (isTerminated(exceptionDetails.exception?.description ?? exceptionDetails.text)) throw new TimeoutError('The expression was terminated');
     throw new EvaluationError(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
   }
-  if (p.serialize) return serializeRemoteObject(session, result, deadline);
-  if (!result.objectId) return result.value;
+  if (p.serialize) return serializeRemoteObject(session, result, deadline, counters) as Promise<PageValue>;
+  if (!result.objectId) return { value: result.value };
   try {
     const byValue = session.sendWith('Runtime.callFunctionOn', { objectId: result.objectId, functionDeclaration: 'function () { return this; }', returnByValue: true },
       { timeoutMs: timeoutMs() });
-    return (await deadline.race(byValue, 'the expression\'s value')).result.value;
+    return { value: (await deadline.race(byValue, 'the expression\'s value')).result.value };
   } finally {
     releaseExpression(session);
   }
@@ -81,7 +97,7 @@ function releaseExpression(session: CdpSession): void {
   session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => { /* the document is gone with its objects */ });
 }
 
-const PAGE_FUNCTION_PARAMS: ParamSchema = { forms: ['"() => …"', '"expr"'], keys: { fn: '', expression: '-', refs: 'true', await: '-', serialize: '-', timeout: '' }, returns: '{type, value}', note: 'refs: refs.get("s1e4")' };
+const PAGE_FUNCTION_PARAMS: ParamSchema = { forms: ['"() => …"', '"expr"'], keys: { fn: '', expression: '-', refs: 'true', await: '-', serialize: '-', timeout: '' }, returns: '{type, value}', note: 'plain JSON, elements {ref, desc}; refs.get("s1e4")' };
 
 defineStep<PageFunctionParams>({
   name: 'pageFunction',
@@ -111,10 +127,13 @@ defineStep<PageFunctionParams>({
     };
   },
   async run(ctx, p) {
-    const page = ctx.command.requireTab().page;
+    const tab = ctx.command.requireTab();
+    const { page, entry } = tab;
     const deadline = p.timeoutMs ? ctx.deadline.cap(p.timeoutMs) : ctx.deadline;
     try {
-      return await page.guard(p.mode === 'function' ? runFunction(page, p, deadline) : runExpression(page, p, deadline));
+      const r = await page.guard(p.mode === 'function' ? runFunction(page, p, entry.counters, deadline) : runExpression(page, p, entry.counters, deadline));
+      if (r.counters) entry.counters = r.counters;
+      return r.value;
     } catch (err) {
       if (!(err instanceof EvaluationError)) throw err;
       const tip = malformationTip(p.source, err.message);

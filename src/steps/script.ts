@@ -54,7 +54,7 @@ interface PollParams { fn: string; intervalMs: number; timeoutMs?: number }
 
 async function pollOnce(page: Page, p: PollParams, limit: number, deadline: Deadline): Promise<PollOutcome> {
   const where = page.evalTarget();
-  const body = `return rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
+  const body = `const refs = rt.refMap.refsView();\nreturn rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
   return page.guard(evaluateWithRuntime(where.session, body, {
     deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the poll predicate to return (a runaway loop?)',
     ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
@@ -162,7 +162,7 @@ const FAILURE: Record<PipelineFailureReason, new (message: string, details?: Rec
 
 async function runPipeline(page: Page, p: PipelineParams, limit: number, deadline: Deadline): Promise<PipelineOutcome> {
   const where = page.evalTarget();
-  const body = `return rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
+  const body = `const refs = rt.refMap.refsView();\nreturn rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
   try {
     return await page.guard(evaluateWithRuntime(where.session, body, {
       deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the pipeline to finish (a runaway loop?)',

@@ -23,7 +23,7 @@ describe('hooks', () => {
       click: '#load', settledWhen: "() => !document.querySelector('.spinner')", observe: "document.querySelector('#result')?.textContent",
     }] });
     expect(r.out.status).toBe('ok');
-    expect(r.out.steps[0]).toMatchObject({ status: 'ok', observation: 'Loaded 3 orders' });
+    expect(r.out.steps[0]).toMatchObject({ status: 'ok', observation: { type: 'string', value: 'Loaded 3 orders' } });
     expect(r.out.steps[0].warning).toBeUndefined();
   });
 
@@ -34,15 +34,15 @@ describe('hooks', () => {
     }] });
     expect(r.out.status).toBe('ok');
     const obs = r.out.steps[0].observation;
-    expect(obs).toMatchObject({ events: ['load'], n: 3, el: { type: 'Element', tag: 'p', id: 'result' } });
+    expect(obs).toMatchObject({ type: 'object', value: { events: ['load'], n: 3, el: { $type: 'element', desc: expect.stringContaining('<p#result>') } } });
   });
 
   it('a settledWhen that never holds is a warning, the step stands, observe still runs', async () => {
     const tab = await h.open('hooks.html');
     const r = await h.cli({ tab, steps: [{ click: '#load', timeout: 1500, settledWhen: '() => window.neverSet', observe: '() => 42' }] });
     expect(r.out.status).toBe('ok');
-    expect(r.out.steps[0]).toMatchObject({ status: 'ok', observation: 42 });
-    expect(r.out.steps[0].warning).toMatch(/settledWhen was not truthy after \d+ms \(last value: null\)/);
+    expect(r.out.steps[0]).toMatchObject({ status: 'ok', observation: { type: 'number', value: 42 } });
+    expect(r.out.steps[0].warning).toMatch(/settledWhen was not truthy after \d+ms \(last value: undefined\)/);
     expect(await events(tab)).toContain('load');
   });
 
@@ -63,7 +63,7 @@ describe('hooks', () => {
     const r = await h.cli({ tab, steps: [{ click: '#next', settledWhen: "() => location.pathname.endsWith('page2.html') && document.readyState === 'complete'", observe: 'document.title' }] });
     expect(r.out.status).toBe('ok');
     expect(r.out.steps[0].warning).toBeUndefined();
-    expect(r.out.steps[0].observation).toBe(await h.value(tab, 'document.title'));
+    expect(r.out.steps[0].observation).toEqual({ type: 'string', value: await h.value(tab, 'document.title') });
   });
 
   it('reports a hook with a syntax error as a validation failure', async () => {

@@ -24,10 +24,7 @@ describe('pageFunction', () => {
 
   it('awaits an async function', async () => {
     const r = await pf('async () => { await new Promise(r => setTimeout(r, 50)); return [1, "a", null]; }');
-    expect(r.out.steps[0].output).toEqual({
-      type: 'array', length: 3,
-      value: [{ type: 'number', value: 1 }, { type: 'string', value: 'a' }, { type: 'null', value: null }],
-    });
+    expect(r.out.steps[0].output).toEqual({ type: 'array', value: [1, 'a', null] });
   });
 
   it('evaluates a bare expression, statements included', async () => {
@@ -40,24 +37,52 @@ describe('pageFunction', () => {
     expect(r.out.steps[0].output).toEqual({ type: 'string', value: 'late' });
   });
 
-  it('serializes special values the way the spec lists', async () => {
-    const r = await pf('() => ({ n: NaN, inf: -Infinity, u: undefined, d: new Date(0), re: /x/g, m: new Map([[1, 2]]), s: new Set(["a"]) })');
-    const v = r.out.steps[0].output.value;
-    expect(v.n).toEqual({ type: 'number', value: 'NaN' });
-    expect(v.inf).toEqual({ type: 'number', value: '-Infinity' });
-    expect(v.u).toEqual({ type: 'undefined' });
-    expect(v.d).toMatchObject({ type: 'Date', value: '1970-01-01T00:00:00.000Z' });
-    expect(v.re).toMatchObject({ type: 'RegExp', value: '/x/g' });
-    expect(v.m).toMatchObject({ type: 'Map', size: 1 });
-    expect(v.s).toMatchObject({ type: 'Set', size: 1 });
+  it('returns JSON values as plain JSON, as JSON.stringify in the page gives them (issue 13)', async () => {
+    const src = '() => ({ name: document.title, inputs: [...document.querySelectorAll("input")].map((i) => ({ id: i.id, type: i.type })), n: 1.5, ok: true, none: null })';
+    const r = await pf(src);
+    expect(r.out.steps[0].output.type).toBe('object');
+    expect(r.out.steps[0].output.value).toEqual(JSON.parse(await h.value(tab, `JSON.stringify((${src})())`)));
   });
 
-  it('serializes DOM elements and node lists', async () => {
-    const el = (await pf('document.getElementById("heading")')).out.steps[0].output;
-    expect(el).toMatchObject({ type: 'Element', tag: 'h1', id: 'heading', text: 'Basic page', isConnected: true });
-    const list = (await pf('() => document.querySelectorAll("input")')).out.steps[0].output;
-    expect(list).toMatchObject({ type: 'NodeList', length: 2 });
-    expect(list.items[1]).toMatchObject({ type: 'Element', tag: 'input', id: 'secret' });
+  it('tags only the values JSON cannot carry, where they occur', async () => {
+    const r = await pf('() => ({ n: NaN, inf: -Infinity, u: undefined, d: new Date(0), re: /x/g, m: new Map([[1, 2]]), s: new Set(["a"]), e: new RangeError("far") })');
+    expect(r.out.steps[0].output).toEqual({
+      type: 'object',
+      value: {
+        n: { $type: 'number', value: 'NaN' }, inf: { $type: 'number', value: '-Infinity' }, u: { $type: 'undefined' },
+        d: { $type: 'date', value: '1970-01-01T00:00:00.000Z' }, re: { $type: 'regexp', value: '/x/g' },
+        m: { $type: 'map', size: 1, entries: [[1, 2]] }, s: { $type: 'set', size: 1, values: ['a'] },
+        e: { $type: 'error', name: 'RangeError', message: 'far' },
+      },
+    });
+  });
+
+  it('gives elements as a ref and a description, and the ref acts on that element', async () => {
+    const el = (await pf('document.getElementById("reveal")')).out.steps[0].output;
+    expect(el).toEqual({ type: 'element', ref: expect.stringMatching(/^s\d+e\d+$/), desc: 'button "Reveal"' });
+    const list = (await pf('() => document.querySelectorAll("h1, input")')).out.steps[0].output;
+    expect(list.type).toBe('array');
+    expect(list.value.map((e: { desc: string }) => e.desc)).toEqual(['heading "Basic page"', 'textbox "Your name"', 'textbox <input#secret>']);
+    // The oracle: the page's own click log, after clicking by the ref the value carried.
+    await h.value(tab, 'window.__events.length = 0');
+    await h.cli({ tab, steps: [{ click: el.ref }] });
+    expect(await h.value(tab, 'window.__events')).toEqual(['click:reveal']);
+    const detached = (await pf('() => document.createElement("span")')).out.steps[0].output;
+    expect(detached).toEqual({ type: 'element', desc: 'span', connected: false });
+  });
+
+  it('knows refs by name and as the parameter, in functions and expressions (issue 13)', async () => {
+    const ref = (await pf('document.getElementById("heading")')).out.steps[0].output.ref;
+    for (const source of [`() => refs.get("${ref}").id`, `(refs) => refs.get("${ref}").id`, `refs.get("${ref}").id`, `const el = refs.get("${ref}"); el.id`]) {
+      const r = await pf(source);
+      expect(r.out.steps[0], source).toMatchObject({ status: 'ok', output: { type: 'string', value: 'heading' } });
+    }
+    expect((await pf({ fn: `(r) => r.get("${ref}").tagName`, refs: true })).out.steps[0].output).toEqual({ type: 'string', value: 'H1' });
+  });
+
+  it('caps long strings and says how much was cut', async () => {
+    const r = await pf('() => ({ s: "x".repeat(2500) })');
+    expect(r.out.steps[0].output.value.s).toBe(`${'x'.repeat(2000)}…[+500 chars]`);
   });
 
   it('passes the value through untouched with serialize: false', async () => {

@@ -143,7 +143,7 @@ describe('refs', () => {
       expect(after[ref]).toMatchObject({ reResolved: true, y: boxesBefore[ref].y, x: boxesBefore[ref].x });
     }
     // The second "Milk Delete" button is still the second one, not the first look-alike.
-    expect(r.out.steps[1].output.value[0].value).toBe('1');
+    expect(r.out.steps[1].output.value[0]).toBe('1');
   });
 
   it('refuses a ref from an earlier page and keeps counting after navigation', async () => {
@@ -233,8 +233,11 @@ describe('after a visual command', () => {
   it('says so when nothing visible changed, and omits changes when the page navigated', async () => {
     const tab = await h.open('changes.html');
     // A DOM change no one can see (capture by effect still looks): "No visible change."
-    const same = await h.cli({ tab, steps: [{ pageFunction: '() => { document.body.dataset.seen = "1"; }' }] });
-    expect(same.out.changes).toEqual({ summary: 'No visible change.' });
+    const hidden = await h.cli({ tab, steps: [{ pageFunction: '() => { document.body.dataset.seen = "1"; }' }] });
+    expect(hidden.out.changes).toEqual({ summary: 'No visible change.' });
+    // No DOM change at all: capture by effect answers without a look.
+    const same = await h.cli({ tab, steps: [{ pageFunction: '1' }] });
+    expect(same.out.changes).toEqual({ summary: 'Nothing changed on the page.' });
     const nav = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }] });
     expect(nav.out.navigated).toBe(true);
     expect(nav.out.changes).toBeUndefined();

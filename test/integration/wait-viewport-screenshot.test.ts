@@ -88,7 +88,7 @@ describe('viewport', () => {
     expect(r.out.steps[1].output).toMatchObject({ width: 390, height: 844, mobile: true, hasTouch: true });
     expect(r.out.context.viewport).toEqual({ width: 390, height: 844 });
     const later = await run([{ pageFunction: '[innerWidth, devicePixelRatio, navigator.maxTouchPoints > 0]' }]);
-    expect(later.out.steps[0].output.value.map((v: { value: unknown }) => v.value)).toEqual([390, 3, true]);
+    expect(later.out.steps[0].output).toEqual({ type: 'array', value: [390, 3, true] });
   });
 
   it('applies custom metrics and resets', async () => {
@@ -123,7 +123,7 @@ describe('screenshot', () => {
   it('captures an element with padding, and a clip', async () => {
     const el = await run([{ screenshot: { selector: '#heading', padding: 10 } }]);
     const box = await run([{ pageFunction: '(() => { const r = document.getElementById("heading").getBoundingClientRect(); return [r.width, r.height] })()' }]);
-    const [w, hgt] = box.out.steps[0].output.value.map((v: { value: number }) => v.value);
+    const [w, hgt] = box.out.steps[0].output.value;
     expect(el.out.steps[0].output.width).toBe(Math.round(w + 20));
     expect(el.out.steps[0].output.height).toBe(Math.round(hgt + 20));
     const clip = await run([{ screenshot: { clip: { x: 0, y: 0, width: 120, height: 80 } } }]);

@@ -30,6 +30,11 @@ describe('page runtime', () => {
     expect(source.length).toBeLessThan(runtimeSource(false).length * 0.7);
   });
 
+  it('answers values as agents read them: plain JSON, tags only where JSON cannot carry a value', () => {
+    const rt = runInNewContext(runtimeSource(), {}) as PageRuntime;
+    expect(rt.serialize.serializeValue({ a: [1, NaN] })).toEqual({ type: 'object', value: { a: [1, { $type: 'number', value: 'NaN' }] } });
+  });
+
   it('installs once under the versioned global', () => {
     const sandbox: Record<string, unknown> = {};
     sandbox.globalThis = sandbox;

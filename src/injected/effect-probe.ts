@@ -1,0 +1,89 @@
+// Capture by effect (issue 13, DECISIONS): did the steps change anything on the page between the
+// before-look and the after-capture? Armed at the before-look, it watches the document, its open
+// shadow roots and same-origin frames for DOM mutations, and for input, scrolls, animations or
+// transitions starting, popovers toggling, the pointer entering an element (CSS :hover) and presses
+// on content no observer sees (canvas, video, embeds, frames). Runs in the page.
+import { deepElements, syncCounters } from './ref-map.js';
+import type { Counters } from './ref-map.js';
+
+interface EffectProbe { observers: MutationObserver[]; off: Array<() => void>; seen: string | undefined; url: string; scroll: string }
+
+export interface Effects {
+  changed: boolean;
+  /** The first effect seen, for the record (e.g. 'mutation', 'scroll'). */
+  why?: string;
+  counters: Counters;
+}
+
+/** The events that may change what the page shows (a function: the runtime carries functions only). */
+export function effectEvents(): string[] {
+  return ['input', 'change', 'scroll', 'animationstart', 'transitionrun', 'toggle', 'mouseover', 'pointerdown'];
+}
+
+export function effectSlot(): { probe?: EffectProbe } {
+  const g = globalThis as unknown as { __cdpSkillEffects?: { probe?: EffectProbe } };
+  return (g.__cdpSkillEffects ??= {});
+}
+
+/** Where the page can change unseen by a document-wide observer: open shadow roots and same-origin frame documents. */
+export function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, depth: number): void {
+  out.push(doc);
+  for (const el of deepElements(doc)) {
+    if (el.shadowRoot) out.push(el.shadowRoot);
+    if (depth < 3 && el.localName === 'iframe') {
+      try {
+        const inner = (el as HTMLIFrameElement).contentDocument;
+        if (inner) effectRoots(inner, out, depth + 1);
+      } catch {
+        // A cross-origin frame: a press into it counts instead (see effectEvent).
+      }
+    }
+  }
+}
+
+/** An event that may have changed what the page shows; a pointer press only on content we cannot watch. */
+export function effectEvent(e: Event): string | undefined {
+  if (e.type !== 'pointerdown') return e.type;
+  const t = e.target as Element | null;
+  return t && /^(canvas|video|iframe|embed|object)$/.test(t.localName ?? '') ? 'pointerdown on <' + t.localName + '>' : undefined;
+}
+
+export function armEffectProbe(): void {
+  const slot = effectSlot();
+  if (slot.probe) disarmEffectProbe(slot.probe);
+  const probe: EffectProbe = { observers: [], off: [], seen: undefined, url: location.href, scroll: `${window.scrollX},${window.scrollY}` };
+  const roots: Array<Document | ShadowRoot> = [];
+  effectRoots(document, roots, 0);
+  for (const root of roots) {
+    const observer = new MutationObserver(() => { probe.seen ??= 'mutation'; });
+    observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+    probe.observers.push(observer);
+    if (root.nodeType !== 9) continue;
+    const listener = (e: Event): void => { probe.seen ??= effectEvent(e); };
+    for (const type of effectEvents()) root.addEventListener(type, listener, { capture: true, passive: true });
+    probe.off.push(() => { for (const type of effectEvents()) root.removeEventListener(type, listener, { capture: true }); });
+  }
+  slot.probe = probe;
+}
+
+export function disarmEffectProbe(probe: EffectProbe): void {
+  for (const o of probe.observers) {
+    if (o.takeRecords().length) probe.seen ??= 'mutation';
+    o.disconnect();
+  }
+  for (const off of probe.off) off();
+}
+
+/** What the probe saw since it was armed (it stops). Not armed in this document: a new document, so changed. */
+export function takeEffects(): Effects {
+  const slot = effectSlot();
+  const probe = slot.probe;
+  const counters = syncCounters(undefined);
+  if (!probe) return { changed: true, why: 'new document', counters };
+  slot.probe = undefined;
+  disarmEffectProbe(probe);
+  if (!probe.seen && location.href !== probe.url) probe.seen = 'url';
+  if (!probe.seen && `${window.scrollX},${window.scrollY}` !== probe.scroll) probe.seen = 'scroll';
+  if (!probe.seen && document.activeElement?.localName === 'iframe') probe.seen = 'focus in a frame';
+  return probe.seen ? { changed: true, why: probe.seen, counters } : { changed: false, counters };
+}

@@ -1,0 +1,99 @@
+// Capture by effect (issue 13): a command whose steps changed nothing on the page answers like a
+// read-only one — context, no screenshot, no snapshot file, no diff — and any effect (a mutation,
+// input, a scroll, a hover style, a drawing on a canvas, typing in a frame) brings the capture back.
+// The oracle for "no screenshot" is the screenshot file itself: not written again.
+import { statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+let tab: string;
+beforeAll(async () => {
+  h = await startHarness();
+  tab = await h.open('effects.html');
+});
+afterAll(async () => { await h?.close(); });
+
+const shotTime = (path: string): number => statSync(path).mtimeMs;
+
+describe('capture by effect', () => {
+  it('a pageFunction that only reads pays no screenshot, snapshot or diff', async () => {
+    const first = await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("add").click()' }] });
+    expect(first.out.screenshot).toBeTruthy();
+    const before = shotTime(first.out.screenshot);
+    const r = await h.cli({ tab, steps: [{ pageFunction: '() => document.querySelectorAll("p").length' }] });
+    expect(r.out.steps[0].output).toEqual({ type: 'number', value: await h.value(tab, 'document.querySelectorAll("p").length') });
+    expect(r.out.context.title).toBe('Effects');
+    expect(r.out.changes).toEqual({ summary: 'Nothing changed on the page.' });
+    for (const field of ['screenshot', 'fullSnapshot', 'viewportSnapshot', 'navigated']) expect(r.out[field], field).toBeUndefined();
+    expect(shotTime(first.out.screenshot)).toBe(before);
+  });
+
+  it('a click that changes nothing, a wait and a key nobody handles answer with context only', async () => {
+    // The first click moves the pointer onto the button: its :hover style may change, so that one counts.
+    expect((await h.cli({ tab, steps: [{ click: '#inert' }] })).out.screenshot).toBeTruthy();
+    const r = await h.cli({ tab, steps: [{ click: '#inert' }, { wait: 50 }, { press: 'Shift' }] });
+    expect(r.out.status).toBe('ok');
+    expect(r.out.screenshot).toBeUndefined();
+    expect(r.out.changes).toEqual({ summary: 'Nothing changed on the page.' });
+    expect(r.out.context.activeElement).toMatchObject({ tag: 'button', selector: '#inert' });
+  });
+
+  it('a DOM change brings the whole capture back', async () => {
+    const n = await h.value(tab, 'document.querySelectorAll("p").length');
+    const r = await h.cli({ tab, steps: [{ click: '#add' }] });
+    expect(await h.value(tab, 'document.querySelectorAll("p").length')).toBe(n + 1);
+    expect(r.out.screenshot).toBeTruthy();
+    expect(r.out.fullSnapshot).toBeTruthy();
+    expect(r.out.changes.summary).not.toBe('Nothing changed on the page.');
+  });
+
+  it('typing (a value change without a mutation) counts', async () => {
+    const r = await h.cli({ tab, steps: [{ fill: { selector: '#field', value: 'abc' } }] });
+    expect(await h.value(tab, 'document.getElementById("field").value')).toBe('abc');
+    expect(r.out.screenshot).toBeTruthy();
+  });
+
+  it('a scroll of the page or of a container counts; a scroll that cannot move does not', async () => {
+    const page = await h.cli({ tab, steps: [{ scroll: { deltaY: 300 } }] });
+    expect(await h.value(tab, 'window.scrollY')).toBeGreaterThan(0);
+    expect(page.out.screenshot).toBeTruthy();
+    const inner = await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("box").scrollTop = 100' }] });
+    expect(await h.value(tab, 'document.getElementById("box").scrollTop')).toBe(100);
+    expect(inner.out.screenshot).toBeTruthy();
+    await h.cli({ tab, steps: [{ scroll: 'top' }] });
+    const stuck = await h.cli({ tab, steps: [{ scroll: 'top' }] });
+    expect(stuck.out.screenshot).toBeUndefined();
+  });
+
+  it('a hover that only changes a CSS :hover style counts', async () => {
+    await h.cli({ tab, steps: [{ hover: '#inert' }] });
+    const r = await h.cli({ tab, steps: [{ hover: '#hov' }] });
+    expect(await h.value(tab, 'getComputedStyle(document.getElementById("hov")).backgroundColor')).toBe('rgb(204, 0, 0)');
+    expect(r.out.screenshot).toBeTruthy();
+  });
+
+  it('drawing on a canvas counts', async () => {
+    const r = await h.cli({ tab, steps: [{ click: '#pad' }] });
+    expect(await h.value(tab, 'window.drawn')).toBe(1);
+    expect(r.out.screenshot).toBeTruthy();
+  });
+
+  it('typing into a same-origin frame counts', async () => {
+    const r = await h.cli({ tab, steps: [{ frame: '#inner' }, { click: 'body' }, { type: 'X' }, { frame: 'top' }] });
+    expect(r.out.status).toBe('ok');
+    expect(await h.value(tab, 'document.getElementById("inner").contentDocument.body.textContent')).toContain('X');
+    expect(r.out.screenshot).toBeTruthy();
+  });
+
+  it('refs a value gave in an answer without capture are never handed out again on the next page', async () => {
+    await h.cli({ tab, steps: [{ click: '#hov' }] }); // focus out of the frame: keys there could go unseen
+    const el = (await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("hov")' }] })).out;
+    expect(el.screenshot).toBeUndefined();
+    const given = Number(/e(\d+)$/.exec(el.steps[0].output.ref)![1]);
+    const next = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/basic.html` }, { snapshot: true }] });
+    const refs = [...next.out.steps[1].output.yaml.matchAll(/ref=s\d+e(\d+)/g)].map((m) => Number(m[1]));
+    expect(refs.length).toBeGreaterThan(0);
+    expect(Math.min(...refs)).toBeGreaterThan(given);
+  });
+});
