@@ -4,7 +4,7 @@
 
 import { EvaluationError, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
-import { evaluateWithRuntime, serializeRemoteObject, terminate, type Page } from '../page/index.js';
+import { serializeRemoteObject, terminate, type Page } from '../page/index.js';
 import { defineStep } from './registry.js';
 import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
@@ -27,8 +27,7 @@ async function runFunction(page: Page, p: PageFunctionParams, deadline: Deadline
     + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
     + `const __cdpValue = await __cdpFn(${arg});\n`
     + `return ${p.serialize ? 'rt.serialize.serializeValue(__cdpValue)' : '__cdpValue'};`;
-  const where = page.evalTarget();
-  return evaluateWithRuntime(where.session, call, { deadline, what: 'pageFunction to return', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
+  return page.runAgentCode(page.frame, call, p.source, { deadline, what: 'pageFunction to return' });
 }
 
 /** One evaluation call raced against the deadline; a runaway script is terminated, not left running. */
