@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ElementNotFoundError, StepValidationError, sha1, stateDir, type Deadline } from '../common/index.js';
-import { evaluateIn, type EvalTarget } from '../page/index.js';
+import type { FrameTarget, Page } from '../page/index.js';
 import type { AriaNode, SnapshotOptions } from '../injected/index.js';
 import type { Counters } from '../injected/index.js';
 import { renderYaml } from './render.js';
@@ -32,7 +32,7 @@ export interface TakenSnapshot {
 }
 
 export async function takeSnapshot(
-  where: EvalTarget, options: TakeOptions, counters: Counters | undefined, deadline: Deadline,
+  page: Page, frame: FrameTarget | undefined, options: TakeOptions, counters: Counters | undefined, deadline: Deadline,
 ): Promise<TakenSnapshot> {
   const opts: SnapshotOptions = {
     ...(options.root ? { root: options.root } : {}),
@@ -45,7 +45,7 @@ export async function takeSnapshot(
     internal: options.internal,
     ...(counters ? { counters } : {}),
   };
-  const outcome = await evaluateIn(where, (rt, o) => rt.ariaSnapshot.ariaSnapshot(o), opts, { deadline, what: 'the snapshot' });
+  const outcome = await page.call(frame, (rt, o) => rt.ariaSnapshot.ariaSnapshot(o), opts, { deadline, what: 'the snapshot' });
   if (!outcome.ok) {
     if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid root selector "${options.root}": ${outcome.message}`);
     throw new ElementNotFoundError(`No element matches root "${options.root}"`);

@@ -4,7 +4,7 @@
 
 import { isContextDestroyed } from '../cdp/index.js';
 import { ExecutionError, type Deadline } from '../common/index.js';
-import { evaluateIn, type Page } from '../page/index.js';
+import { type Page } from '../page/index.js';
 import { clickAt, moveMouse, type Point } from './mouse.js';
 import { prepareAction, type Actionable, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -33,7 +33,7 @@ export interface ClickResult extends SettleResult {
 /** Reads the probe; a document that navigated away has no probe, and the click evidently landed. */
 async function readProbe(page: Page, deadline: Deadline): Promise<ProbeReport> {
   try {
-    return await page.guard(evaluateIn(page.evalTarget(), (rt) => rt.clickProbe.readClickProbe(), undefined, { deadline, what: 'the click to be confirmed' }));
+    return await page.call(page.frame, (rt) => rt.clickProbe.readClickProbe(), undefined, { deadline, what: 'the click to be confirmed' });
   } catch (err) {
     if (isContextDestroyed(err)) return { armed: false, reached: [], seen: [] };
     throw err;
@@ -41,12 +41,12 @@ async function readProbe(page: Page, deadline: Deadline): Promise<ProbeReport> {
 }
 
 async function jsClick(page: Page, handle: number, count: number, deadline: Deadline): Promise<{ ok: boolean; checked?: boolean }> {
-  return page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.clickProbe.jsClick(a.handle, a.count), { handle, count }, { deadline, what: 'element.click()' }));
+  return page.call(page.frame, (rt, a) => rt.clickProbe.jsClick(a.handle, a.count), { handle, count }, { deadline, what: 'element.click()' });
 }
 
 async function arm(page: Page, a: Actionable, deadline: Deadline): Promise<boolean> {
-  return page.guard(evaluateIn(page.evalTarget(), (rt, h) => rt.clickProbe.armClickProbe(h.pointer, h.control, h.x, h.y),
-    { pointer: a.pointerHandle, control: a.handle, x: a.local.x, y: a.local.y }, { deadline, what: 'the click probe' }));
+  return page.call(page.frame, (rt, h) => rt.clickProbe.armClickProbe(h.pointer, h.control, h.x, h.y),
+    { pointer: a.pointerHandle, control: a.handle, x: a.local.x, y: a.local.y }, { deadline, what: 'the click probe' });
 }
 
 /** Trusted clicks that landed elsewhere (a layout shift) were swallowed; this many are retried. */

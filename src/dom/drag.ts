@@ -4,7 +4,7 @@
 // The answer says whether the drop had an effect; the gesture itself is drag-gesture.ts's.
 
 import { ExecutionError, type Deadline } from '../common/index.js';
-import { evaluateIn, type Page } from '../page/index.js';
+import { type Page } from '../page/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
 import type { DragEnd, DragKind, DragReport } from '../injected/index.js';
 import type { PageRuntime } from '../injected/index.js';
@@ -50,7 +50,7 @@ interface ResolvedEnd {
 async function resolveEnd(page: Page, spec: DragEndSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<ResolvedEnd> {
   if (spec.target.by === 'coords') {
     const { x, y } = spec.target;
-    const handle = await page.guard(evaluateIn(page.evalTarget(), (rt, p) => rt.drag.holdElementAt(p.x, p.y), { x, y }, { deadline, what: `the element at (${x}, ${y})` }));
+    const handle = await page.call(page.frame, (rt, p) => rt.drag.holdElementAt(p.x, p.y), { x, y }, { deadline, what: `the element at (${x}, ${y})` });
     return { end: { x, y }, desc: `(${x}, ${y})`, ...(handle !== undefined ? { handle } : {}) };
   }
   const a = await prepareAction(page, spec.target, 'drag', refs, opts, deadline);
@@ -59,7 +59,7 @@ async function resolveEnd(page: Page, spec: DragEndSpec, refs: RefHolder, opts: 
 }
 
 function inPage<A, R>(page: Page, fn: (rt: PageRuntime, arg: A) => R, arg: A, deadline: Deadline, what: string): Promise<Awaited<R>> {
-  return page.guard(evaluateIn(page.evalTarget(), fn, arg, { deadline, what }));
+  return page.call(page.frame, fn, arg, { deadline, what });
 }
 
 /** The gesture itself: which way it went, and what it should be judged by. */

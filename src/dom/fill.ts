@@ -3,7 +3,7 @@
 // framework-controlled input) set it with the native setter — saying which method worked.
 
 import { ElementNotEditableError, ExecutionError, looksSensitive, markSecret, type Deadline } from '../common/index.js';
-import { evaluateIn, type Page } from '../page/index.js';
+import { type Page } from '../page/index.js';
 import type { PageRuntime } from '../injected/index.js';
 import { clickAt, moveMouse } from './mouse.js';
 import { prepareAction, type Located, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
@@ -27,14 +27,14 @@ export interface FillResult extends SettleResult {
 type Fillable = Located & { x?: number; y?: number; autoForced?: true };
 
 async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable> {
-  const r = await page.guard(evaluateIn(page.evalTarget(), (rt) => rt.locate.holdFocused(), undefined, { deadline, what: 'the focused element' }));
+  const r = await page.call(page.frame, (rt) => rt.locate.holdFocused(), undefined, { deadline, what: 'the focused element' });
   if (!r.ok) throw new ElementNotEditableError('Nothing is focused to fill: name the field with {"selector"|"ref"|"label", "value"}, or click it first', { category: 'not-editable' });
   return { handle: r.handle, desc: r.desc };
 }
 
 async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: boolean, deadline: Deadline): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean }> {
   const call = <A, R>(fn: (rt: PageRuntime, a: A) => R, a: A): Promise<Awaited<R>> =>
-    page.guard(evaluateIn(page.evalTarget(), fn, a, { deadline, what: `filling ${el.desc}` }));
+    page.call(page.frame, fn, a, { deadline, what: `filling ${el.desc}` });
   if (el.x !== undefined && el.y !== undefined) {
     const at = { x: el.x, y: el.y };
     await moveMouse(page, at, deadline);
@@ -62,7 +62,7 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
   let method: FillResult['method'];
   let shown: string | undefined;
   if (el.desc.startsWith('select')) {
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.formInput.selectOptions(a.handle, { values: [a.value] }), { handle: el.handle, value }, { deadline, what: `selecting in ${el.desc}` }));
+    const r = await page.call(page.frame, (rt, a) => rt.formInput.selectOptions(a.handle, { values: [a.value] }), { handle: el.handle, value }, { deadline, what: `selecting in ${el.desc}` });
     if (!r.ok) throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, { category: 'option-not-found', options: r.options });
     method = 'select';
   } else {
@@ -86,8 +86,8 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
       shown = typed.value;
       warnings.push(`the page rewrote the value of ${el.desc} as "${typed.value}"`);
     } else if (!typed?.ok) {
-      const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.formInput.setValueNatively(a.handle, a.want ?? rt.formInput.currentValue(rt.locate.heldElement(a.handle)!) + a.value),
-        { handle: el.handle, want: clear ? value : undefined, value }, { deadline, what: `setting the value of ${el.desc}` }));
+      const r = await page.call(page.frame, (rt, a) => rt.formInput.setValueNatively(a.handle, a.want ?? rt.formInput.currentValue(rt.locate.heldElement(a.handle)!) + a.value),
+        { handle: el.handle, want: clear ? value : undefined, value }, { deadline, what: `setting the value of ${el.desc}` });
       method = 'nativeSetter';
       if (!r.ok) {
         if (r.value === (typed?.before ?? r.value) && r.value !== value) throw new ExecutionError(`${el.desc} did not take the value: it still shows "${r.value}" (typing and the native setter were both tried)`, { category: 'not-editable' });

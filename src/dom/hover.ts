@@ -2,7 +2,7 @@
 // for `duration`, and optionally what appeared because of it (menus, tooltips) with refs.
 
 import type { Deadline } from '../common/index.js';
-import { evaluateIn, type Page } from '../page/index.js';
+import { type Page } from '../page/index.js';
 import type { AppearedElement } from '../injected/index.js';
 import { moveMouse } from './mouse.js';
 import { prepareAction, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
@@ -26,13 +26,13 @@ const MAX_HOVER_ATTEMPTS = 3;
 
 export async function hover(page: Page, target: TargetSpec, refs: RefHolder, opts: HoverOptions, deadline: Deadline): Promise<HoverResult> {
   // Mark before anything moves: scrolling the target into view can itself hover it under a pointer left there.
-  if (opts.captureResult) await page.guard(evaluateIn(page.evalTarget(), (rt) => rt.overlays.markOverlays(), undefined, { deadline, what: 'the page before hovering' }));
+  if (opts.captureResult) await page.call(page.frame, (rt) => rt.overlays.markOverlays(), undefined, { deadline, what: 'the page before hovering' });
   let a = await prepareAction(page, target, 'hover', refs, opts, deadline);
   for (let attempt = 1; ; attempt++) {
     await moveMouse(page, a, deadline, { steps: 3 });
     // The layout may have shifted under the pointer while it moved: make sure it rests on the target.
-    const over = await page.guard(evaluateIn(page.evalTarget(), (rt, p) => rt.actionability.pointReaches(rt.locate.heldElement(p.handle)!, p.x, p.y) === true,
-      { handle: a.pointerHandle, x: a.local.x, y: a.local.y }, { deadline, what: 'the pointer to rest on the element' }));
+    const over = await page.call(page.frame, (rt, p) => rt.actionability.pointReaches(rt.locate.heldElement(p.handle)!, p.x, p.y) === true,
+      { handle: a.pointerHandle, x: a.local.x, y: a.local.y }, { deadline, what: 'the pointer to rest on the element' });
     if (over || a.autoForced || attempt >= MAX_HOVER_ATTEMPTS) break;
     a = await prepareAction(page, target, 'hover', refs, opts, deadline);
   }
@@ -41,7 +41,7 @@ export async function hover(page: Page, target: TargetSpec, refs: RefHolder, opt
   const warnings = a.autoForced ? [`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`] : [];
   const out: HoverResult = { hovered: true, ...(a.autoForced ? { autoForced: true } : {}), ...(a.reResolved ? { reResolved: true } : {}), warnings };
   if (opts.captureResult) {
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, c) => rt.overlays.appearedOverlays(c), refs.counters, { deadline, what: 'what the hover showed' }));
+    const r = await page.call(page.frame, (rt, c) => rt.overlays.appearedOverlays(c), refs.counters, { deadline, what: 'what the hover showed' });
     refs.counters = r.counters;
     out.capturedResult = { visibleElements: r.visibleElements };
   }

@@ -5,7 +5,7 @@
 import {
   ElementNotEditableError, ElementNotFoundError, ExecutionError, StaleElementError, StepValidationError, TimeoutError, type Deadline,
 } from '../common/index.js';
-import { evaluateIn, type Page } from '../page/index.js';
+import { type Page } from '../page/index.js';
 import type { Counters } from '../injected/index.js';
 import type { LocateFailure, TargetSpec } from '../injected/index.js';
 import type { ActionFailure, ActionKind, ActionOutcome } from '../injected/index.js';
@@ -89,7 +89,7 @@ function locateErrorAtTop(t: TargetSpec, f: LocateFailure, waitedMs: number, wit
 }
 
 async function scrollStep(page: Page, s: NonNullable<TargetOptions['scrollUntilVisible']>, deadline: Deadline): Promise<boolean> {
-  return evaluateIn(page.evalTarget(), (rt, a) => rt.scrolling.scrollMainBy(a.dy), { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
+  return page.call(page.frame, (rt, a) => rt.scrolling.scrollMainBy(a.dy), { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
     { deadline, what: 'scrolling to find the element' });
 }
 
@@ -110,8 +110,8 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
   const until = actionWindow(deadline, opts);
   let scrolls = 0;
   for (let attempt = 0; ; attempt++) {
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.locate.locateElement(a),
-      { target, within: opts.within, counters: refs.counters }, { deadline, what: `the element ${describeTarget(target)}` }));
+    const r = await page.call(page.frame, (rt, a) => rt.locate.locateElement(a),
+      { target, within: opts.within, counters: refs.counters }, { deadline, what: `the element ${describeTarget(target)}` });
     if (r.ok) {
       refs.counters = r.counters;
       return { handle: r.handle, desc: r.desc, ...(r.reResolved ? { reResolved: true } : {}), ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}) };
@@ -153,11 +153,11 @@ export async function prepareAction(
   const until = actionWindow(deadline, opts);
   // Mostly the element is there and ready: find it and check it in one evaluation. Anything else
   // takes the path below (waits, retries, re-resolving, forcing), from the start.
-  const quick = await page.guard(evaluateIn(page.evalTarget(), async (rt, a) => {
+  const quick = await page.call(page.frame, async (rt, a) => {
     const found = rt.locate.locateElement(a.locate);
     return found.ok ? { found, check: await rt.actionability.checkActionable({ ...a.check, handle: found.handle }) } : undefined;
   }, { locate: { target, within: opts.within, counters: refs.counters }, check: { action, force: !!opts.force, stable: opts.stable } },
-  { deadline, what: `the element ${describeTarget(target)}` }));
+  { deadline, what: `the element ${describeTarget(target)}` });
   if (quick?.check.ok) {
     refs.counters = quick.found.counters;
     const located: Located = { handle: quick.found.handle, desc: quick.found.desc, ...(quick.found.reResolved ? { reResolved: true } : {}), ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}) };
@@ -168,8 +168,8 @@ export async function prepareAction(
   for (let attempt = 0; ; attempt++) {
     const forceable = (f: ActionFailure): boolean => FORCEABLE.has(f.reason) && !(opts.keepCoverCheck && (f.reason === 'covered' || f.reason === 'pointer-events'));
     const force = !!opts.force || (until.expired() && !!last && forceable(last));
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.actionability.checkActionable(a),
-      { handle: located.handle, action, force, stable: opts.stable }, { deadline, what: `${located.desc} to be ready for ${action}` }));
+    const r = await page.call(page.frame, (rt, a) => rt.actionability.checkActionable(a),
+      { handle: located.handle, action, force, stable: opts.stable }, { deadline, what: `${located.desc} to be ready for ${action}` });
     if (r.ok) return actionable(page, located, r, action, deadline, force && !opts.force, last);
     if (r.reason === 'detached' && !until.expired()) {
       located = await locate(page, target, refs, opts, deadline); // re-rendered: find it again

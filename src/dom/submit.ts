@@ -3,7 +3,7 @@
 // invalid, submits nothing and fails with FormValidationError naming each invalid field.
 
 import { ElementNotFoundError, ExecutionError, FormValidationError, StaleElementError, type Deadline } from '../common/index.js';
-import { evaluateIn, type Page } from '../page/index.js';
+import { type Page } from '../page/index.js';
 import type { InvalidField } from '../injected/index.js';
 import { DEFAULT_ACTION_TIMEOUT_MS, locate, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -35,7 +35,7 @@ export async function submitForm(page: Page, target: TargetSpec, refs: RefHolder
   const mark = markBeforeAction(page);
   let r;
   try {
-    r = await page.guard(evaluateIn(page.evalTarget(), (rt, h) => rt.formState.submitHeld(h), located.handle, { deadline, what: `submitting ${located.desc}` }));
+    r = await page.call(page.frame, (rt, h) => rt.formState.submitHeld(h), located.handle, { deadline, what: `submitting ${located.desc}` });
   } catch (err) {
     mark.stopListening();
     throw err;

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExecutionError, StepValidationError, type Deadline } from '../common/index.js';
-import { evaluateIn, heldElementObjectId, type Page } from '../page/index.js';
+import type { Page } from '../page/index.js';
 import { locate, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
 
@@ -26,11 +26,11 @@ export function checkFiles(files: string[]): string[] {
 export async function upload(page: Page, target: TargetSpec, files: string[], refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<UploadResult> {
   const paths = checkFiles(files);
   const el = await locate(page, target, refs, opts, deadline);
-  const input = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.formInput.fileInputFor(a.handle, a.count), { handle: el.handle, count: paths.length }, { deadline, what: 'the file input' }));
+  const input = await page.call(page.frame, (rt, a) => rt.formInput.fileInputFor(a.handle, a.count), { handle: el.handle, count: paths.length }, { deadline, what: 'the file input' });
   if (!input.ok) throw new ExecutionError(`${el.desc} ${input.message}`, { category: input.category });
-  const objectId = await heldElementObjectId(page.evalTarget(), input.handle, deadline);
+  const objectId = await page.heldElementObjectId(page.frame, input.handle, deadline);
   const mark = markBeforeAction(page);
-  await page.guard(deadline.race(page.evalTarget().session.send('DOM.setFileInputFiles', { files: paths, objectId }), 'the files to be set'));
+  await page.guard(deadline.race(page.frameRef(page.frame).session.send('DOM.setFileInputFiles', { files: paths, objectId }), 'the files to be set'));
   const settled = await settleAfterAction(page, mark, deadline);
   return { uploaded: paths.map((p) => p.split('/').pop()!), input: input.desc, ...settled, ...(el.reResolved ? { reResolved: true } : {}) };
 }

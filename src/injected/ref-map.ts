@@ -160,6 +160,17 @@ export function resolveRef(ref: string): RefResolution {
   return { ok: true, el: found, reResolved: true };
 }
 
+/** Elements our isolated world resolved refs to, handed to the page's world for agents' code (page/agent-refs.ts). */
+export function adoptRefs(refs: string[], els: Element[]): void {
+  const s = skillState();
+  refs.forEach((ref, i) => {
+    const el = els[i];
+    if (!el) return;
+    s.refs.set(ref, el);
+    s.byElement.set(el, ref);
+  });
+}
+
 /** What pageFunction {refs: true} passes (SPEC §12.1): the ref map, where get(ref) and refs.s1e4
  *  find a stale ref's element again, and throw saying why when it cannot be found. */
 export function refsView(): Map<string, Element> {

@@ -1,18 +1,18 @@
-// Running code in the page. Runtime calls are typed one-liners `(rt, arg) => rt.fn(arg)`; the
-// runtime is installed lazily, on the first call that finds a document without it, so a call on
-// a warm page costs one round trip and no runtime source is loaded in Node.
+// Running our code in a page. Calls are typed one-liners `(rt, arg) => rt.module.fn(arg)` that run
+// in our isolated world of the chosen frame (worlds.ts), where the page can neither see nor forge
+// them; agents' own code (pageFunction, hooks, poll, pipeline) runs in the page's world with a
+// copy of the runtime there. The runtime is installed lazily, on the first call that finds a
+// document without it, so a call on a warm page costs one round trip and loads no runtime source.
 
-import { EvaluationError, TimeoutError, type Deadline } from '../common/index.js';
-import { isContextDestroyed, isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
+import { Deadline, EvaluationError, TimeoutError } from '../common/index.js';
+import { isContextDestroyed, isTerminated, isUnknownContext, type CdpSession, type Protocol } from '../cdp/index.js';
 import type { PageRuntime } from '../injected/index.js';
+import { READ_RUNTIME } from './runtime-global.js';
+import type { FrameRef, IsolatedWorlds } from './worlds.js';
 
-import { RUNTIME_ID } from './runtime-id.js';
-
-// Equals RUNTIME_GLOBAL of page/runtime-source.ts, without loading the runtime's source on the fast path.
-const GLOBAL = `__cdpSkill_${RUNTIME_ID}`;
-/** The global our runtime lives under in a document (for code that builds its own expressions). */
-export const RUNTIME_GLOBAL_NAME = GLOBAL;
 const MISSING = '__cdpSkillRuntimeMissing';
+/** Bounds a call whose caller gave no deadline (tests, best-effort reads). */
+const DEFAULT_CALL_MS = 30_000;
 
 export interface EvaluateOptions {
   contextId?: number;
@@ -33,9 +33,13 @@ async function rawEvaluate(session: CdpSession, expression: string, options: Eva
     userGesture: true,
     ...(options.contextId !== undefined ? { contextId: options.contextId } : {}),
   };
-  const call = session.sendWith('Runtime.evaluate', params, {
+  return settle(session, session.sendWith('Runtime.evaluate', params, {
     timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined,
-  });
+  }), options);
+}
+
+/** An evaluation's answer within the deadline (a runaway script is terminated), page exceptions as our errors. */
+async function settle(session: CdpSession, call: Promise<Protocol.Runtime.EvaluateResponse>, options: EvaluateOptions): Promise<unknown> {
   let response: Protocol.Runtime.EvaluateResponse;
   if (options.deadline) {
     try {
@@ -76,7 +80,7 @@ const installing = new WeakMap<CdpSession, Map<number | undefined, Promise<void>
  * `callee` never runs twice: the fast path only calls it when the runtime is already there.
  */
 async function callWithRuntime(session: CdpSession, callee: string, sourceName: string, options: EvaluateOptions): Promise<unknown> {
-  const fast = `((rt) => rt ? (${callee})(rt) : '${MISSING}')(globalThis.${GLOBAL})\n//# sourceURL=cdp-skill/${sourceName}.js`;
+  const fast = `((rt) => rt ? (${callee})(rt) : '${MISSING}')(${READ_RUNTIME})\n//# sourceURL=cdp-skill/${sourceName}.js`;
   const value = await rawEvaluate(session, fast, options);
   if (value !== MISSING) return value;
   let installs = installing.get(session);
@@ -97,22 +101,62 @@ async function callWithRuntime(session: CdpSession, callee: string, sourceName: 
   return call;
 }
 
-/** Where to evaluate: a session, and a context in it when not its main frame's. */
+/** Where agents' code runs: a session, and a context in it when not its main frame's (the page's world). */
 export interface EvalTarget { session: CdpSession; contextId?: number }
 
-/** evaluateInPage in the frame the steps run in (`page.evalTarget()`), top document by default. */
-export function evaluateIn<A, R>(
-  where: EvalTarget, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {},
-): Promise<Awaited<R>> {
-  return evaluateInPage(where.session, fn, arg, { ...options, ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
+/** A runtime call as source: `fn` must use only its parameters (it is sent as text). */
+function calleeOf<A, R>(fn: (rt: PageRuntime, arg: A) => R, arg: A): string {
+  return `(rt) => (${String(fn)})(rt, ${JSON.stringify(arg) ?? 'undefined'})`;
 }
 
-/** Calls a page-runtime function. `fn` must use only its parameters (it is sent as source). */
-export async function evaluateInPage<A, R>(
-  session: CdpSession, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {},
+/**
+ * The seam every runtime call goes through (Page.call): our isolated world of `frame`, the
+ * runtime installed when missing, page-side failures mapped to our errors, all within the deadline.
+ */
+export async function callIsolated<A, R>(
+  worlds: IsolatedWorlds, frame: FrameRef, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {},
 ): Promise<Awaited<R>> {
-  const callee = `(rt) => (${String(fn)})(rt, ${JSON.stringify(arg) ?? 'undefined'})`;
-  return (await callWithRuntime(session, callee, 'call', options)) as Awaited<R>;
+  const deadline = options.deadline ?? Deadline.after(DEFAULT_CALL_MS);
+  const callee = calleeOf(fn, arg);
+  for (let attempt = 0; ; attempt++) {
+    const contextId = await worlds.contextId(frame, deadline);
+    try {
+      return (await callWithRuntime(frame.session, callee, 'call', { ...options, deadline, contextId })) as Awaited<R>;
+    } catch (err) {
+      // The document went before its event reached us: nothing ran; the new one gets the world made.
+      if (attempt > 0 || !isUnknownContext(err)) throw err;
+      worlds.forget(frame, contextId);
+    }
+  }
+}
+
+/** A runtime call in the page's own world (what agents' code needs there: the dialog guard, a pipeline's progress). */
+export async function callPageWorld<A, R>(
+  where: EvalTarget, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {},
+): Promise<Awaited<R>> {
+  const contextId = where.contextId !== undefined ? { contextId: where.contextId } : {};
+  return (await callWithRuntime(where.session, calleeOf(fn, arg), 'call', { ...options, ...contextId })) as Awaited<R>;
+}
+
+/** Elements of the page's world to hand to agents' code as refs (agent-refs.ts): CDP object ids, by ref. */
+export interface AdoptedRefs { names: string[]; objectIds: string[] }
+
+/**
+ * Runs an async function body with the page world's runtime as `rt`, whose ref map first takes
+ * `refs` — all in one call on the elements themselves, so it holds even where the page made our
+ * global unwritable (the runtime then comes with the call).
+ */
+export async function evaluateWithRefs(session: CdpSession, body: string, refs: AdoptedRefs, options: EvaluateOptions = {}): Promise<unknown> {
+  const declaration = (runtime: string): string => `async function (names, ...els) { const rt = ${runtime}; if (!rt) return '${MISSING}'; `
+    + `rt.refMap.adoptRefs(names, els); return (async (rt) => {\n${body}\n})(rt); }`; // CDP wraps it in parentheses: no trailing comment
+  const call = (runtime: string): Promise<unknown> => settle(session, session.sendWith('Runtime.callFunctionOn', {
+    objectId: refs.objectIds[0]!, functionDeclaration: declaration(runtime), returnByValue: true, awaitPromise: true, userGesture: true,
+    arguments: [{ value: refs.names }, ...refs.objectIds.map((objectId) => ({ objectId }))],
+  }, { timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined }), options);
+  const value = await call(READ_RUNTIME);
+  if (value !== MISSING) return value;
+  const { installExpression } = await import('./runtime-source.js');
+  return call(installExpression());
 }
 
 /** Runs an async function body with the runtime in scope as `rt` (used for agents' code). */
@@ -147,7 +191,7 @@ export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Ru
   );
   const body = 'return { value: rt.hookValue.pageValue(this, counters ?? undefined), counters: rt.refMap.syncCounters(undefined) };';
   try {
-    const value = await call(`function (counters) { const rt = globalThis.${GLOBAL}; if (!rt) return '${MISSING}'; ${body} }`);
+    const value = await call(`function (counters) { const rt = ${READ_RUNTIME}; if (!rt) return '${MISSING}'; ${body} }`);
     if (value !== MISSING) return value as { value: unknown };
     const { installExpression } = await import('./runtime-source.js');
     return await call(`function (counters) { const rt = ${installExpression()}; ${body} }`) as { value: unknown };
@@ -156,11 +200,11 @@ export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Ru
   }
 }
 
-/** A CDP object id for an element the page runtime holds (for DOM.* commands that take a node). */
-export async function heldElementObjectId(where: EvalTarget, handle: number, deadline: Deadline): Promise<string> {
-  const r = await deadline.race(where.session.send('Runtime.evaluate', {
-    expression: `globalThis.${GLOBAL}?.locate.heldElement(${Number(handle)})`, returnByValue: false, objectGroup: 'cdp-skill-held',
-    ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
+/** A CDP object id for an element the runtime holds in our world of `frame` (for DOM.* commands that take a node). */
+export async function heldElementObjectId(worlds: IsolatedWorlds, frame: FrameRef, handle: number, deadline: Deadline): Promise<string> {
+  const contextId = await worlds.contextId(frame, deadline);
+  const r = await deadline.race(frame.session.send('Runtime.evaluate', {
+    expression: `${READ_RUNTIME}?.locate.heldElement(${Number(handle)})`, returnByValue: false, objectGroup: 'cdp-skill-held', contextId,
   }), 'the element handle');
   if (!r.result.objectId) throw new EvaluationError('The element is no longer held by the page (it navigated?)');
   return r.result.objectId;

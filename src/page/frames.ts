@@ -4,6 +4,7 @@
 
 import { ExecutionError, type Deadline } from '../common/index.js';
 import type { CdpSession, Connection, Protocol } from '../cdp/index.js';
+import type { IsolatedWorlds } from './worlds.js';
 
 export interface FrameInfo {
   frameId: string;
@@ -57,11 +58,13 @@ export class Frames {
   readonly #conn: Connection;
   readonly #top: CdpSession;
   readonly #contexts: FrameContexts;
+  readonly #worlds: IsolatedWorlds;
   readonly #children = new Map<string, ChildTarget>();
   #attached: Promise<void> | undefined;
 
-  constructor(conn: Connection, top: CdpSession, contexts: FrameContexts) {
+  constructor(conn: Connection, top: CdpSession, contexts: FrameContexts, worlds: IsolatedWorlds) {
     this.#conn = conn;
+    this.#worlds = worlds;
     this.#top = top;
     this.#contexts = contexts;
   }
@@ -151,7 +154,9 @@ export class Frames {
     for (let f = frames.find((i) => i.frameId === frameId); f?.parentId; f = frames.find((i) => i.frameId === f!.parentId)) {
       const { session } = await this.target(f.parentId, deadline);
       const { backendNodeId } = await session.send('DOM.getFrameOwner', { frameId: f.frameId });
-      const { object } = await session.send('DOM.resolveNode', { backendNodeId });
+      // Read in our isolated world: the page's getBoundingClientRect may lie about where its frame is.
+      const executionContextId = await this.#worlds.contextId({ session, frameId: f.parentId }, deadline);
+      const { object } = await session.send('DOM.resolveNode', { backendNodeId, executionContextId });
       const box = await session.send('Runtime.callFunctionOn', {
         objectId: object.objectId!, returnByValue: true,
         functionDeclaration: 'function () { const r = this.getBoundingClientRect(); const s = getComputedStyle(this); '

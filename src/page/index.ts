@@ -1,5 +1,5 @@
 // page/ — one tab's state and navigation: lifecycle, network, viewport, evaluation. Uses cdp/
-// and injected/ (types, and the runtime source loaded lazily), not dom/.
+// and injected/ (types; the runtime's source is loaded lazily), not dom/. Page.call is the one seam into the page.
 export { Page } from './tab.js';
 export type { DialogAnswer, DialogRecord } from './tab.js';
 export type { WaitUntil } from './lifecycle.js';
@@ -7,9 +7,11 @@ export { navigate, navigatesInPlace, reload, goHistory } from './navigation.js';
 export type { NavigationResult } from './navigation.js';
 export { applyViewport, resetViewport } from './viewport.js';
 export { resolvePreset, presetNames } from './device-presets.js';
-export { evaluateIn, evaluateInPage, evaluateWithRuntime, terminate, serializeRemoteObject, heldElementObjectId, RUNTIME_GLOBAL_NAME } from './evaluate.js';
+export { callIsolated, callPageWorld, evaluateWithRuntime, terminate, serializeRemoteObject } from './evaluate.js';
+export { IsolatedWorlds, WORLD_NAME } from './worlds.js';
+export { RUNTIME_GLOBAL } from './runtime-global.js';
 export type { FailedRequest } from './network-idle.js';
-export type { EvalTarget } from './evaluate.js';
+export type { EvalTarget, EvaluateOptions } from './evaluate.js';
 export type { FrameInfo, FrameTarget } from './frames.js';
 export { getCookies, setCookies, clearCookies } from './cookies.js';
 export type { CookieSpec, CookieView, CookieFilter, SameSite } from './cookies.js';

@@ -6,10 +6,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
-import { RUNTIME_ID } from './runtime-id.js';
+import { installing } from './runtime-global.js';
 
-/** The global the runtime lives under in its world: versioned, so a document never uses another build's. */
-export const RUNTIME_GLOBAL = `__cdpSkill_${RUNTIME_ID}`;
+export { RUNTIME_GLOBAL } from './runtime-global.js';
 
 /** src/injected/index.ts, seen from src/page/ (tests, tsx) or from build/page/ (build scripts). */
 function entryPoint(): string {
@@ -39,6 +38,5 @@ export function runtimeSource(minify = true): string {
 
 /** An expression that installs the runtime if this world lacks it, and evaluates to it. */
 export function installExpression(source: string = runtimeSource()): string {
-  return `(globalThis.${RUNTIME_GLOBAL} || Object.defineProperty(globalThis, '${RUNTIME_GLOBAL}', `
-    + `{ value: ${source}, configurable: true, enumerable: false }).${RUNTIME_GLOBAL})`;
+  return installing(source);
 }

@@ -3,8 +3,10 @@
 // or a lost connection into an error for whatever is waiting — never a hang.
 
 import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError, TimeoutError } from '../common/index.js';
-import type { GuardedDialog } from '../injected/index.js';
-import { evaluateIn, type EvalTarget } from './evaluate.js';
+import type { GuardedDialog, PageRuntime } from '../injected/index.js';
+import { callIsolated, callPageWorld, evaluateWithRefs, evaluateWithRuntime, heldElementObjectId, type EvalTarget, type EvaluateOptions } from './evaluate.js';
+import { adoptRefs } from './agent-refs.js';
+import { IsolatedWorlds, type FrameRef } from './worlds.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
@@ -45,6 +47,8 @@ export class Page {
   readonly network: NetworkTracker;
   readonly dialogs: DialogRecord[] = [];
   readonly frames: Frames;
+  /** Our isolated world's context in each frame (worlds.ts). */
+  readonly worlds: IsolatedWorlds;
   /** The frame steps run in (SPEC §13.2); undefined is the top document. */
   frame: FrameTarget | undefined;
   readonly #fatal: Promise<never>;
@@ -54,9 +58,10 @@ export class Page {
   /** What attaching had to repair first (a crashed tab reloaded). */
   readonly attachNotes: string[] = [];
 
-  private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }, contexts: FrameContexts) {
+  private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }, contexts: FrameContexts, worlds: IsolatedWorlds) {
     this.session = session;
-    this.frames = new Frames(conn, session, contexts);
+    this.worlds = worlds;
+    this.frames = new Frames(conn, session, contexts, worlds);
     // A new top document has new frames: steps go back to the top (SPEC §19.12).
     session.on('Page.frameNavigated', (e) => { if (!e.frame.parentId) this.frame = undefined; });
     this.targetId = targetId;
@@ -137,7 +142,7 @@ export class Page {
     }
     const [, , , tree, , , , , guarded] = await answered(setup.enabling, timeoutMs);
     const f = tree.frameTree.frame;
-    const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, setup.contexts);
+    const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, setup.contexts, setup.worlds);
     page.attachNotes.push(...notes);
     page.dialogs.push(...guarded.map((d) => ({ ...d, betweenCommands: true as const })));
     return page;
@@ -150,7 +155,7 @@ export class Page {
    */
   async guardDialogsUntilNextCommand(): Promise<void> {
     if (this.#fatalError) return;
-    const arm = (where: EvalTarget): Promise<void> => this.guard(evaluateIn(where, (rt, a) => rt.dialogGuard.armDialogGuard(a ?? undefined), this.#armed ?? null,
+    const arm = (where: EvalTarget): Promise<void> => this.guard(callPageWorld(where, (rt, a) => rt.dialogGuard.armDialogGuard(a ?? undefined), this.#armed ?? null,
       { deadline: Deadline.after(GUARD_TIMEOUT_MS), what: 'the dialog guard' }));
     const targets: EvalTarget[] = [{ session: this.session }];
     try {
@@ -173,12 +178,51 @@ export class Page {
     }
   }
 
-  /** Where the selected frame's code runs: a session and, for a same-process frame, its context. */
-  evalTarget(): { session: CdpSession; contextId?: number } {
-    const f = this.frame;
+  /** Where agents' code runs in the selected frame (the page's world): a session and, for a same-process frame, its context. */
+  evalTarget(): EvalTarget {
+    return this.pageWorld(this.frame);
+  }
+
+  /** The page's own world of `frame` (undefined: the top document): a session and, for a same-process frame, its context. */
+  pageWorld(f: FrameTarget | undefined): EvalTarget {
     if (!f) return { session: this.session };
     const contextId = this.frames.contextOf(f);
     return { session: f.session, ...(contextId !== undefined ? { contextId } : {}) };
+  }
+
+  /**
+   * The one seam for our page code: `fn` runs in our isolated world of `frame` (undefined: the top
+   * document), which shares the DOM but not the page's JavaScript; raced against the tab dying.
+   * `fn` must use only its parameters: it is sent as source.
+   */
+  call<A, R>(frame: FrameTarget | undefined, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions): Promise<Awaited<R>> {
+    return this.guard(callIsolated(this.worlds, this.frameRef(frame), fn, arg, options));
+  }
+
+  /**
+   * Agents' code (pageFunction, hooks, poll, pipeline): `body` runs in the page's own world of
+   * `frame` with that world's runtime as `rt`, after the refs `source` names were handed to it.
+   */
+  async runAgentCode(frame: FrameTarget | undefined, body: string, source: string, options: EvaluateOptions & { deadline: Deadline }): Promise<unknown> {
+    const where = this.pageWorld(frame);
+    const refs = await this.guard(adoptRefs(this.worlds, this.frameRef(frame), where, source, options.deadline));
+    try {
+      return await this.guard(refs
+        ? evaluateWithRefs(where.session, body, refs, options)
+        : evaluateWithRuntime(where.session, body, { ...options, ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) }));
+    } finally {
+      if (refs) where.session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-refs' }).catch(() => { /* the document is gone with its objects */ });
+    }
+  }
+
+  /** A CDP object id, in our world of `frame`, for an element the runtime holds there (DOM.* commands take it). */
+  heldElementObjectId(frame: FrameTarget | undefined, handle: number, deadline: Deadline): Promise<string> {
+    return this.guard(heldElementObjectId(this.worlds, this.frameRef(frame), handle, deadline));
+  }
+
+  /** A frame by session and id; undefined is the top document. */
+  frameRef(frame: FrameTarget | undefined): FrameRef {
+    return frame ? { session: frame.session, frameId: frame.frameId } : { session: this.session, frameId: this.lifecycle.mainFrameId };
   }
 
   get fatalError(): Error | undefined {
@@ -206,7 +250,9 @@ const REVIVE_TIMEOUT_MS = 10_000;
 /** Sends the domain enables and per-tab emulation a command needs, without waiting for them. */
 function enable(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, geolocation: GeolocationSetting | undefined) {
   const contexts = new FrameContexts();
+  const worlds = new IsolatedWorlds();
   contexts.track(session); // before Runtime.enable, which reports the existing contexts
+  worlds.track(session);
   const enabling = Promise.all([
     session.send('Page.enable'),
     session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
@@ -222,7 +268,7 @@ function enable(conn: Connection, session: CdpSession, targetId: string, viewpor
     // Last, once Page.enable answers dialogs again: what the guard answered between commands.
     takeGuardedDialogs(session),
   ]);
-  return { contexts, enabling };
+  return { contexts, worlds, enabling };
 }
 
 /**

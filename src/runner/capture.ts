@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
 import { captureScreenshot } from '../capture/index.js';
-import { evaluateIn, evaluateInPage, type EvalTarget } from '../page/index.js';
+import { IsolatedWorlds, callIsolated, type FrameTarget, type Page } from '../page/index.js';
 import type { CdpSession, TabEntry } from '../cdp/index.js';
 import {
   DEFAULT_INLINE_LIMIT, diffEntries, foldUnchanged, headOf, renderYaml, viewportOnly, writeSnapshotFile,
@@ -30,11 +30,14 @@ function internalOptions(entry: TabEntry): SnapshotOptions {
 
 export interface BeforeCapture { entries: DiffEntry[]; scrollY: number; frameId?: string; networkMark: number }
 
+type LookCall = (fn: (rt: PageRuntime, o: SnapshotOptions) => BeforeLook, o: SnapshotOptions, options: { deadline: Deadline; what: string }) => Promise<BeforeLook>;
+const inFrame = (page: Page, frame: FrameTarget | undefined): LookCall => (fn, o, options) => page.call(frame, fn, o, options);
+
 type BeforeLook = { snap: Awaited<ReturnType<PageRuntime['ariaSnapshot']['ariaSnapshot']>>; scrollY: number };
 
 /** The page's elements as the steps find them, with the live recorder armed for what comes and goes. */
-function lookBefore(where: EvalTarget, entry: TabEntry): Promise<BeforeLook> {
-  return evaluateIn(where, (rt, o) => {
+function lookBefore(call: LookCall, entry: TabEntry): Promise<BeforeLook> {
+  return call((rt, o) => {
     rt.liveRecorder.armLiveRecorder();
     rt.viewDiff.viewStart();
     rt.effectProbe.armEffectProbe();
@@ -49,7 +52,9 @@ function lookBefore(where: EvalTarget, entry: TabEntry): Promise<BeforeLook> {
  */
 export function startBefore(session: CdpSession, entry: TabEntry): Promise<BeforeLook> | undefined {
   if (entry.frame) return undefined;
-  const look = lookBefore({ session }, entry);
+  // Before the Page exists: the top frame's id is the tab's target id.
+  const frame = { session, frameId: entry.targetId };
+  const look = lookBefore((fn, o, options) => callIsolated(new IsolatedWorlds(), frame, fn, o, options), entry);
   look.catch(() => { /* awaited by captureBefore, or not needed: the attach failed */ });
   return look;
 }
@@ -63,7 +68,7 @@ export function startBefore(session: CdpSession, entry: TabEntry): Promise<Befor
 export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLook>): Promise<BeforeCapture | undefined> {
   try {
     const early = started && !tab.page.frame && tab.page.attachNotes.length === 0 ? started : undefined;
-    const snap = await tab.page.guard(early ?? lookBefore(tab.page.evalTarget(), tab.entry));
+    const snap = await tab.page.guard(early ?? lookBefore(inFrame(tab.page, tab.page.frame), tab.entry));
     if (!snap.snap.ok) return undefined;
     tab.entry.counters = snap.snap.counters;
     return {
@@ -84,8 +89,8 @@ export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLo
 export async function changedSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<boolean> {
   if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return true;
   try {
-    const effects = await tab.page.guard(evaluateInPage(tab.page.session, (rt) => rt.effectProbe.takeEffects(), undefined,
-      { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the effect probe' }));
+    const effects = await tab.page.call(undefined, (rt) => rt.effectProbe.takeEffects(), undefined,
+      { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the effect probe' });
     tab.entry.counters = effects.counters;
     return effects.changed;
   } catch {
@@ -119,7 +124,7 @@ export async function captureAfter(
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
   const inFrame = page.frame !== undefined;
   if (opts.visual && opts.before) await settle(tab, opts.before, deadline);
-  const stateP = evaluateInPage(page.session, (rt, o) => ({
+  const stateP = page.call(undefined, (rt, o) => ({
     context: rt.pageContext.pageContext(),
     snapshot: o ? rt.ariaSnapshot.ariaSnapshot(o) : undefined,
     live: o ? rt.liveRecorder.takeLiveRecords() : [],
@@ -127,11 +132,11 @@ export async function captureAfter(
     scrollY: Math.round(window.scrollY),
   }), inFrame ? undefined : snapOpts, { deadline, what: 'the page context' });
   const frameP = inFrame && snapOpts
-    ? evaluateIn(page.evalTarget(), (rt, o) => ({ snapshot: rt.ariaSnapshot.ariaSnapshot(o), live: rt.liveRecorder.takeLiveRecords(), view: rt.viewDiff.viewChanges(), scrollY: Math.round(window.scrollY) }), snapOpts, { deadline, what: 'the frame snapshot' })
+    ? page.call(page.frame, (rt, o) => ({ snapshot: rt.ariaSnapshot.ariaSnapshot(o), live: rt.liveRecorder.takeLiveRecords(), view: rt.viewDiff.viewChanges(), scrollY: Math.round(window.scrollY) }), snapOpts, { deadline, what: 'the frame snapshot' })
     : undefined;
   const shotP = opts.visual
     ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
-      (fn, arg) => evaluateInPage(page.session, fn, arg, { deadline }))
+      (fn, arg) => page.call(undefined, fn, arg, { deadline }))
     : undefined;
   // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
   const shot = shotP && page.guard(shotP);
@@ -165,7 +170,7 @@ async function settle(tab: AttachedTab, before: BeforeCapture, deadline: Deadlin
   try {
     await tab.page.network.settleSince(before.networkMark, deadline.cap(SETTLE_MAX_MS));
     const leftMs = Math.max(0, SETTLE_MAX_MS - (Date.now() - started));
-    await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs), { maxMs: leftMs, quietMs: SETTLE_QUIET_MS }, { deadline, what: 'the page to settle' }));
+    await tab.page.call(tab.page.frame, (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs), { maxMs: leftMs, quietMs: SETTLE_QUIET_MS }, { deadline, what: 'the page to settle' });
   } catch {
     // Best effort: an unsettled page is still looked at, as it is.
   }

@@ -3,7 +3,6 @@
 // error's details; the page does the finding and scoring (injected/failure-context.ts).
 
 import { Deadline } from '../common/index.js';
-import { evaluateIn } from '../page/index.js';
 import type { AttachedTab } from '../steps/index.js';
 import type { FailureContextRequest, NearMatch, RefName } from '../injected/index.js';
 import type { ClassifiedError } from './failure.js';
@@ -64,7 +63,7 @@ export async function gatherFailureContext(tab: AttachedTab, failure: Classified
   };
   try {
     const deadline = Deadline.after(FAILURE_CONTEXT_TIMEOUT_MS);
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.failureContext.failureContext(a), req, { deadline, what: 'the failure context' }));
+    const r = await page.call(page.frame, (rt, a) => rt.failureContext.failureContext(a), req, { deadline, what: 'the failure context' });
     tab.entry.counters = r.counters;
     const out: StepFailureContext = { title: r.title, url: r.url, scrollPosition: r.scrollPosition };
     if (r.visibleButtons.length) out.visibleButtons = r.visibleButtons;

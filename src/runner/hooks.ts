@@ -5,7 +5,7 @@
 
 import { EvaluationError, POLL_INTERVAL_MS, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { evaluateWithRuntime, type Page } from '../page/index.js';
+import type { Page } from '../page/index.js';
 import { looksLikeFunction, malformationTip, preview } from '../steps/index.js';
 import type { HookPoll } from '../injected/index.js';
 
@@ -25,11 +25,8 @@ function callable(source: string): string {
 }
 
 async function evaluateHook(page: Page, hook: HookName, body: string, deadline: Deadline, source: string): Promise<unknown> {
-  const where = page.evalTarget();
   try {
-    return await page.guard(evaluateWithRuntime(where.session, body, {
-      deadline, what: `${hook} to return`, ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
-    }));
+    return await page.runAgentCode(page.frame, body, source, { deadline, what: `${hook} to return` });
   } catch (err) {
     if (!(err instanceof EvaluationError)) throw err;
     const tip = err.message.startsWith('SyntaxError') ? malformationTip(source) : undefined;

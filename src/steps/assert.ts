@@ -3,7 +3,6 @@
 // or an array of them. All checks run; any failure is an AssertionError listing expected vs actual.
 
 import { AssertionError } from '../common/index.js';
-import { evaluateIn } from '../page/index.js';
 import type { TextCheck } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optString, ParamError, type Obj } from './params.js';
@@ -93,7 +92,7 @@ defineStep<Check[]>({
     const tab = ctx.command.requireTab();
     const texts = checks.filter((c): c is Check & { kind: 'text' } => c.kind === 'text').map(({ kind, ...t }) => t);
     const textResults = texts.length
-      ? await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, t) => rt.observe.checkTexts(t), texts, { deadline: ctx.deadline, what: 'the text assertions' }))
+      ? await tab.page.call(tab.page.frame, (rt, t) => rt.observe.checkTexts(t), texts, { deadline: ctx.deadline, what: 'the text assertions' })
       : [];
     const url = tab.page.lifecycle.url;
     let t = 0;

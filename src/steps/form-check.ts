@@ -4,7 +4,6 @@
 
 import { ElementNotFoundError, StaleElementError, StepValidationError } from '../common/index.js';
 import { locate, lookupWindowMs, submitForm, type TargetSpec } from '../dom/index.js';
-import { evaluateIn } from '../page/index.js';
 import type { FormFailure } from '../injected/index.js';
 import { defineStep, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, ParamError } from './params.js';
@@ -39,7 +38,7 @@ defineStep<{ target?: TargetSpec }>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const handle = p.target ? (await locate(tab.page, p.target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline)).handle : undefined;
-    const r = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, h) => rt.formState.formState(h), handle, { deadline: ctx.deadline, what: 'the form state' }));
+    const r = await tab.page.call(tab.page.frame, (rt, h) => rt.formState.formState(h), handle, { deadline: ctx.deadline, what: 'the form state' });
     if (!r.ok) throw formFailure(r, 'formState');
     const { ok, ...state } = r;
     return state;
@@ -60,7 +59,7 @@ defineStep<{ target: TargetSpec }>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const { handle } = await locate(tab.page, p.target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline);
-    const r = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, h) => rt.formState.validateHeld(h), handle, { deadline: ctx.deadline, what: 'the validity' }));
+    const r = await tab.page.call(tab.page.frame, (rt, h) => rt.formState.validateHeld(h), handle, { deadline: ctx.deadline, what: 'the validity' });
     if (!r.ok) throw formFailure(r, 'validate');
     const { ok, ...state } = r;
     return state;

@@ -6,7 +6,6 @@ import { Deadline, ElementNotFoundError } from '../common/index.js';
 import {
   click, clickCoordinates, DEFAULT_ACTION_TIMEOUT_MS, describeTarget, findFrameWith, hover, moveMouse, type ClickOptions, type SettleResult, type TargetSpec,
 } from '../dom/index.js';
-import { evaluateIn } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
 import { actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
@@ -121,7 +120,7 @@ defineStep<ClickParams>({
     }
     if (p.waitAfter) {
       const w = p.waitAfter;
-      await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.waitCondition.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' }))
+      await page.call(page.frame, (rt, a) => rt.waitCondition.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' })
         .catch(() => { /* waitAfter is best effort: a page that keeps changing is reported by the diff */ });
     }
     return {

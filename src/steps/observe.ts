@@ -6,7 +6,6 @@ import { writeFileSync } from 'node:fs';
 import { ElementNotFoundError, ensureStateDir, StaleElementError, StepValidationError } from '../common/index.js';
 import { readConsoleLog, type ConsoleMessage } from '../capture/index.js';
 import { locate, lookupWindowMs, type TargetSpec } from '../dom/index.js';
-import { evaluateIn } from '../page/index.js';
 import type { ExtractKind } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab, type StepContext } from './registry.js';
 import { describe, isObj, obj, optBool, optEnum, optNumber, optString, ParamError } from './params.js';
@@ -57,7 +56,7 @@ defineStep<InspectParams>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    return tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, r) => rt.observe.inspectPage(r), p, { deadline: ctx.deadline, what: 'the page overview' }));
+    return tab.page.call(tab.page.frame, (rt, r) => rt.observe.inspectPage(r), p, { deadline: ctx.deadline, what: 'the page overview' });
   },
 });
 
@@ -83,8 +82,8 @@ defineStep<ExtractParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const handle = await held(ctx, tab, p.target);
-    const r = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.observe.extractData(a),
-      { handle, type: p.type, limit: p.limit, cellMax: CELL_MAX_CHARS }, { deadline: ctx.deadline, what: 'the data to extract' }));
+    const r = await tab.page.call(tab.page.frame, (rt, a) => rt.observe.extractData(a),
+      { handle, type: p.type, limit: p.limit, cellMax: CELL_MAX_CHARS }, { deadline: ctx.deadline, what: 'the data to extract' });
     if (r.ok) {
       const { ok, ...data } = r;
       return data;
@@ -117,8 +116,8 @@ defineStep<DomParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const handle = await held(ctx, tab, p.target);
-    const r = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.observe.domHtml(a),
-      { handle, outer: p.outer, max: DOM_TRANSFER_MAX_CHARS }, { deadline: ctx.deadline, what: 'the HTML' }));
+    const r = await tab.page.call(tab.page.frame, (rt, a) => rt.observe.domHtml(a),
+      { handle, outer: p.outer, max: DOM_TRANSFER_MAX_CHARS }, { deadline: ctx.deadline, what: 'the HTML' });
     if (!r.ok) throw new StaleElementError('The element was removed from the page before its HTML could be read');
     const selector = p.target ? (p.target.by === 'css' ? p.target.selector : p.target.by === 'ref' ? p.target.ref : undefined) : undefined;
     const base = { tagName: r.tagName, ...(selector ? { selector } : {}), length: r.length };

@@ -4,7 +4,7 @@
 
 import { EvaluationError, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
-import { evaluateWithRuntime, RUNTIME_GLOBAL_NAME, serializeRemoteObject, terminate, type Page } from '../page/index.js';
+import { RUNTIME_GLOBAL, serializeRemoteObject, terminate, type Page } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
@@ -33,17 +33,16 @@ async function runFunction(page: Page, p: PageFunctionParams, counters: Counters
     + 'const __cdpValue = await __cdpFn(refs);\n'
     + (p.serialize ? `return { value: rt.hookValue.pageValue(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined), counters: rt.refMap.syncCounters(undefined) };`
       : 'return { value: __cdpValue };');
-  const where = page.evalTarget();
-  return evaluateWithRuntime(where.session, call, { deadline, what: 'pageFunction to return', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) }) as Promise<PageValue>;
+  return page.runAgentCode(page.frame, call, p.source, { deadline, what: 'pageFunction to return' }) as Promise<PageValue>;
 }
 
 /** An expression that names `refs` sees the ref map: the code goes in a block that declares it
- *  (a block's completion value is its last statement's, so the expression's value is unchanged). */
+ *  (a block's completion value is its last statement's, so the expression's value is unchanged).
+ *  The page world's runtime is installed first, holding the refs the expression names. */
 async function withRefs(page: Page, source: string, deadline: Deadline): Promise<string> {
   if (!/\brefs\b/.test(source)) return source;
-  const where = page.evalTarget();
-  await evaluateWithRuntime(where.session, 'return 0;', { deadline, what: 'the page runtime', ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) });
-  return `{ const refs = globalThis.${RUNTIME_GLOBAL_NAME}.refMap.refsView();\n${source}\n}`;
+  await page.runAgentCode(page.frame, 'return 0;', source, { deadline, what: 'the page runtime' });
+  return `{ const refs = globalThis.${RUNTIME_GLOBAL}.refMap.refsView();\n${source}\n}`;
 }
 
 /** One evaluation call raced against the deadline; a runaway script is terminated, not left running. */

@@ -3,7 +3,6 @@
 // tab's ref map and the counters, which are stored with the tab so refs never repeat.
 
 import { ElementNotFoundError, StepValidationError, type Deadline } from '../common/index.js';
-import { evaluateIn } from '../page/index.js';
 import type { Counters } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, optString, ParamError, reqString, type Obj } from './params.js';
@@ -177,8 +176,8 @@ function queryProblem(specs: QuerySpec[], failure: { reason: string; message: st
 }
 
 async function runQueries(tab: AttachedTab, specs: QuerySpec[], ctx: { deadline: Deadline }, labels?: string[]): Promise<unknown[]> {
-  const outcome = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.elementQuery.runQueries(a.specs, a.counters),
-    { specs, counters: tab.entry.counters }, { deadline: ctx.deadline, what: 'the query' }));
+  const outcome = await tab.page.call(tab.page.frame, (rt, a) => rt.elementQuery.runQueries(a.specs, a.counters),
+    { specs, counters: tab.entry.counters }, { deadline: ctx.deadline, what: 'the query' });
   if (!outcome.ok) throw queryProblem(specs, outcome, labels?.[outcome.index]);
   return keepCounters(tab, outcome).results;
 }
@@ -194,9 +193,9 @@ defineStep<SearchParams>({
   parse: readSearch,
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const outcome = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.elementSearch.snapshotSearch(a.criteria, a.counters),
+    const outcome = await tab.page.call(tab.page.frame, (rt, a) => rt.elementSearch.snapshotSearch(a.criteria, a.counters),
       { criteria: { ...p, maxDepth: SEARCH_MAX_DEPTH, maxElements: SEARCH_MAX_ELEMENTS }, counters: tab.entry.counters },
-      { deadline: ctx.deadline, what: 'the snapshot search' }));
+      { deadline: ctx.deadline, what: 'the snapshot search' });
     if (!outcome.ok) throw new StepValidationError(`Invalid pattern /${p.pattern}/: ${outcome.message}`);
     const { ok: _ok, ...found } = keepCounters(tab, outcome);
     const { limit: _limit, context: _context, exact, ...given } = p;
@@ -248,13 +247,13 @@ defineStep<AtParams>({
     const tab = ctx.command.requireTab();
     const opts = { deadline: ctx.deadline, what: 'the elements at the point' };
     if (p.kind === 'near') {
-      const found = keepCounters(tab, await tab.page.guard(evaluateIn(tab.page.evalTarget(),
-        (rt, a) => rt.elementSearch.elementsNear(a.x, a.y, a.radius, a.limit, a.counters), { ...p, counters: tab.entry.counters }, opts)));
+      const found = keepCounters(tab, await tab.page.call(tab.page.frame,
+        (rt, a) => rt.elementSearch.elementsNear(a.x, a.y, a.radius, a.limit, a.counters), { ...p, counters: tab.entry.counters }, opts));
       return { center: { x: p.x, y: p.y }, radius: p.radius, count: found.elements.length, elements: found.elements };
     }
     const points = p.kind === 'point' ? [{ x: p.x, y: p.y }] : p.points;
-    const { elements } = keepCounters(tab, await tab.page.guard(evaluateIn(tab.page.evalTarget(),
-      (rt, a) => rt.elementSearch.elementsAtPoints(a.points, a.counters), { points, counters: tab.entry.counters }, opts)));
+    const { elements } = keepCounters(tab, await tab.page.call(tab.page.frame,
+      (rt, a) => rt.elementSearch.elementsAtPoints(a.points, a.counters), { points, counters: tab.entry.counters }, opts));
     if (p.kind === 'batch') return { count: elements.filter((e) => !('error' in e)).length, elements };
     const { x: _x, y: _y, ...one } = elements[0]!;
     if ('error' in one) throw new ElementNotFoundError(one.error, { x: p.x, y: p.y });

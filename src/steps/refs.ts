@@ -1,6 +1,5 @@
 // Steps that read refs: getBox (SPEC §11.8).
 
-import { evaluateIn } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, ParamError } from './params.js';
 
@@ -35,8 +34,8 @@ defineStep({
   parse: readRefs,
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const boxes = await tab.page.guard(evaluateIn(tab.page.evalTarget(), (rt, a) => rt.refBox.refBoxes(a.refs, a.counters),
-      { refs: p.refs, counters: tab.entry.counters }, { deadline: ctx.deadline, what: 'the boxes' }));
+    const boxes = await tab.page.call(tab.page.frame, (rt, a) => rt.refBox.refBoxes(a.refs, a.counters),
+      { refs: p.refs, counters: tab.entry.counters }, { deadline: ctx.deadline, what: 'the boxes' });
     return p.single ? boxes[p.refs[0]!] : boxes;
   },
 });

@@ -3,7 +3,6 @@
 import { isAbsolute, join } from 'node:path';
 import { stateDir } from '../common/index.js';
 import { captureScreenshot, type ImageFormat, type ScreenshotOptions } from '../capture/index.js';
-import { evaluateInPage } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { obj, optBool, optEnum, optNumber, optString, ParamError, isObj } from './params.js';
 
@@ -53,7 +52,7 @@ defineStep<ScreenshotParams>({
       ? (isAbsolute(p.path) ? p.path : join(process.cwd(), p.path))
       : join(stateDir(), `${tab.alias}.step${ctx.index}.${ext}`);
     const call = <A, R>(fn: (rt: import('../injected/index.js').PageRuntime, arg: A) => R, arg: A) =>
-      evaluateInPage(tab.page.session, fn, arg, { deadline: ctx.deadline });
+      tab.page.call(undefined, fn, arg, { deadline: ctx.deadline });
     return tab.page.guard(captureScreenshot(tab.page.session, { ...p, path }, ctx.deadline, call));
   },
 });

@@ -8,7 +8,7 @@ import {
   Deadline, POLL_INTERVAL_MS,
 } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { evaluateIn, evaluateWithRuntime, type Page } from '../page/index.js';
+import { callPageWorld, type Page } from '../page/index.js';
 import type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optNumber, optString, ParamError } from './params.js';
@@ -53,12 +53,10 @@ function limitMs(own: number | undefined, fallback: number, deadline: Deadline):
 interface PollParams { fn: string; intervalMs: number; timeoutMs?: number }
 
 async function pollOnce(page: Page, p: PollParams, limit: number, deadline: Deadline): Promise<PollOutcome> {
-  const where = page.evalTarget();
   const body = `const refs = rt.refMap.refsView();\nreturn rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
-  return page.guard(evaluateWithRuntime(where.session, body, {
+  return page.runAgentCode(page.frame, body, p.fn, {
     deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the poll predicate to return (a runaway loop?)',
-    ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
-  })) as Promise<PollOutcome>;
+  }) as Promise<PollOutcome>;
 }
 
 const POLL_PARAMS: ParamSchema = { forms: ['"() => …"'], keys: { fn: '', interval: '', timeout: '' }, returns: '{resolved, value}' };
@@ -164,14 +162,13 @@ async function runPipeline(page: Page, p: PipelineParams, limit: number, deadlin
   const where = page.evalTarget();
   const body = `const refs = rt.refMap.refsView();\nreturn rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
   try {
-    return await page.guard(evaluateWithRuntime(where.session, body, {
+    return await page.runAgentCode(page.frame, body, body, {
       deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the pipeline to finish (a runaway loop?)',
-      ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
-    })) as PipelineOutcome;
+    }) as PipelineOutcome;
   } catch (err) {
     if (!(err instanceof TimeoutError)) throw err;
     // The evaluation was terminated; what it got through is still on the window.
-    const progress = await evaluateIn(where, (rt) => rt.pipeline.pipelineProgress(), undefined, { deadline: Deadline.after(RUNAWAY_GRACE_MS) })
+    const progress = await callPageWorld(where, (rt) => rt.pipeline.pipelineProgress(), undefined, { deadline: Deadline.after(RUNAWAY_GRACE_MS) })
       .catch(() => undefined);
     if (!progress) throw err;
     return { completed: false, failedAt: progress.at, reason: 'timeout', error: `did not return within ${limit}ms and was terminated (a runaway loop?)`, results: progress.results };

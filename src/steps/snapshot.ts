@@ -49,7 +49,7 @@ defineStep<SnapshotParams>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const snap = await tab.page.guard(takeSnapshot(tab.page.evalTarget(), { ...p, internal: false }, tab.entry.counters, ctx.deadline));
+    const snap = await takeSnapshot(tab.page, tab.page.frame, { ...p, internal: false }, tab.entry.counters, ctx.deadline);
     tab.entry.counters = snap.counters;
     const id = `s${snap.snapshotId}`;
     const hash = snapshotHash(snap.yaml);

@@ -4,7 +4,7 @@
 import { ExecutionError, StepValidationError } from '../common/index.js';
 import { patchTab, type GeolocationSetting } from '../cdp/index.js';
 import {
-  applyGeolocation, clearCookies, clearGeolocation, evaluateIn, getCookies, grantGeolocation, setCookies,
+  applyGeolocation, clearCookies, clearGeolocation, getCookies, grantGeolocation, setCookies,
   type CookieFilter, type CookieSpec, type Page,
 } from '../page/index.js';
 import type { StorageKind, StorageOp } from '../injected/index.js';
@@ -127,7 +127,7 @@ defineStep<StorageParams>({
   },
   async run(ctx, p) {
     const page = ctx.command.requireTab().page;
-    const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.webStorage.webStorage(a.type, a.op), p, { deadline: ctx.deadline }));
+    const r = await page.call(page.frame, (rt, a) => rt.webStorage.webStorage(a.type, a.op), p, { deadline: ctx.deadline });
     if (!r.ok) throw r.reason === 'denied' ? new StepValidationError(r.message) : new ExecutionError(`${p.type}Storage: ${r.message}`);
     const base = { type: p.type, origin: r.origin };
     switch (p.op.kind) {
@@ -170,7 +170,7 @@ defineStep<GeolocationParams>({
     await page.guard(Promise.all([grantGeolocation(tab.conn, page.targetId), applyGeolocation(page.session, p)]));
     await patchTab(tab.alias, { geolocation: p });
     tab.entry.geolocation = p;
-    const secure = await page.guard(evaluateIn(page.evalTarget(), () => isSecureContext, undefined, { deadline: ctx.deadline }));
+    const secure = await page.call(page.frame, () => isSecureContext, undefined, { deadline: ctx.deadline });
     return {
       ...p,
       ...(secure ? {} : { warnings: ['this page is not a secure context (https or localhost): its navigator.geolocation refuses to answer'] }),

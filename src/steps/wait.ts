@@ -3,7 +3,7 @@
 
 import { NETWORK_IDLE_MS, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { evaluateIn, type Page } from '../page/index.js';
+import { type Page } from '../page/index.js';
 import type { WaitKind } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optEnum, optString, ParamError } from './params.js';
@@ -22,8 +22,8 @@ async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Dea
   const target = { by: kind === 'text' ? 'text' : 'css', value: arg };
   while (!deadline.expired()) {
     try {
-      const outcome = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.waitCondition.waitForCondition(a.kind, a.arg, a.ms),
-        { kind, arg, ms: deadline.remainingMs() }, { deadline: deadline.cap(deadline.remainingMs() + 1_000), what }));
+      const outcome = await page.call(page.frame, (rt, a) => rt.waitCondition.waitForCondition(a.kind, a.arg, a.ms),
+        { kind, arg, ms: deadline.remainingMs() }, { deadline: deadline.cap(deadline.remainingMs() + 1_000), what });
       if (outcome.ok) return;
       if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid CSS selector "${arg}": ${outcome.message}`);
     } catch (err) {

@@ -39,8 +39,12 @@ it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html'])('matches
   const client = await cdp(h.port, `${h.baseUrl}/${page}`);
   try {
     await client.send('DOM.getDocument', { depth: 0 });
+    // Refs live in our isolated world (same name: Chrome hands back that world), not in the page's.
+    const { frameTree } = await client.send('Page.getFrameTree');
+    const { executionContextId: contextId } = await client.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'cdp-skill' });
+    expect((await client.send('Runtime.evaluate', { expression: 'typeof window.__ariaRefs' })).result.value).toBe('undefined');
     for (const { role, name, ref } of ours) {
-      const { result } = await client.send('Runtime.evaluate', { expression: `window.__ariaRefs.get(${JSON.stringify(ref)})` });
+      const { result } = await client.send('Runtime.evaluate', { expression: `window.__ariaRefs.get(${JSON.stringify(ref)})`, contextId });
       const { node } = await client.send('DOM.describeNode', { objectId: result.objectId });
       const { nodes } = await client.send('Accessibility.getPartialAXTree', { backendNodeId: node.backendNodeId, fetchRelatives: false });
       const ax = nodes[0];

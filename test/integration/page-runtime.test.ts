@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { attachToTarget, Connection, type CdpSession } from '../../src/cdp/index.js';
-import { evaluateInPage } from '../../src/page/index.js';
+import { callIsolated, IsolatedWorlds, type EvaluateOptions } from '../../src/page/index.js';
+import type { PageRuntime } from '../../src/injected/index.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -16,12 +17,19 @@ beforeAll(async () => {
   const tab = await h.open('basic.html');
   const registry = JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
   conn = await Connection.open(Object.values(registry.browsers)[0] as string, 10_000);
-  session = await attachToTarget(conn, registry.tabs[tab].targetId);
+  targetId = registry.tabs[tab].targetId;
+  session = await attachToTarget(conn, targetId);
 });
 afterAll(async () => {
   conn?.close();
   await h?.close();
 });
+
+let targetId: string;
+/** A runtime call in our isolated world of the tab's top frame, each with worlds learnt afresh (as a new process would). */
+function call<A, R>(s: CdpSession, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {}): Promise<Awaited<R>> {
+  return callIsolated(new IsolatedWorlds(), { session: s, frameId: targetId }, fn, arg, options);
+}
 
 /** The session, counting the evaluations that carry the runtime's source. */
 function counting(): { session: CdpSession; installs: () => number } {
@@ -47,18 +55,18 @@ async function freshDocument(path: string): Promise<void> {
 it('installs the runtime once for calls that find a new document without it at the same time', async () => {
   await freshDocument('page2.html');
   const c = counting();
-  const answers = await Promise.all([1, 2, 3].map((n) => evaluateInPage(c.session, (rt, k) => [typeof rt.ariaSnapshot.ariaSnapshot, k], n)));
+  const answers = await Promise.all([1, 2, 3].map((n) => call(c.session, (rt, k) => [typeof rt.ariaSnapshot.ariaSnapshot, k], n)));
   expect(answers).toEqual([['function', 1], ['function', 2], ['function', 3]]);
   expect(c.installs()).toBe(1);
-  expect(await evaluateInPage(c.session, (rt) => typeof rt.pageContext.pageContext, undefined)).toBe('function');
+  expect(await call(c.session, (rt) => typeof rt.pageContext.pageContext, undefined)).toBe('function');
   expect(c.installs()).toBe(1); // installed: later calls take the one-round-trip path
 }, 30_000);
 
 it('installs it again in the next document, and a callee that throws still leaves it installed for the others', async () => {
   await freshDocument('basic.html');
   const c = counting();
-  const failing = evaluateInPage(c.session, () => { throw new Error('callee failed'); }, undefined);
-  const others = [1, 2].map((n) => evaluateInPage(c.session, (rt, k) => [typeof rt.pageContext.pageContext, k], n));
+  const failing = call(c.session, () => { throw new Error('callee failed'); }, undefined);
+  const others = [1, 2].map((n) => call(c.session, (rt, k) => [typeof rt.pageContext.pageContext, k], n));
   await expect(failing).rejects.toThrow(/callee failed/);
   expect(await Promise.all(others)).toEqual([['function', 1], ['function', 2]]);
   expect(c.installs()).toBe(1);

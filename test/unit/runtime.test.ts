@@ -5,6 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { installExpression, runtimeSource, RUNTIME_GLOBAL } from '../../src/page/runtime-source.js';
 import type { PageRuntime } from '../../src/injected/index.js';
+import { refsNamedIn } from '../../src/page/agent-refs.js';
 
 const camel = (file: string): string => file.replace(/\.ts$/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
@@ -43,5 +44,24 @@ describe('page runtime', () => {
     expect(first).toBe(second);
     expect(sandbox[RUNTIME_GLOBAL]).toBe(first);
     expect(RUNTIME_GLOBAL).toBe('__cdpSkill_dev');
+  });
+
+  it('installs a working runtime where the page made the global unwritable junk (and ignores a junk value)', () => {
+    const sandbox: Record<string, unknown> = {};
+    sandbox.globalThis = sandbox;
+    Object.defineProperty(sandbox, RUNTIME_GLOBAL, { value: 'junk', writable: false, configurable: false });
+    const rt = runInNewContext(installExpression(), sandbox) as PageRuntime;
+    expect(typeof rt.serialize.serializeValue).toBe('function');
+    expect(sandbox[RUNTIME_GLOBAL]).toBe('junk');
+    const other: Record<string, unknown> = { [RUNTIME_GLOBAL]: { serialize: 'forged' } };
+    other.globalThis = other;
+    expect(typeof (runInNewContext(installExpression(), other) as PageRuntime).serialize.serializeValue).toBe('function');
+  });
+});
+
+describe('refs named in agents\' code', () => {
+  it('finds each ref-like name once, and nothing inside longer words', () => {
+    expect(refsNamedIn("(refs) => [refs.get('s1e4'), refs.s2e10, refs.get('s1e4'), 'xs1e4', 's1e4x']")).toEqual(['s1e4', 's2e10']);
+    expect(refsNamedIn('() => document.title')).toEqual([]);
   });
 });

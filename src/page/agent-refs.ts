@@ -1,0 +1,40 @@
+// Refs for agents' code. Refs live in our isolated world, but pageFunction, hooks, poll and pipeline
+// run in the page's world, where `refs.get('s1e4')` must still give the element. So before such
+// code runs, the refs its source names are resolved in our world and the same DOM nodes are found
+// in the page's world through CDP (a backendNodeId names a node in every world).
+
+import type { Deadline } from '../common/index.js';
+import { callIsolated, heldElementObjectId, type AdoptedRefs, type EvalTarget } from './evaluate.js';
+import type { FrameRef, IsolatedWorlds } from './worlds.js';
+
+const REF_TOKEN = /\bs\d+e\d+\b/g;
+/** The runtime holds a few dozen elements per command: at most this many refs go across at once. */
+const MAX_REFS = 30;
+
+/** The ref-like names in `source` (a pageFunction, a hook, a pipeline's operations). */
+export function refsNamedIn(source: string): string[] {
+  return [...new Set(source.match(REF_TOKEN) ?? [])].slice(0, MAX_REFS);
+}
+
+/** The page world's handles on the elements our world finds for the refs `source` names; undefined when none. */
+export async function adoptRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWorld: EvalTarget, source: string, deadline: Deadline): Promise<AdoptedRefs | undefined> {
+  const refs = refsNamedIn(source);
+  if (!refs.length) return undefined;
+  const handles = await callIsolated(worlds, frame, (rt, names) => names.map((r) => {
+    const found = rt.refMap.resolveRef(r);
+    return found.ok ? rt.locate.holdElement(found.el) : 0;
+  }), refs, { deadline, what: 'the refs the code names' });
+  const found = refs.flatMap((ref, i) => (handles[i] ? [{ ref, handle: handles[i]! }] : []));
+  if (!found.length) return undefined; // the page's world then says why each is unknown, as before
+  const { session } = frame;
+  const objectIds = await Promise.all(found.map(async ({ handle }) => {
+    const objectId = await heldElementObjectId(worlds, frame, handle, deadline);
+    const { node } = await deadline.race(session.send('DOM.describeNode', { objectId }), 'the ref\'s node');
+    const { object } = await deadline.race(session.send('DOM.resolveNode', {
+      backendNodeId: node.backendNodeId, objectGroup: 'cdp-skill-refs',
+      ...(pageWorld.contextId !== undefined ? { executionContextId: pageWorld.contextId } : {}),
+    }), 'the ref\'s node in the page');
+    return object.objectId!;
+  }));
+  return { names: found.map((f) => f.ref), objectIds };
+}
