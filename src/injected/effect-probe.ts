@@ -6,7 +6,7 @@
 import { deepElements, syncCounters } from './ref-map.js';
 import type { Counters } from './ref-map.js';
 
-interface EffectProbe { observers: MutationObserver[]; off: Array<() => void>; seen: string | undefined; url: string; scroll: string }
+interface EffectProbe { observers: MutationObserver[]; off: Array<() => void>; seen: string | undefined; url: string; scroll: string; controls: string }
 
 export interface Effects {
   changed: boolean;
@@ -18,6 +18,21 @@ export interface Effects {
 /** The events that may change what the page shows (a function: the runtime carries functions only). */
 export function effectEvents(): string[] {
   return ['input', 'change', 'scroll', 'animationstart', 'transitionrun', 'toggle', 'mouseover', 'pointerdown'];
+}
+
+/**
+ * The state of the page's form controls as one string: a script that sets `checked`, `value` or
+ * `selectedIndex` changes what the page shows without a mutation or an event.
+ */
+export function controlStates(roots: Array<Document | ShadowRoot>): string {
+  const parts: string[] = [];
+  for (const root of roots) {
+    for (const el of Array.from(root.querySelectorAll('input, select, textarea'))) {
+      const c = el as HTMLInputElement & HTMLSelectElement;
+      parts.push(el.localName === 'select' ? String(c.selectedIndex) : `${c.checked ? 1 : 0}${c.value.length}:${c.value.slice(0, 64)}`);
+    }
+  }
+  return parts.join('|');
 }
 
 export function effectSlot(): { probe?: EffectProbe } {
@@ -51,9 +66,11 @@ export function effectEvent(e: Event): string | undefined {
 export function armEffectProbe(): void {
   const slot = effectSlot();
   if (slot.probe) disarmEffectProbe(slot.probe);
-  const probe: EffectProbe = { observers: [], off: [], seen: undefined, url: location.href, scroll: `${window.scrollX},${window.scrollY}` };
   const roots: Array<Document | ShadowRoot> = [];
   effectRoots(document, roots, 0);
+  const probe: EffectProbe = {
+    observers: [], off: [], seen: undefined, url: location.href, scroll: `${window.scrollX},${window.scrollY}`, controls: controlStates(roots),
+  };
   for (const root of roots) {
     const observer = new MutationObserver(() => { probe.seen ??= 'mutation'; });
     observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -85,5 +102,10 @@ export function takeEffects(): Effects {
   if (!probe.seen && location.href !== probe.url) probe.seen = 'url';
   if (!probe.seen && `${window.scrollX},${window.scrollY}` !== probe.scroll) probe.seen = 'scroll';
   if (!probe.seen && document.activeElement?.localName === 'iframe') probe.seen = 'focus in a frame';
+  if (!probe.seen) {
+    const roots: Array<Document | ShadowRoot> = [];
+    effectRoots(document, roots, 0);
+    if (controlStates(roots) !== probe.controls) probe.seen = 'a control\'s state';
+  }
   return probe.seen ? { changed: true, why: probe.seen, counters } : { changed: false, counters };
 }

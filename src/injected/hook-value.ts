@@ -30,10 +30,33 @@ export function valueElement(ctx: RefContext, el: Element): { ref?: string; desc
   return { ref, desc: `${role} <${el.localName}${el.id ? `#${el.id}` : ''}>${text ? ` "${text}"` : ''}` };
 }
 
+/** The elements the last pageValue named by ref, in order: handed to our isolated world afterwards. */
+let valueRefs: Array<[string, Element]> = [];
+
 /** A value of the agent's code as the answer carries it. `counters` (the tab's) keep refs unique across documents. */
 export function pageValue(value: unknown, counters?: Counters): SerializedValue {
   let ctx: RefContext | undefined;
-  return serializeValue(value, { element: (el) => valueElement(ctx ??= refContext(counters), el) });
+  valueRefs = [];
+  return serializeValue(value, {
+    element: (el) => {
+      const named = valueElement(ctx ??= refContext(counters), el);
+      if (named.ref && valueRefs.length < MAX_VALUE_REFS) valueRefs.push([named.ref, el]);
+      return named;
+    },
+  });
+}
+
+/** At most this many refs of one value are made usable by later steps (each costs a few CDP round trips). */
+const MAX_VALUE_REFS = 50;
+
+/** The refs the last pageValue gave, by name. */
+export function valueRefNames(): string[] {
+  return valueRefs.map(([ref]) => ref);
+}
+
+/** The elements of valueRefNames(), in the same order (fetched by reference). */
+export function valueRefElements(): Element[] {
+  return valueRefs.map(([, el]) => el);
 }
 
 /**

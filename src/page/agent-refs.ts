@@ -5,6 +5,7 @@
 
 import type { Deadline } from '../common/index.js';
 import { callIsolated, heldElementObjectId, type AdoptedRefs, type EvalTarget } from './evaluate.js';
+import { READ_RUNTIME } from './runtime-global.js';
 import type { FrameRef, IsolatedWorlds } from './worlds.js';
 
 const REF_TOKEN = /\bs\d+e\d+\b/g;
@@ -37,4 +38,37 @@ export async function adoptRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWor
     return object.objectId!;
   }));
   return { names: found.map((f) => f.ref), objectIds };
+}
+
+/**
+ * The other way: refs that agents' code in the page's world gave elements (a pageFunction that
+ * returns elements) are handed to our isolated world, so a later step acts on them by ref.
+ */
+export async function handBackValueRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWorld: EvalTarget, names: string[], deadline: Deadline): Promise<void> {
+  if (!names.length) return;
+  const { session } = frame;
+  const context = pageWorld.contextId !== undefined ? { contextId: pageWorld.contextId } : {};
+  const list = await deadline.race(session.send('Runtime.evaluate', {
+    expression: `${READ_RUNTIME}?.hookValue.valueRefElements()`, returnByValue: false, objectGroup: 'cdp-skill-refs', ...context,
+  }), 'the elements the value named');
+  if (!list.result.objectId) return;
+  const { result } = await deadline.race(session.send('Runtime.getProperties', { objectId: list.result.objectId, ownProperties: true }), 'the elements the value named');
+  const byIndex = new Map(result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => [Number(p.name), p.value!.objectId!]));
+  const worldId = await worlds.contextId(frame, deadline);
+  const found = await Promise.all(names.map(async (ref, i) => {
+    const objectId = byIndex.get(i);
+    if (!objectId) return undefined;
+    const { node } = await deadline.race(session.send('DOM.describeNode', { objectId }), 'the value\'s node');
+    const { object } = await deadline.race(session.send('DOM.resolveNode', {
+      backendNodeId: node.backendNodeId, objectGroup: 'cdp-skill-refs', executionContextId: worldId,
+    }), 'the value\'s node in our world');
+    return object.objectId ? { ref, objectId: object.objectId } : undefined;
+  }));
+  const adopt = found.filter((f): f is { ref: string; objectId: string } => f !== undefined);
+  if (!adopt.length) return;
+  await deadline.race(session.send('Runtime.callFunctionOn', {
+    executionContextId: worldId, returnByValue: true,
+    functionDeclaration: `function (names, ...els) { const rt = ${READ_RUNTIME}; if (rt) rt.refMap.adoptRefs(names, els); }`,
+    arguments: [{ value: adopt.map((a) => a.ref) }, ...adopt.map((a) => ({ objectId: a.objectId }))],
+  }), 'our world to take the value\'s refs');
 }

@@ -189,7 +189,7 @@ export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Ru
       .then((r) => r.result.value),
     'the result to serialize',
   );
-  const body = 'return { value: rt.hookValue.pageValue(this, counters ?? undefined), counters: rt.refMap.syncCounters(undefined) };';
+  const body = 'return { value: rt.hookValue.pageValue(this, counters ?? undefined), counters: rt.refMap.syncCounters(undefined), refs: rt.hookValue.valueRefNames() };';
   try {
     const value = await call(`function (counters) { const rt = ${READ_RUNTIME}; if (!rt) return '${MISSING}'; ${body} }`);
     if (value !== MISSING) return value as { value: unknown };

@@ -5,7 +5,7 @@
 import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError, TimeoutError } from '../common/index.js';
 import type { GuardedDialog, PageRuntime } from '../injected/index.js';
 import { callIsolated, callPageWorld, evaluateWithRefs, evaluateWithRuntime, heldElementObjectId, type EvalTarget, type EvaluateOptions } from './evaluate.js';
-import { adoptRefs } from './agent-refs.js';
+import { adoptRefs, handBackValueRefs } from './agent-refs.js';
 import { IsolatedWorlds, type FrameRef } from './worlds.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts, Frames, type FrameTarget } from './frames.js';
@@ -213,6 +213,12 @@ export class Page {
     } finally {
       if (refs) where.session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-refs' }).catch(() => { /* the document is gone with its objects */ });
     }
+  }
+
+  /** Makes the refs agents' code gave elements in the page's world (`names`) usable by later steps. */
+  handBackValueRefs(frame: FrameTarget | undefined, names: string[] | undefined, deadline: Deadline): Promise<void> {
+    if (!names?.length) return Promise.resolve();
+    return this.guard(handBackValueRefs(this.worlds, this.frameRef(frame), this.pageWorld(frame), names, deadline));
   }
 
   /** A CDP object id, in our world of `frame`, for an element the runtime holds there (DOM.* commands take it). */

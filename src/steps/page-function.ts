@@ -31,9 +31,11 @@ async function runFunction(page: Page, p: PageFunctionParams, counters: Counters
     + `const __cdpFn = (\n${p.source}\n);\n`
     + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
     + 'const __cdpValue = await __cdpFn(refs);\n'
-    + (p.serialize ? `return { value: rt.hookValue.pageValue(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined), counters: rt.refMap.syncCounters(undefined) };`
+    + (p.serialize ? `return { value: rt.hookValue.pageValue(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined), counters: rt.refMap.syncCounters(undefined), refs: rt.hookValue.valueRefNames() };`
       : 'return { value: __cdpValue };');
-  return page.runAgentCode(page.frame, call, p.source, { deadline, what: 'pageFunction to return' }) as Promise<PageValue>;
+  const { refs, ...result } = await page.runAgentCode(page.frame, call, p.source, { deadline, what: 'pageFunction to return' }) as PageValue & { refs?: string[] };
+  await page.handBackValueRefs(page.frame, refs, deadline);
+  return result;
 }
 
 /** An expression that names `refs` sees the ref map: the code goes in a block that declares it
@@ -81,7 +83,11 @@ async function runExpression(page: Page, p: PageFunctionParams, counters: Counte
     if (isTerminated(exceptionDetails.exception?.description ?? exceptionDetails.text)) throw new TimeoutError('The expression was terminated');
     throw new EvaluationError(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
   }
-  if (p.serialize) return serializeRemoteObject(session, result, deadline, counters) as Promise<PageValue>;
+  if (p.serialize) {
+    const { refs, ...value } = await serializeRemoteObject(session, result, deadline, counters) as PageValue & { refs?: string[] };
+    await page.handBackValueRefs(page.frame, refs, deadline);
+    return value;
+  }
   if (!result.objectId) return { value: result.value };
   try {
     const byValue = session.sendWith('Runtime.callFunctionOn', { objectId: result.objectId, functionDeclaration: 'function () { return this; }', returnByValue: true },
