@@ -9,6 +9,18 @@ export function currentValue(el: Element): string {
   return (el as HTMLElement).innerText ?? el.textContent ?? '';
 }
 
+/** Whether a held element is a secret field (its value must never be echoed). */
+export function isSecretHeld(handle: number): boolean {
+  const el = rt.heldElement(handle);
+  return rt.isHtml(el, 'input') && rt.isSecretInput(el);
+}
+
+/** Whether the element keys go to now is a secret field. */
+export function isFocusSecret(): boolean {
+  const el = rt.deepActiveElement();
+  return rt.isHtml(el, 'input') && rt.isSecretInput(el);
+}
+
 export function isFocused(el: Element): boolean {
   return rt.deepActiveElement() === el;
 }

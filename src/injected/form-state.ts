@@ -82,8 +82,8 @@ export function fieldState(el: Element, group: Element[]): FieldState {
     extra.checked = f.checked;
   } else if (type === 'file') {
     value = Array.from(f.files ?? []).map((file) => file.name);
-  } else if (type === 'password') {
-    value = '*'.repeat(Math.min(f.value.length, 32));
+  } else if (rt.isHtml(el, 'input') && rt.isSecretInput(el)) {
+    value = f.value ? '\u2022\u2022\u2022\u2022' : ''; // a secret: never echoed, not even its length
   } else {
     value = clip(String(f.value ?? ''));
   }

@@ -1,5 +1,8 @@
-// Output assembly: the documented field order (small fields first, large YAML last), and empty
-// fields stripped so every byte an agent reads carries information.
+// Output assembly: the documented field order (small fields first, large YAML last), empty
+// fields stripped so every byte an agent reads carries information, and the last guard: no value
+// typed into a secret field (common/secrets.ts) in any field.
+
+import { redactSecrets } from '../common/index.js';
 
 export const OUTPUT_ORDER = [
   'status', 'tab', 'navigated', 'context', 'screenshot', 'fullSnapshot', 'changes', 'console', 'dialogs',
@@ -36,5 +39,5 @@ export function assemble(fields: Partial<Record<Field, unknown>>): Record<string
     const v = VERBATIM.has(key) ? fields[key] ?? undefined : stripEmpty(fields[key]);
     if (v !== undefined && v !== false) out[key] = v;
   }
-  return out;
+  return redactSecrets(out);
 }

@@ -1,7 +1,7 @@
 // Issue 15, as an attacker would try it: a fake DevTools server on the port, a planted state dir,
 // secret fields, credentials in endpoints, hostile pages. Each test checks that the attack failed
 // and that the normal path still works.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -225,5 +225,82 @@ describe('issue 15 item 3: the loader runs only a code cache of ours', () => {
     await plantedCache(join(tmp, 'cdp-skill', cacheName()));
     chownSync(join(tmp, 'cdp-skill', cacheName()), 65534, 65534);
     expect(await version(tmp)).toEqual({ planted: false, stdout: expectedVersion });
+  });
+});
+
+/** A page expression evaluated by Chrome over the test's own socket (the oracle; never our output). */
+function evalInTab(tab: string, expression: string): Promise<unknown> {
+  const entry = registry().tabs[tab];
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${entry.port}/devtools/page/${entry.targetId}`);
+    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } })));
+    ws.on('message', (m) => { ws.close(); resolve(JSON.parse(String(m)).result.result.value); });
+    ws.on('error', reject);
+  });
+}
+
+/** The CLI in a working directory of its own (--debug writes ./log there). */
+function cliIn(cwd: string, command: unknown, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ out: any; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args, JSON.stringify(command)], { cwd, env: { ...env, ...extraEnv } });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c; });
+    child.on('close', () => { let out: any = {}; try { out = JSON.parse(stdout); } catch { /* shown by the assertion */ } resolve({ out, stdout }); });
+  });
+}
+
+describe('issue 15 item 4: values of secret fields are never echoed', () => {
+  // Every secret starts with Zq7: no answer, log or file may hold even that prefix.
+  const SECRETS: Record<string, string> = {
+    '#pw': 'Zq7pw-hunter2', '#shown': 'Zq7sh-hunter3', '#newpw': 'Zq7np-hunter4', '#otp': 'Zq7123456789',
+    '#cc': 'Zq74111111111111', '#cvc': 'Zq7999', '#k1': 'Zq7key-abcdef', '#tok': 'Zq7tok-abcdef',
+    '#pin': 'Zq79876', '#cs': 'Zq7cs-abcdef', '#cardno': 'Zq74242424242424242',
+  };
+  let tab: string;
+  let work: string;
+  beforeAll(async () => {
+    const r = await h.cli({ steps: [{ openTab: `${h.baseUrl}/secrets.html` }] }, { env });
+    expect(r.out.status, r.stdout).toBe('ok');
+    tab = r.out.tab;
+    work = join(h.tmp, 'secrets-cwd');
+    mkdirSync(work, { recursive: true });
+  });
+
+  it('fill, formState, type, changes, --debug logs, snapshot files and metrics hold no secret, not even a prefix; a plain search box still echoes', async () => {
+    const metrics = join(work, 'metrics.jsonl');
+    const fills = Object.entries(SECRETS).map(([selector, value]) => ({ fill: { selector, value } }));
+    const filled = await cliIn(work, { tab, steps: [...fills, { fill: { selector: '#search', value: 'hello world' } }, { formState: '#f' }, { formState: '#plain' }] }, ['--debug'], { CDP_METRICS_FILE: metrics });
+    expect(filled.out.status, filled.stdout).toBe('ok');
+    // The attack failed: nothing of any secret anywhere in the answer …
+    expect(filled.stdout).not.toContain('Zq7');
+    const fillOut = filled.out.steps.slice(0, fills.length).map((s: any) => s.output);
+    const cut = fillOut.filter((o: any) => o.value !== undefined);
+    expect(cut.length).toBeGreaterThan(0); // fields whose maxlength cut the value say so …
+    for (const o of cut) expect(o.value).toBe('••••'); // … without the part the page kept
+    const secretState = filled.out.steps[fills.length + 1].output.fields;
+    expect(secretState.map((f: any) => f.value)).toEqual(Object.keys(SECRETS).map(() => '••••'));
+    // … while the normal path still works: the page holds what was typed (the oracle: Chrome, over our own socket) …
+    expect(await evalInTab(tab, 'document.querySelector("#pw").value')).toBe('Zq7pw-');
+    expect(await evalInTab(tab, 'document.querySelector("#cc").value')).toBe('Zq741111');
+    expect(await evalInTab(tab, 'document.querySelector("#k1").value')).toBe('Zq7key-abcdef');
+    // … and a plain search box (antd's markup), shipping, spinner and author fields are no secrets.
+    expect(filled.out.steps[fills.length].output.value).toBe('hello');
+    const plainState = filled.out.steps[fills.length + 2].output.fields;
+    expect(plainState.find((f: any) => f.selector === '#search').value).toBe('hello');
+
+    const typed = await cliIn(work, { tab, steps: [{ click: '#pw' }, { press: 'Control+a' }, { type: 'Zq7typed' }, { click: '#search' }, { press: 'Control+a' }, { type: 'abc' }] }, ['--debug'], { CDP_METRICS_FILE: metrics });
+    expect(typed.out.status, typed.stdout).toBe('ok');
+    expect(typed.stdout).not.toContain('Zq7');
+    expect(typed.out.steps[2].output).toMatchObject({ typed: '••••', length: 8 });
+    expect(typed.out.steps[5].output).toMatchObject({ typed: 'abc' });
+    expect(await evalInTab(tab, 'document.querySelector("#pw").value')).toBe('Zq7typ');
+
+    const logs = readdirSync(join(work, 'log'));
+    expect(logs.length).toBe(2);
+    for (const f of logs) expect(readFileSync(join(work, 'log', f), 'utf8')).not.toContain('Zq7');
+    for (const file of [filled.out.fullSnapshot, typed.out.fullSnapshot].filter(Boolean)) expect(readFileSync(file, 'utf8')).not.toContain('Zq7');
+    expect(readFileSync(metrics, 'utf8')).not.toContain('Zq7');
+    // The log still shows what is not secret.
+    expect(logs.map((f) => readFileSync(join(work, 'log', f), 'utf8')).join('')).toContain('hello world');
   });
 });
