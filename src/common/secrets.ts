@@ -27,17 +27,45 @@ export function knownSecrets(): readonly string[] {
   return [...secrets];
 }
 
+/** Query keys whose values are credentials in an endpoint: ?token=…, ?apiKey=…, ?sig=… */
+function isCredentialKey(key: string): boolean {
+  return looksSensitive(key) || /^(key|sig|signature|session|sessionid|jwt|access|credentials?|code|auth[-_]?key)$/i.test(key);
+}
+
 /**
- * `value` with every known secret replaced by ••••, in every string it holds (keys too). Longest
- * first, so a secret that contains another is replaced whole. Values of one or two characters are
- * replaced only where they are a whole string: inside text they would blank out too much.
+ * Marks the credentials of a browser endpoint the agent gave (wsEndpoint, host): the password of
+ * its userinfo and the values of token-like query keys (issue 15 item 5). They are then shown as
+ * •••• in every answer and log; only the private registry keeps the endpoint whole.
+ */
+export function markEndpointSecrets(endpoint: string): void {
+  for (const m of endpoint.matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) {
+    if (!isCredentialKey(m[1]!)) continue;
+    markSecret(m[2]!);
+    try { markSecret(decodeURIComponent(m[2]!)); } catch { /* not %-encoded text: marked as written */ }
+  }
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(endpoint)?.[1];
+  const password = userinfo?.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : undefined;
+  if (password) {
+    markSecret(password);
+    try { markSecret(decodeURIComponent(password)); } catch { /* as written */ }
+  }
+}
+
+/** user:password@ of any URL in a text, which never needs showing. */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
+
+/**
+ * `value` with the userinfo of every URL and every known secret replaced by ••••, in every string
+ * it holds (keys too). Longest first, so a secret that contains another is replaced whole. Values
+ * of one or two characters are replaced only where they are a whole string: inside text they
+ * would blank out too much.
  */
 export function redactSecrets<T>(value: T): T {
-  if (!secrets.size) return value;
   const list = [...secrets].sort((a, b) => b.length - a.length);
   const scrub = (s: string): string => {
     if (secrets.has(s)) return REDACTED;
-    return list.reduce((acc, secret) => (secret.length >= 3 && acc.includes(secret) ? acc.split(secret).join(REDACTED) : acc), s);
+    const text = s.includes('@') && s.includes('://') ? s.replace(USERINFO, `$1${REDACTED}@`) : s;
+    return list.reduce((acc, secret) => (secret.length >= 3 && acc.includes(secret) ? acc.split(secret).join(REDACTED) : acc), text);
   };
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrub(v);

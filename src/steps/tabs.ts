@@ -2,7 +2,7 @@
 
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectionError, stateDir } from '../common/index.js';
+import { ConnectionError, markEndpointSecrets, stateDir } from '../common/index.js';
 import {
   connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, listPageTargets, normaliseAddress,
   probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
@@ -16,11 +16,18 @@ import {
 const ADDRESS_KEYS = ['host', 'port', 'wsEndpoint'] as const;
 
 function readAddress(o: Obj): Partial<BrowserAddress> {
-  const host = optString(o, 'host');
+  const host = optHost(o);
   const port = optPort(o);
   const wsEndpoint = optWsEndpoint(o);
   if (wsEndpoint && (host || port)) throw new ParamError('give either "wsEndpoint" or "host"/"port", not both');
   return { ...(host ? { host } : {}), ...(port ? { port } : {}), ...(wsEndpoint ? { wsEndpoint } : {}) };
+}
+
+/** The "host" given, its credentials (user:password@) marked never to be shown (issue 15 item 5). */
+function optHost(o: Obj): string | undefined {
+  const host = optString(o, 'host');
+  if (host) markEndpointSecrets(host.includes('://') ? host : `ws://${host}`);
+  return host;
 }
 
 // ── openTab ────────────────────────────────────────────────────────────────────────────────
@@ -211,7 +218,7 @@ defineStep<ChromeStatusParams>({
   parse(v) {
     if (v === true) return { address: {}, autoLaunch: true };
     const o = obj(v, ['host', 'port', 'headless', 'autoLaunch'], 'chromeStatus');
-    const host = optString(o, 'host');
+    const host = optHost(o);
     const port = optPort(o);
     return {
       address: { ...(host ? { host } : {}), ...(port ? { port } : {}) },

@@ -2,7 +2,7 @@
 // secret fields, credentials in endpoints, hostile pages. Each test checks that the attack failed
 // and that the normal path still works.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -302,5 +302,44 @@ describe('issue 15 item 4: values of secret fields are never echoed', () => {
     expect(readFileSync(metrics, 'utf8')).not.toContain('Zq7');
     // The log still shows what is not secret.
     expect(logs.map((f) => readFileSync(join(work, 'log', f), 'utf8')).join('')).toContain('hello world');
+  });
+});
+
+describe('issue 15 item 5: credentials in endpoints are shown nowhere but kept in the private registry', () => {
+  const CREDENTIALS = /Pw9zq|TOKzq9|alice/;
+  let work: string;
+  beforeAll(() => { work = join(h.tmp, 'endpoint-cwd'); mkdirSync(work, { recursive: true }); });
+
+  it('a wsEndpoint with user:password@ and ?token= that fails: not in the error, step error, params or --debug log; where it failed still is', async () => {
+    const wsEndpoint = 'ws://alice:Pw9zq-secret@127.0.0.1:1/devtools/browser/x?token=TOKzq9-abcdef&stealth=1';
+    const r = await cliIn(work, { steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, wsEndpoint } }] }, ['--debug']);
+    expect(r.out).toMatchObject({ status: 'error', error: { type: 'CONNECTION' } });
+    expect(r.stdout).not.toMatch(CREDENTIALS);
+    expect(r.out.error.message).toContain('ws://••••@127.0.0.1:1/devtools/browser/x?token=••••&stealth=1');
+    expect(r.out.steps[0].params.wsEndpoint).toBe('ws://••••@127.0.0.1:1/devtools/browser/x?token=••••&stealth=1');
+    const logs = readdirSync(join(work, 'log')).map((f) => readFileSync(join(work, 'log', f), 'utf8')).join('\n');
+    expect(logs).toContain('127.0.0.1:1');
+    expect(logs).not.toMatch(CREDENTIALS);
+  });
+
+  it('a working wsEndpoint with credentials is used as given and kept whole only in the 0600 registry; a tab whose browser is gone says so without them', async () => {
+    await h.cli({ steps: [{ chromeStatus: true }] }, { env });
+    const own = registry().own.wsUrl as string;
+    const wsEndpoint = `${own.replace('ws://', 'ws://alice:Pw9zq-secret@')}?token=TOKzq9-abcdef`;
+    const opened = await cliIn(work, { steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, wsEndpoint } }, { click: { selector: '#nope', timeout: 300 }, optional: true }] }, ['--debug']);
+    expect(opened.out, opened.stdout).toMatchObject({ status: 'ok', context: { title: 'Basic page' } });
+    expect(opened.stdout).not.toMatch(CREDENTIALS);
+    const reg = registry();
+    expect(reg.tabs[opened.out.tab].wsEndpoint).toBe(wsEndpoint);
+    expect(statSync(join(h.tmp, 'cdp-skill', 'tabs.json')).mode & 0o777).toBe(0o600);
+    const again = await h.cli({ tab: opened.out.tab, steps: [{ pageFunction: 'document.title' }] }, { env });
+    expect(again.out.steps?.[0]?.output, again.stdout).toEqual({ type: 'string', value: 'Basic page' });
+    // The same endpoint, its browser gone: the answer names the tab and the host, not the credentials.
+    const gone = JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+    gone.tabs.t999 = { ...gone.tabs[opened.out.tab], wsEndpoint: wsEndpoint.replace(/:\d+\/devtools/, ':1/devtools') };
+    writeFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), JSON.stringify(gone), { mode: 0o600 });
+    const unreachable = await h.cli({ tab: 't999', steps: [{ pageFunction: '1' }] }, { env });
+    expect(unreachable.out.error?.message, unreachable.stdout).toMatch(/Tab t999 is unreachable: Cannot connect to ws:\/\/••••@127\.0\.0\.1:1\//);
+    expect(unreachable.stdout).not.toMatch(CREDENTIALS);
   });
 });

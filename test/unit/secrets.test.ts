@@ -36,3 +36,13 @@ describe('redactSecrets', () => {
     expect(out).toEqual({ a: 'kept •••• of ••••', b: ['x', { '••••': 'y' }], c: 3 });
   });
 });
+
+describe('endpoint credentials (issue 15 item 5)', () => {
+  it('hides userinfo of any URL and the values of token-like query keys, keeps the rest', async () => {
+    const { markEndpointSecrets } = await import('../../src/common/secrets.js');
+    markEndpointSecrets('wss://bob:p%40ss-Word@farm.example/chrome?token=t0k-123&apiKey=k3y-456&sig=s1g-789&stealth=true&launch=abc');
+    const shown = redactSecrets({ m: 'Cannot connect to wss://bob:p%40ss-Word@farm.example/chrome?token=t0k-123&apiKey=k3y-456&sig=s1g-789&stealth=true&launch=abc', p: 'p@ss-Word' });
+    expect(shown).toEqual({ m: 'Cannot connect to wss://••••@farm.example/chrome?token=••••&apiKey=••••&sig=••••&stealth=true&launch=abc', p: '••••' });
+    expect(redactSecrets('see http://user:pw@h.example/x and mailto:a@b.example')).toBe('see http://••••@h.example/x and mailto:a@b.example');
+  });
+});
