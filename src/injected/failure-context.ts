@@ -158,8 +158,8 @@ export function failureContext(req: FailureContextRequest): FailureContext {
   const maxY = Math.max(0, (scroller?.scrollHeight ?? 0) - innerHeight);
   const y = Math.round(scrollY);
   const out: FailureContext = {
-    title: document.title,
-    url: location.href,
+    title: rt.pageTitle(),
+    url: rt.pageUrl(),
     scrollPosition: { x: Math.round(scrollX), y, maxY, percentY: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
     visibleButtons: shown(buttons, 8),
     visibleLinks: shown(links, 5),

@@ -53,7 +53,7 @@ export function inspectPage(req: InspectRequest): InspectResult {
   for (const tag of ['a', 'button', 'input', 'textarea', 'select', 'h1', 'h2', 'h3', 'img', 'form', 'table', 'iframe']) {
     elements[tag] = document.getElementsByTagName(tag).length;
   }
-  const out: InspectResult = { title: document.title, url: location.href, elements };
+  const out: InspectResult = { title: rt.pageTitle(), url: rt.pageUrl(), elements };
   if (req.selectors?.length) {
     const custom: Record<string, CustomCount> = {};
     for (const sel of req.selectors) {

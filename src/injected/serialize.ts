@@ -33,7 +33,7 @@ export type SerializedValue =
   | { type: 'undefined' }
   | { type: 'boolean'; value: boolean }
   | { type: 'number'; value: SerializedNumber }
-  | { type: 'string'; value: string }
+  | { type: 'string'; value: string; length?: number; truncated?: true }
   | { type: 'bigint'; value: string }
   | { type: 'symbol'; value: string }
   | { type: 'function'; value: string }
@@ -71,7 +71,8 @@ export function serializeNested(value: unknown, depth: number, state: SerializeS
       case 'undefined': return { type: 'undefined' };
       case 'boolean': return { type: 'boolean', value };
       case 'number': return { type: 'number', value: serializeNumber(value) };
-      case 'string': return { type: 'string', value };
+      // A page may return megabytes (issue 15 item 7): cut here, before it crosses the wire.
+      case 'string': return value.length > 50_000 ? { type: 'string', value: `${value.slice(0, 50_000)}…`, length: value.length, truncated: true } : { type: 'string', value };
       case 'bigint': return { type: 'bigint', value: String(value) };
       case 'symbol': return { type: 'symbol', value: value.description ?? '' };
       case 'function': return { type: 'function', value: serializeClip(Function.prototype.toString.call(value), 200) };

@@ -126,6 +126,8 @@ export function serializePrimitive(ro: Protocol.Runtime.RemoteObject): unknown {
   if (ro.subtype === 'null') return { type: 'null' };
   if (ro.type === 'bigint') return { type: 'bigint', value: (ro.unserializableValue ?? '').replace(/n$/, '') };
   if (ro.unserializableValue !== undefined) return { type: 'number', value: ro.unserializableValue };
+  // The page's serializer cuts strings at this length; a string an expression returns arrives whole (issue 15 item 7).
+  if (typeof ro.value === 'string' && ro.value.length > 50_000) return { type: 'string', value: `${ro.value.slice(0, 50_000)}…`, length: ro.value.length, truncated: true };
   return { type: ro.type, value: ro.value };
 }
 

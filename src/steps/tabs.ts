@@ -2,7 +2,7 @@
 
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectionError, markEndpointSecrets, stateDir } from '../common/index.js';
+import { clipText, ConnectionError, markEndpointSecrets, MAX_TITLE_CHARS, MAX_URL_CHARS, stateDir } from '../common/index.js';
 import {
   connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, listPageTargets, normaliseAddress,
   probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
@@ -105,7 +105,7 @@ defineStep<ConnectTabParams>({
     }
     const tab = await ctx.command.connectTab(address, targetId!);
     const { targetInfo } = await tab.conn.browser().send('Target.getTargetInfo', { targetId: tab.entry.targetId });
-    return { tab: tab.alias, targetId: targetInfo.targetId, url: targetInfo.url, title: targetInfo.title };
+    return { tab: tab.alias, targetId: targetInfo.targetId, url: clipText(targetInfo.url, MAX_URL_CHARS), title: clipText(targetInfo.title, MAX_TITLE_CHARS) };
   },
 });
 
@@ -203,7 +203,7 @@ async function tabsWithAliases(conn: Connection, address: BrowserAddress): Promi
   const registry = await loadRegistry();
   return targets.map((t) => {
     const alias = findAlias(registry, t.targetId);
-    return { ...(alias ? { tab: alias } : {}), targetId: t.targetId, url: t.url, title: t.title };
+    return { ...(alias ? { tab: alias } : {}), targetId: t.targetId, url: clipText(t.url, MAX_URL_CHARS), title: clipText(t.title, MAX_TITLE_CHARS) };
   });
 }
 

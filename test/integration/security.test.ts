@@ -343,3 +343,66 @@ describe('issue 15 item 5: credentials in endpoints are shown nowhere but kept i
     expect(unreachable.stdout).not.toMatch(CREDENTIALS);
   });
 });
+
+describe('issue 15 item 7: one answer stays under 256 KB whatever the page does', () => {
+  const CEILING = 256 * 1024;
+  let tab: string;
+  beforeAll(async () => {
+    const r = await h.cli({ steps: [{ openTab: `${h.baseUrl}/hostile.html` }] }, { env });
+    expect(r.out.status, r.stdout.slice(0, 500)).toBe('ok');
+    expect(Buffer.byteLength(r.stdout)).toBeLessThan(CEILING);
+    tab = r.out.tab;
+  });
+
+  it('a 2 MB <title> is cut in the context and in a failed click\'s failure context; the page keeps its title', async () => {
+    expect(await evalInTab(tab, 'document.title.length')).toBe(2_000_000);
+    const read = await h.cli({ tab, steps: [{ snapshot: true }] }, { env });
+    expect(Buffer.byteLength(read.stdout)).toBeLessThan(8_000);
+    expect(read.out.context.title).toBe(`${'T'.repeat(300)}…[cut: 1999700 more characters]`);
+    const failed = await h.cli({ tab, steps: [{ click: { selector: '#nope', timeout: 300 } }] }, { env });
+    expect(failed.out.status).toBe('error');
+    expect(Buffer.byteLength(failed.stdout)).toBeLessThan(16_000);
+    expect(failed.stdout).not.toContain('T'.repeat(301));
+    // The normal path: the title is still there to read on purpose, cut.
+    const listed = await h.cli({ steps: [{ listTabs: true }] }, { env });
+    // (Chrome itself gives at most 4096 characters of a title here.)
+    expect(listed.out.steps[0].output.tabs.find((t: any) => t.tab === tab).title).toMatch(/^T{300}…\[cut: \d+ more characters\]$/);
+  });
+
+  it('a pageFunction returning 50 MB answers small (cut, with its length) and in bounded memory', async () => {
+    const run = (pageFunction: string): { out: any; bytes: number; peakKb: number } => {
+      const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, CLI, JSON.stringify({ tab, steps: [{ pageFunction }] })], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      return { out: JSON.parse(r.stdout), bytes: Buffer.byteLength(r.stdout), peakKb: Number(r.stderr.trim().split('\n').pop()) };
+    };
+    // A function's value is cut in the page: only 50,000 characters cross the wire.
+    const fn = run("() => 'x'.repeat(50_000_000)");
+    expect(fn.bytes).toBeLessThan(CEILING);
+    expect(fn.out.steps[0].output).toMatchObject({ type: 'string', length: 50_000_000, truncated: true });
+    expect(fn.out.steps[0].output.value).toMatch(/^x{50000}…$/);
+    expect(fn.peakKb).toBeLessThan(120_000); // a plain call's own ~50 MB; was 423 MB
+    // An expression's string comes whole (CDP returns primitives by value) and is cut on arrival.
+    const expr = run("'x'.repeat(50_000_000)");
+    expect(expr.bytes).toBeLessThan(CEILING);
+    expect(expr.out.steps[0].output).toMatchObject({ type: 'string', length: 50_000_000, truncated: true });
+    expect(expr.peakKb).toBeLessThan(320_000);
+    // Unserialized (by value, as the page gave it): the last guard cuts it and says so.
+    const raw = await h.cli({ tab, steps: [{ pageFunction: { expression: "'y'.repeat(3_000_000)", serialize: false } }] }, { env });
+    expect(Buffer.byteLength(raw.stdout)).toBeLessThan(CEILING);
+    expect(raw.out.status).toBe('ok');
+    expect(raw.out.cut).toMatch(/^This answer was \d+ bytes, over the 262144-byte ceiling: 1 strings cut to \d+ characters/);
+    expect(raw.out.steps[0].output).toMatch(/^y{32768}…\[cut: 2967232 more characters\]$/);
+  });
+
+  // (400 and 60, not thousands: Chrome answers a dialog in ~10-20 ms on this machine; the cap is the same.)
+  it('an alert loop: 400 repeats are one entry with times; 60 different dialogs are 20 and a count', async () => {
+    const same = await h.cli({ tab, steps: [{ click: '#same' }] }, { env });
+    expect(same.out.status, same.stdout.slice(0, 500)).toBe('ok');
+    expect(same.out.dialogs).toEqual([{ type: 'alert', message: 'again', action: 'accepted', step: 1, times: 400 }]);
+    const many = await h.cli({ tab, steps: [{ click: '#many' }] }, { env });
+    expect(many.out.dialogs.length).toBe(21);
+    expect(many.out.dialogs[0]).toMatchObject({ type: 'alert', message: 'alert number 0' });
+    expect(many.out.dialogs[20]).toBe('…[cut: 40 more dialogs; 60 in all]');
+    expect(await evalInTab(tab, 'document.title.length')).toBe(2_000_000); // the page itself is untouched
+    expect(Buffer.byteLength(many.stdout)).toBeLessThan(CEILING);
+  });
+});
