@@ -31,8 +31,7 @@ function fakeDevTools(port: number): Promise<FakeDevTools> {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ Browser: 'Chrome/999', 'Protocol-Version': '1.3', webSocketDebuggerUrl: `ws://127.0.0.1:${port}/devtools/browser/fake` }));
   });
-  const wss = new WebSocketServer({ server });
-  wss.on('connection', (socket, req) => {
+  const onConnection = (socket: WebSocket, req: import('node:http').IncomingMessage): void => {
     ws.push(`open ${req.url}`);
     socket.on('message', (data) => {
       const msg = JSON.parse(String(data));
@@ -42,14 +41,19 @@ function fakeDevTools(port: number): Promise<FakeDevTools> {
           : msg.method === 'Target.getTargets' ? { targetInfos: [] } : {};
       socket.send(JSON.stringify({ id: msg.id, result, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) }));
     });
-  });
+  };
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve({
-      server, http, ws,
-      methods: () => ws.filter((m) => m.startsWith('{')).map((m) => JSON.parse(m).method),
-      close: () => new Promise((r) => { for (const c of wss.clients) c.terminate(); wss.close(); server.close(() => r()); }),
-    }));
+    server.listen(port, '127.0.0.1', () => {
+      const wss = new WebSocketServer({ server });
+      wss.on('error', () => { /* the server's own errors: nothing to record */ });
+      wss.on('connection', onConnection);
+      resolve({
+        server, http, ws,
+        methods: () => ws.filter((m) => m.startsWith('{')).map((m) => JSON.parse(m).method),
+        close: () => new Promise((r) => { for (const c of wss.clients) c.terminate(); wss.close(); server.close(() => r()); }),
+      });
+    });
   });
 }
 
