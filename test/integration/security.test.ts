@@ -134,6 +134,21 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
     }
   });
 
+  it('eight agents starting at once with no Chrome running launch one Chrome of our own and all use it', async () => {
+    const tmp = join(h.tmp, 'eight');
+    mkdirSync(join(tmp, 'home'), { recursive: true });
+    const env8 = { ...env, TMPDIR: tmp, HOME: join(tmp, 'home') };
+    const results = await Promise.all(Array.from({ length: 8 }, () => h.cli({ steps: [{ openTab: `${h.baseUrl}/basic.html` }] }, { env: env8 })));
+    for (const r of results) expect(r.out.status, r.stdout.slice(0, 400)).toBe('ok');
+    const reg = JSON.parse(readFileSync(join(tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+    expect(new Set(Object.values(reg.tabs).map((t: any) => t.port)).size).toBe(1);
+    expect(Object.keys(reg.tabs).length).toBe(8);
+    const browsers = spawnSync('pgrep', ['-f', `${join(tmp, 'cdp-skill', 'chrome-profile-own')}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)
+      .filter((pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type='));
+    expect(browsers.length).toBe(1);
+    for (const pid of browsers) process.kill(Number(pid), 'SIGKILL');
+  }, 120_000);
+
   it('a port the user names (CDP_SKILL_PORT, port) is used as given', async () => {
     const ownPort = Number(new URL(registry().own.wsUrl).port);
     const viaEnv = await h.cli({ steps: [{ listTabs: true }] }, { env: { ...env, CDP_SKILL_PORT: String(ownPort) } });
