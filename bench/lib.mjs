@@ -74,7 +74,9 @@ export async function closeChrome(port) {
 /** A private TMPDIR (registry, screenshots) so a run never touches the user's tabs. */
 export async function privateEnv() {
   const dir = await mkdtemp(join(tmpdir(), 'cdp-skill-bench-'));
-  return { dir, env: { ...process.env, TMPDIR: dir, CDP_SKILL_HEADLESS: '1', CDP_SKILL_PROFILES: 'off' } };
+  const env = { ...process.env, TMPDIR: dir, CDP_SKILL_HEADLESS: '1', CDP_SKILL_PROFILES: 'off' };
+  delete env.CDP_SKILL_PORT; // no port named: cdp-skill's own Chrome
+  return { dir, env };
 }
 
 export const removeDir = (dir) => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });

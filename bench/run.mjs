@@ -3,12 +3,13 @@
 // floor measured in the same run: a bare `node -e 0` and one raw CDP round trip (raw-cdp-client.mjs).
 // Prints a table and writes bench/results/latest.json. Usage: node bench/run.mjs [--runs 20] [--cold-runs 3]
 
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, formatTable, freePort, getJson, loadAverage, positiveInt, privateEnv, removeDir, runBench, summarize, timeNode } from './lib.mjs';
+import { cli, closeChrome, formatTable, getJson, loadAverage, positiveInt, privateEnv, removeDir, runBench, summarize, timeNode } from './lib.mjs';
 
 const RAW_CLIENT = fileURLToPath(new URL('./raw-cdp-client.mjs', import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -26,16 +27,21 @@ async function measureWarm(kinds, runs) {
   return samples;
 }
 
-/** Each cold run: a fresh port and TMPDIR, no Chrome; openTab launches one; then it is closed. */
+/** The port cdp-skill's own Chrome picked (its registry in the private state dir says). */
+function ownPort(dir) {
+  const { own } = JSON.parse(readFileSync(join(dir, 'cdp-skill', 'tabs.json'), 'utf8'));
+  return Number(new URL(own.wsUrl).port);
+}
+
+/** Each cold run: a fresh TMPDIR, no Chrome; openTab launches cdp-skill's own; then it is closed. */
 async function measureCold(pageUrl, runs) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
-    const port = await freePort();
     const { dir, env } = await privateEnv();
     try {
-      samples.push(await cli({ steps: [{ openTab: { url: pageUrl, port } }] }, env));
+      samples.push(await cli({ steps: [{ openTab: pageUrl }] }, env));
     } finally {
-      await closeChrome(port);
+      await closeChrome(ownPort(dir)).catch(() => { /* it did not start: nothing to close */ });
       await removeDir(dir);
     }
   }
@@ -46,17 +52,18 @@ async function measure({ runs, coldRuns }) {
   const server = await startFixtureServer();
   const pageUrl = `${server.url}/basic.html`;
   const { dir, env } = await privateEnv();
-  const port = await freePort();
+  // The default path: cdp-skill's own Chrome on a port it picks, checked on every call (issue 15).
+  let port = 0;
   try {
-    await cli({ steps: [{ chromeStatus: { port } }] }, env);
-    const { output } = await cli({ steps: [{ openTab: { url: pageUrl, port } }] }, env);
+    port = (await cli({ steps: [{ chromeStatus: true }] }, env)).output.steps[0].output.port;
+    const { output } = await cli({ steps: [{ openTab: pageUrl }] }, env);
     const tab = output.tab;
     const targets = await getJson(port, '/json/list');
     const pageWs = targets.find((t) => t.type === 'page' && t.url === pageUrl).webSocketDebuggerUrl;
     const chrome = (await getJson(port, '/json/version')).Browser;
-    const actions = (await cli({ steps: [{ openTab: { url: `${server.url}/actions.html`, port } }] }, env)).output.tab;
-    const keyboard = (await cli({ steps: [{ openTab: { url: `${server.url}/keyboard.html`, port } }] }, env)).output.tab;
-    const drag = (await cli({ steps: [{ openTab: { url: `${server.url}/drag-mouse.html`, port } }] }, env)).output.tab;
+    const actions = (await cli({ steps: [{ openTab: `${server.url}/actions.html` }] }, env)).output.tab;
+    const keyboard = (await cli({ steps: [{ openTab: `${server.url}/keyboard.html` }] }, env)).output.tab;
+    const drag = (await cli({ steps: [{ openTab: `${server.url}/drag-mouse.html` }] }, env)).output.tab;
     const kinds = [
       { key: 'node', label: 'node -e 0', run: () => timeNode(['-e', '0'], env) },
       { key: 'rawCdp', label: 'raw CDP evaluate', run: () => timeNode([RAW_CLIENT, pageWs], env) },

@@ -4,7 +4,7 @@
 
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { knownSecrets, looksSensitive, REDACTED } from '../common/index.js';
+import { knownSecrets, looksSensitive, redactSecrets, REDACTED } from '../common/index.js';
 
 export function debugLogName(seq: number, tab: string | undefined, actions: string[], status: string): string {
   const shown = actions.slice(0, 3);
@@ -78,8 +78,9 @@ export function redactForLog(request: unknown, response: unknown): { request: un
   const secrets = [...knownSecrets(), ...typedSecrets(request, focusIsSecret(response))];
   keyedSecrets(request, secrets);
   const unique = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
-  if (!unique.length) return { request, response };
-  return { request: replaceSecrets(request, unique), response: replaceSecrets(response, unique) };
+  // redactSecrets: the userinfo of any URL, and what the steps marked (endpoint tokens among them).
+  if (!unique.length) return { request: redactSecrets(request), response: redactSecrets(response) };
+  return { request: redactSecrets(replaceSecrets(request, unique)), response: redactSecrets(replaceSecrets(response, unique)) };
 }
 
 export function writeDebugLog(tab: string | undefined, actions: string[], status: string, request: unknown, response: unknown): void {

@@ -2,7 +2,7 @@
 // named, a stored or given WebSocket endpoint first (no HTTP round trip), then HTTP discovery,
 // then — for a local port only — auto-launch there. And attaching to one tab.
 
-import { ConnectionError, DEFAULT_HOST, NAMED_PORT } from '../common/index.js';
+import { ConnectionError, DEFAULT_HOST, markEndpointSecrets, NAMED_PORT } from '../common/index.js';
 import { Connection } from './connection.js';
 import { getVersion, isLoopbackHost, probe, rehostWsUrl } from './discovery.js';
 import { defaultHeadless, ensureLocalChrome } from './launcher.js';
@@ -36,6 +36,7 @@ export interface BrowserConnection {
  */
 export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
   if (a.wsEndpoint) {
+    markEndpointSecrets(a.wsEndpoint); // from the registry too: its credentials are never shown
     const url = new URL(a.wsEndpoint);
     return { host: url.hostname, port: Number(url.port || (url.protocol === 'wss:' ? 443 : 80)), wsEndpoint: a.wsEndpoint };
   }

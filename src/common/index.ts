@@ -3,7 +3,7 @@ export * from './errors.js';
 export { Deadline } from './deadline.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
-export { looksSensitive, markSecret, knownSecrets, REDACTED } from './secrets.js';
+export { looksSensitive, markEndpointSecrets, markSecret, knownSecrets, redactSecrets, REDACTED } from './secrets.js';
 export { requireBuiltin } from './lazy.js';
 export { homeDir } from './os-paths.js';
 export { randomBytes } from './random.js';

@@ -33,6 +33,15 @@ export const MAX_SCREENSHOT_SIDE_PX = 16_384;
 export const POLL_INTERVAL_MS = 100;
 /** Network idle window for waitUntil networkidle and wait {networkIdle}. */
 export const NETWORK_IDLE_MS = 500;
+/** Titles and URLs in answers (a page can make either megabytes long; issue 15 item 7). */
+export const MAX_TITLE_CHARS = 300;
+export const MAX_URL_CHARS = 2_000;
+
+/** `text` cut to `max` characters, saying how much was cut. */
+export function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…[cut: ${text.length - max} more characters]` : text;
+}
+
 /** Console messages reported per command, and their text cap. */
 export const MAX_CONSOLE_MESSAGES = 20;
 export const MAX_CONSOLE_TEXT = 500;

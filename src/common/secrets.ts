@@ -1,23 +1,81 @@
-// Values that must never reach a log: what was typed into password fields and auth-like inputs.
-// Steps mark them as they type; the --debug log writer redacts them (capture/debug-log.ts).
-
-/** Names and selectors of fields whose values are secrets. */
-const SENSITIVE = /pass(word|wd|phrase|code)?|pwd|secret|token|auth|api[-_]?key|credential|otp\b|\bpin\b|cvv|cvc|card.?num|ssn/i;
+// Values that must never be echoed: what was typed into secret fields (DECISIONS: passwords,
+// one-time codes, API keys, card numbers…). The page says which fields are secret
+// (injected/aria-name.ts isSecretInput); steps mark what they typed there, and every answer and
+// --debug log has those values replaced by •••• (runner/output.ts, capture/debug-log.ts).
 
 export const REDACTED = '••••';
+
+/**
+ * Whether a name, selector or label says it holds a secret — the rule of the page's isSecretText
+ * (injected/aria-name.ts), which a unit test keeps in step with this one: words split at camelCase
+ * and punctuation, so `cardPin` and `api_key` match but `spinner` and `author` do not.
+ */
+export function looksSensitive(text: string): boolean {
+  const words = ` ${text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
+  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(words);
+}
 
 /** The process's secrets: one command per process, so this never outlives what it protects. */
 const secrets = new Set<string>();
 
-export function looksSensitive(text: string): boolean {
-  return SENSITIVE.test(text);
-}
-
-/** Remembers a value typed into a secret field, so no log shows it (very short values would blank out too much). */
+/** Remembers a value typed into (or read back from) a secret field, so no answer or log shows it. */
 export function markSecret(value: string): void {
-  if (value.length >= 3) secrets.add(value);
+  if (value.length > 0) secrets.add(value);
 }
 
 export function knownSecrets(): readonly string[] {
   return [...secrets];
+}
+
+/** Query keys whose values are credentials in an endpoint: ?token=…, ?apiKey=…, ?sig=… */
+function isCredentialKey(key: string): boolean {
+  return looksSensitive(key) || /^(key|sig|signature|session|sessionid|jwt|access|credentials?|code|auth[-_]?key)$/i.test(key);
+}
+
+/**
+ * Marks the credentials of a browser endpoint the agent gave (wsEndpoint, host): the password of
+ * its userinfo and the values of token-like query keys (issue 15 item 5). They are then shown as
+ * •••• in every answer and log; only the private registry keeps the endpoint whole.
+ */
+export function markEndpointSecrets(endpoint: string): void {
+  for (const m of endpoint.matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) {
+    if (!isCredentialKey(m[1]!)) continue;
+    markSecret(m[2]!);
+    try { markSecret(decodeURIComponent(m[2]!)); } catch { /* not %-encoded text: marked as written */ }
+  }
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(endpoint)?.[1];
+  const password = userinfo?.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : undefined;
+  if (password) {
+    markSecret(password);
+    try { markSecret(decodeURIComponent(password)); } catch { /* as written */ }
+  }
+}
+
+/** user:password@ of any URL in a text, which never needs showing. */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
+
+/**
+ * `value` with the userinfo of every URL and every known secret replaced by ••••, in every string
+ * it holds (keys too). Longest first, so a secret that contains another is replaced whole. Values
+ * of one or two characters are replaced only where they are a whole string: inside text they
+ * would blank out too much.
+ */
+export function redactSecrets<T>(value: T): T {
+  const list = [...secrets].sort((a, b) => b.length - a.length);
+  const scrub = (s: string): string => {
+    if (secrets.has(s)) return REDACTED;
+    const text = s.includes('@') && s.includes('://') ? s.replace(USERINFO, `$1${REDACTED}@`) : s;
+    return list.reduce((acc, secret) => (secret.length >= 3 && acc.includes(secret) ? acc.split(secret).join(REDACTED) : acc), text);
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return scrub(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, scrub(k), { value: walk(x), enumerable: true, writable: true, configurable: true });
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as T;
 }

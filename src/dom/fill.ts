@@ -2,7 +2,7 @@
 // text with Input.insertText, read the value back, and only if the page did not take it (a
 // framework-controlled input) set it with the native setter — saying which method worked.
 
-import { ElementNotEditableError, ExecutionError, looksSensitive, markSecret, type Deadline } from '../common/index.js';
+import { ElementNotEditableError, ExecutionError, looksSensitive, markSecret, REDACTED, type Deadline } from '../common/index.js';
 import { type Page } from '../page/index.js';
 import type { PageRuntime } from '../injected/index.js';
 import { clickAt, moveMouse } from './mouse.js';
@@ -32,7 +32,7 @@ async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable>
   return { handle: r.handle, desc: r.desc };
 }
 
-async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: boolean, deadline: Deadline): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean }> {
+async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: boolean, deadline: Deadline): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean; secret?: boolean }> {
   const call = <A, R>(fn: (rt: PageRuntime, a: A) => R, a: A): Promise<Awaited<R>> =>
     page.call(page.frame, fn, a, { deadline, what: `filling ${el.desc}` });
   if (el.x !== undefined && el.y !== undefined) {
@@ -40,8 +40,9 @@ async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: 
     await moveMouse(page, at, deadline);
     await clickAt(page, at, deadline);
   }
-  const before = await call((rt, a) => ({ prep: rt.formInput.prepareField(a.handle, a.clear), value: rt.formInput.currentValue(rt.locate.heldElement(a.handle)!) }), { handle: el.handle, clear });
-  if (!before.prep.ok) return { ok: false, value: '', before: '' };
+  const before = await call((rt, a) => ({ prep: rt.formInput.prepareField(a.handle, a.clear), value: rt.formInput.currentValue(rt.locate.heldElement(a.handle)!), secret: rt.formInput.isSecretHeld(a.handle) }), { handle: el.handle, clear });
+  if (before.secret) markSecret(value); // before it is typed: a failure below must not show it either
+  if (!before.prep.ok) return { ok: false, value: '', before: '', secret: before.secret };
   const want = clear ? value : before.value + value;
   if (value === '') {
     if (clear) await call((rt, h) => rt.formInput.deleteSelection(h), el.handle);
@@ -49,13 +50,15 @@ async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: 
     await page.guard(deadline.race(page.session.send('Input.insertText', { text: value }), `typing into ${el.desc}`));
   }
   const after = await call((rt, a) => rt.formInput.confirmValue(a.handle, a.want, true), { handle: el.handle, want });
-  return { ...after, before: before.value };
+  if (before.secret) [before.value, after.value].forEach(markSecret); // what the field held and kept (a cut card number)
+  return { ...after, before: before.value, secret: before.secret };
 }
 
 /** Fills one field; `target` undefined means the focused element. */
 export async function fill(page: Page, target: TargetSpec | undefined, value: string, refs: RefHolder, opts: FillOptions, deadline: Deadline): Promise<FillResult> {
   const el: Fillable = target ? await prepareAction(page, target, 'fill', refs, opts, deadline) : await focusedElement(page, deadline);
-  if (looksSensitive(el.desc)) markSecret(value); // never in a --debug log
+  let secret = looksSensitive(el.desc);
+  if (secret) markSecret(value); // never in an answer or a --debug log
   const warnings: string[] = [];
   const mark = markBeforeAction(page);
   const clear = opts.clear ?? true;
@@ -76,6 +79,7 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
       if (!leftPage()) throw err;
     }
     method = 'insertText';
+    if (typed?.secret) secret = true;
     if (leftPage() && !opts.react) {
       // nothing to confirm: settleAfterAction below reports the navigation
     } else if (typed?.truncated) {
@@ -86,9 +90,11 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
       shown = typed.value;
       warnings.push(`the page rewrote the value of ${el.desc} as "${typed.value}"`);
     } else if (!typed?.ok) {
-      const r = await page.call(page.frame, (rt, a) => rt.formInput.setValueNatively(a.handle, a.want ?? rt.formInput.currentValue(rt.locate.heldElement(a.handle)!) + a.value),
+      const r = await page.call(page.frame, (rt, a) => ({ ...rt.formInput.setValueNatively(a.handle, a.want ?? rt.formInput.currentValue(rt.locate.heldElement(a.handle)!) + a.value), secret: rt.formInput.isSecretHeld(a.handle) }),
         { handle: el.handle, want: clear ? value : undefined, value }, { deadline, what: `setting the value of ${el.desc}` });
       method = 'nativeSetter';
+      if (r.secret) [value, r.value].forEach(markSecret);
+      secret ||= r.secret;
       if (!r.ok) {
         if (r.value === (typed?.before ?? r.value) && r.value !== value) throw new ExecutionError(`${el.desc} did not take the value: it still shows "${r.value}" (typing and the native setter were both tried)`, { category: 'not-editable' });
         shown = r.value;
@@ -100,7 +106,8 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
   const settled = await settleAfterAction(page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   return {
-    filled: true, method, ...settled, ...(shown !== undefined ? { value: shown } : {}),
+    // A secret field's value is never echoed, not even the part the page kept (DECISIONS).
+    filled: true, method, ...settled, ...(shown !== undefined ? { value: secret ? REDACTED : shown } : {}),
     ...(el.reResolved ? { reResolved: true } : {}), ...(el.autoForced ? { autoForced: true } : {}), warnings,
   };
 }

@@ -35,14 +35,28 @@ export function isInlineDisplay(el: Element): boolean {
 }
 
 /**
- * A field whose value is a secret: a password, or an input whose name, id or autocomplete says
- * token, secret, auth, one-time code, card number… Its value is shown as •••• everywhere.
+ * Whether a field's name, id or label says it holds a secret (DECISIONS: token, api key, secret,
+ * otp, cvc/cvv, card number, pin; and the password family). Words are split at camelCase, `_`,
+ * `-`, `.` and brackets, so `cardPin` and `api_key` match but `spinner`, `shipping` or `author` do
+ * not. Pure: common/secrets.ts says the same on the Node side (a unit test keeps them agreeing).
+ */
+export function isSecretText(text: string): boolean {
+  const words = ` ${text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
+  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(words);
+}
+
+/**
+ * A field whose value is a secret (DECISIONS): type=password; autocomplete current-password,
+ * new-password, one-time-code or cc-*; or a name, id or label that says so (isSecretText). A plain
+ * search box is not one. Its value is shown as •••• everywhere and never echoed.
  */
 export function isSecretInput(el: HTMLInputElement): boolean {
   if (el.type === 'password') return true;
-  const words = `${el.name} ${el.id} ${el.autocomplete}`;
-  return /pass(word|wd|code|phrase)|pwd|secret|token|api[-_]?key|(^|[-_\s])otp|one-time-code|cc-number|cc-csc|cvv|cvc|card[-_]?num/i.test(words)
-    || /(^|[-_\s])[aA]uth($|[-_\sA-Z])|[a-z]Auth($|[-_\sA-Z])/.test(words);
+  if (/^(checkbox|radio|submit|button|reset|image|file|range|color|date|datetime-local|month|week|time)$/.test(el.type)) return false;
+  const autocomplete = (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
+  if (autocomplete.some((t) => t === 'current-password' || t === 'new-password' || t === 'one-time-code' || t.startsWith('cc-'))) return true;
+  const labels = Array.from(el.labels ?? []).map((l) => l.textContent ?? '').join(' ');
+  return isSecretText(`${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`.slice(0, 500));
 }
 
 /** The value an embedded control contributes to a name or shows after a colon. */

@@ -1,6 +1,7 @@
 // The failure context of a failed step (SPEC §16.3, §6.8), gathered in one page call: where the
 // page is, what can be clicked, which errors it shows, which elements are close to what the step
 // looked for (scored), and how to dismiss a layer that covered the target. Runs in the page.
+import { pageTitle, pageUrl } from './page-context.js';
 import type { Counters } from './ref-map.js';
 import type { RefContext } from './element-query.js';
 import { accessibleName, collapseSpace } from './aria-name.js';
@@ -161,8 +162,8 @@ export function failureContext(req: FailureContextRequest): FailureContext {
   const maxY = Math.max(0, (scroller?.scrollHeight ?? 0) - innerHeight);
   const y = Math.round(scrollY);
   const out: FailureContext = {
-    title: document.title,
-    url: location.href,
+    title: pageTitle(),
+    url: pageUrl(),
     scrollPosition: { x: Math.round(scrollX), y, maxY, percentY: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
     visibleButtons: shown(buttons, 8),
     visibleLinks: shown(links, 5),

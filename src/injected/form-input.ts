@@ -1,6 +1,7 @@
 // Form controls from the inside: preparing a field for typed text, reading its value back, the
 // native-setter strategy for framework-controlled inputs, <select> options, range inputs.
 // Runs in the page; the trusted typing itself (Input.insertText) is sent from Node.
+import { isSecretInput } from './aria-name.js';
 import { collapseSpace } from './aria-name.js';
 import { deepActiveElement } from './aria-snapshot.js';
 import { isHtml } from './dom-describe.js';
@@ -10,6 +11,18 @@ import { describeElement, heldElement, holdElement } from './locate.js';
 export function currentValue(el: Element): string {
   if (isHtml(el, 'input') || isHtml(el, 'textarea') || isHtml(el, 'select')) return el.value;
   return (el as HTMLElement).innerText ?? el.textContent ?? '';
+}
+
+/** Whether a held element is a secret field (its value must never be echoed). */
+export function isSecretHeld(handle: number): boolean {
+  const el = heldElement(handle);
+  return isHtml(el, 'input') && isSecretInput(el);
+}
+
+/** Whether the element keys go to now is a secret field. */
+export function isFocusSecret(): boolean {
+  const el = deepActiveElement();
+  return isHtml(el, 'input') && isSecretInput(el);
 }
 
 export function isFocused(el: Element): boolean {

@@ -1,6 +1,7 @@
 // Forms as an agent needs them (SPEC §11.10–11.12): fields with labels and values (passwords
 // masked), HTML constraint validity read without firing `invalid` events, and submitting the way
 // a user does (requestSubmit with the default button). Runs in the page.
+import { isSecretInput } from './aria-name.js';
 import { accessibleName, collapseSpace } from './aria-name.js';
 import { roleOf } from './aria-role.js';
 import { isHtml, selectorFor } from './dom-describe.js';
@@ -84,8 +85,8 @@ export function fieldState(el: Element, group: Element[]): FieldState {
     extra.checked = f.checked;
   } else if (type === 'file') {
     value = Array.from(f.files ?? []).map((file) => file.name);
-  } else if (type === 'password') {
-    value = '*'.repeat(Math.min(f.value.length, 32));
+  } else if (isHtml(el, 'input') && isSecretInput(el)) {
+    value = f.value ? '\u2022\u2022\u2022\u2022' : ''; // a secret: never echoed, not even its length
   } else {
     value = clip(String(f.value ?? ''));
   }

@@ -1,6 +1,7 @@
 // Read-only page overviews (SPEC §11.5–11.7): element counts, tables and lists as data, raw HTML.
 // Text is read by walking text nodes with a cap — never layout (innerText) and never the whole
 // text of a huge element. Runs in the page.
+import { pageTitle, pageUrl } from './page-context.js';
 import { collapseSpace } from './aria-name.js';
 import { isHtml } from './dom-describe.js';
 import { heldElement } from './locate.js';
@@ -54,7 +55,7 @@ export function inspectPage(req: InspectRequest): InspectResult {
   for (const tag of ['a', 'button', 'input', 'textarea', 'select', 'h1', 'h2', 'h3', 'img', 'form', 'table', 'iframe']) {
     elements[tag] = document.getElementsByTagName(tag).length;
   }
-  const out: InspectResult = { title: document.title, url: location.href, elements };
+  const out: InspectResult = { title: pageTitle(), url: pageUrl(), elements };
   if (req.selectors?.length) {
     const custom: Record<string, CustomCount> = {};
     for (const sel of req.selectors) {

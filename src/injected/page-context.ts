@@ -54,13 +54,29 @@ export function detectModal(): { title: string } | undefined {
   return undefined;
 }
 
+/**
+ * The page's title and URL as answers show them: a page may make either megabytes long (a 2 MB
+ * <title>, a data: URL), and they go into every answer (issue 15 item 7).
+ */
+export function pageTitle(): string {
+  return clipPageText(document.title, 300);
+}
+
+export function pageUrl(): string {
+  return clipPageText(location.href, 2_000);
+}
+
+export function clipPageText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…[cut: ${text.length - max} more characters]` : text;
+}
+
 export function pageContext(): PageContext {
   const scroller = document.scrollingElement ?? document.documentElement;
   const y = Math.round(window.scrollY);
   const maxY = Math.max(0, (scroller?.scrollHeight ?? 0) - window.innerHeight);
   const ctx: PageContext = {
-    url: location.href,
-    title: document.title,
+    url: pageUrl(),
+    title: pageTitle(),
     scroll: { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
     viewport: { width: window.innerWidth, height: window.innerHeight },
   };

@@ -38,7 +38,11 @@ interface SerializeState {
 export function serializeValue(value: unknown, options: SerializeOptions | number = {}): SerializedValue {
   const opts = typeof options === 'number' ? { maxDepth: options } : options;
   const state: SerializeState = { maxDepth: opts.maxDepth ?? 6, ancestors: new Set(), tags: new WeakSet(), budget: 5_000, element: opts.element };
-  const inner = typeof value === 'string' ? serializeString(value, 50_000) : serializeNested(value, 0, state);
+  // A page may return megabytes (issue 15 item 7): cut here, before it crosses the wire.
+  if (typeof value === 'string') {
+    return value.length > 50_000 ? { type: 'string', value: `${value.slice(0, 50_000)}…`, length: value.length, truncated: true } : { type: 'string', value };
+  }
+  const inner = serializeNested(value, 0, state);
   if (inner !== null && typeof inner === 'object' && state.tags.has(inner)) {
     const { $type, ...fields } = inner as Tagged;
     return { type: $type, ...fields };

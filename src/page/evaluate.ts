@@ -172,8 +172,9 @@ export function serializePrimitive(ro: Protocol.Runtime.RemoteObject): unknown {
   if (ro.subtype === 'null') return { type: 'null', value: null };
   if (ro.type === 'bigint') return { type: 'bigint', value: (ro.unserializableValue ?? '').replace(/n$/, '') };
   if (ro.unserializableValue !== undefined) return { type: 'number', value: ro.unserializableValue };
+  // The page's serializer cuts strings at this length; a string an expression returns arrives whole (issue 15 item 7).
   if (typeof ro.value === 'string' && ro.value.length > MAX_STRING) {
-    return { type: 'string', value: `${ro.value.slice(0, MAX_STRING)}…[+${ro.value.length - MAX_STRING} chars]` };
+    return { type: 'string', value: `${ro.value.slice(0, MAX_STRING)}…`, length: ro.value.length, truncated: true };
   }
   return { type: ro.type, value: ro.value };
 }

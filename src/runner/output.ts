@@ -1,5 +1,10 @@
-// Output assembly: the documented field order (small fields first, large YAML last), and empty
-// fields stripped so every byte an agent reads carries information.
+// Output assembly: the documented field order (small fields first, large YAML last), empty
+// fields stripped so every byte an agent reads carries information, and the last guards: no value
+// typed into a secret field (common/secrets.ts) in any field, and no answer over its ceiling
+// (answer-bound.ts).
+
+import { redactSecrets } from '../common/index.js';
+import { boundAnswer } from './answer-bound.js';
 
 export const OUTPUT_ORDER = [
   'status', 'tab', 'navigated', 'context', 'screenshot', 'fullSnapshot', 'changes', 'console', 'dialogs',
@@ -36,5 +41,5 @@ export function assemble(fields: Partial<Record<Field, unknown>>): Record<string
     const v = VERBATIM.has(key) ? fields[key] ?? undefined : stripEmpty(fields[key]);
     if (v !== undefined && v !== false) out[key] = v;
   }
-  return out;
+  return boundAnswer(redactSecrets(out));
 }

@@ -14,6 +14,7 @@ import { classify, type ClassifiedError, type FailureCategory } from './failure.
 import { nextStep, type SuggestedStep } from './next-step.js';
 import { observe, waitReady, waitSettled } from './hooks.js';
 import { assemble } from './output.js';
+import { summarizeDialogs } from './answer-bound.js';
 import type { Command, ValidatedStep } from './validate.js';
 
 export interface StepResult {
@@ -221,7 +222,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       tab: session.closedOwnTab ? undefined : session.tab?.alias,
       ...captured,
       console: consoleReport,
-      dialogs: watch?.tab.page.dialogs,
+      dialogs: summarizeDialogs(watch?.tab.page.dialogs),
       network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
       steps,
       errors,

@@ -1,7 +1,7 @@
 // Keyboard steps: press (SPEC §9.4) and type (§9.3). Trusted key events go to whatever has focus,
 // or to the element named by selector/ref after focusing it, as a person's keyboard would.
 
-import { looksSensitive, markSecret, StepValidationError } from '../common/index.js';
+import { looksSensitive, markSecret, REDACTED, StepValidationError } from '../common/index.js';
 import {
   focusElement, markBeforeAction, parseCombo, pressCombo, settleAfterAction, typeText, unknownKeyWarning, type KeyCombo, type TargetSpec,
 } from '../dom/index.js';
@@ -93,13 +93,16 @@ defineStep<TypeParams>({
     const tab = ctx.command.requireTab();
     const { page } = tab;
     const desc = await focusIfTargeted(ctx, p);
-    if (desc && looksSensitive(desc)) markSecret(p.text); // never in a --debug log
+    // Where the keys go decides whether the text is a secret (DECISIONS): then it is never echoed.
+    const secret = await page.call(page.frame, (rt) => rt.formInput.isFocusSecret(), undefined, { deadline: ctx.deadline, what: 'the focused element' })
+      || (desc !== undefined && looksSensitive(desc));
+    if (secret) markSecret(p.text);
     const mark = markBeforeAction(page);
     const outcome = await page.guard(typeText(page.session, p.text, p.delayMs, ctx.deadline));
     const settled = await settleAfterAction(page, mark, ctx.deadline);
-    const typed = chars > ECHO_CHARS ? `${[...p.text].slice(0, ECHO_CHARS).join('')}…` : p.text;
+    const typed = secret ? REDACTED : chars > ECHO_CHARS ? `${[...p.text].slice(0, ECHO_CHARS).join('')}…` : p.text;
     return {
-      typed, ...(chars > ECHO_CHARS ? { length: chars } : {}),
+      typed, ...(chars > ECHO_CHARS || secret ? { length: chars } : {}),
       ...(outcome.inserted ? { insertedAsText: outcome.inserted } : {}),
       ...(await settledOutput(tab, settled)),
     };

@@ -1,6 +1,8 @@
 // Parameter checking for step definitions: small typed readers that throw ParamError with the
 // key at fault. The runner adds the step index and a "did you mean" for unknown keys.
 
+import { markEndpointSecrets } from '../common/index.js';
+
 export class ParamError extends Error {
   constructor(message: string, readonly unknownKey?: string, readonly knownKeys?: readonly string[]) {
     super(message);
@@ -86,6 +88,7 @@ export function optPort(o: Obj, key = 'port'): number | undefined {
 export function optWsEndpoint(o: Obj, key = 'wsEndpoint'): string | undefined {
   const v = optString(o, key);
   if (v === undefined) return undefined;
+  markEndpointSecrets(v); // its credentials are never shown (issue 15 item 5), even in a refusal
   let url: URL;
   try {
     url = new URL(v);

@@ -2,7 +2,7 @@
 
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectionError, stateDir } from '../common/index.js';
+import { clipText, ConnectionError, markEndpointSecrets, MAX_TITLE_CHARS, MAX_URL_CHARS, stateDir } from '../common/index.js';
 import {
   ALIAS_FORM, TARGET_ID_FORM, connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, isTargetClosed,
   listPageTargets, lockTab, lookupTab, normaliseAddress, probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
@@ -14,11 +14,17 @@ import {
 } from './params.js';
 
 function readAddress(o: Obj): Partial<BrowserAddress> {
-  const host = optHost(o);
+  const host = readHost(o);
   const port = optPort(o);
   const wsEndpoint = optWsEndpoint(o);
   if (wsEndpoint && (host || port)) throw new ParamError('give either "wsEndpoint" or "host"/"port", not both');
   return { ...(host ? { host } : {}), ...(port ? { port } : {}), ...(wsEndpoint ? { wsEndpoint } : {}) };
+}
+
+/** The "host" given, checked; credentials (user:password@) in it are marked never to be shown first, error messages included (issue 15 item 5). */
+function readHost(o: Obj): string | undefined {
+  if (typeof o.host === 'string' && o.host) markEndpointSecrets(o.host.includes('://') ? o.host : `ws://${o.host}`);
+  return optHost(o);
 }
 
 // ── openTab ────────────────────────────────────────────────────────────────────────────────
@@ -104,7 +110,7 @@ defineStep<ConnectTabParams>({
     }
     const tab = await ctx.command.connectTab(address, targetId!);
     const { targetInfo } = await tab.conn.browser().send('Target.getTargetInfo', { targetId: tab.entry.targetId });
-    return { tab: tab.alias, targetId: targetInfo.targetId, url: targetInfo.url, title: targetInfo.title };
+    return { tab: tab.alias, targetId: targetInfo.targetId, url: clipText(targetInfo.url, MAX_URL_CHARS), title: clipText(targetInfo.title, MAX_TITLE_CHARS) };
   },
 });
 
@@ -233,7 +239,7 @@ async function tabsWithAliases(conn: Connection, address: BrowserAddress): Promi
   const registry = await loadRegistry();
   return targets.map((t) => {
     const alias = findAlias(registry, t.targetId);
-    return { ...(alias ? { tab: alias } : {}), targetId: t.targetId, url: t.url, title: t.title };
+    return { ...(alias ? { tab: alias } : {}), targetId: t.targetId, url: clipText(t.url, MAX_URL_CHARS), title: clipText(t.title, MAX_TITLE_CHARS) };
   });
 }
 
@@ -251,7 +257,7 @@ defineStep<ChromeStatusParams>({
   parse(v) {
     if (v === true) return { address: {}, autoLaunch: true };
     const o = obj(v, keysOf(CHROME_STATUS_PARAMS), 'chromeStatus');
-    const host = optHost(o);
+    const host = readHost(o);
     const port = optPort(o);
     return {
       address: { ...(host ? { host } : {}), ...(port ? { port } : {}) },

@@ -26,7 +26,7 @@ describe('formState', () => {
     expect(s.fields).toEqual([
       { selector: '#t-text', name: 'name', type: 'text', label: 'Name', value: '', required: true, valid: false, message: 'Please fill out this field.' },
       { selector: '#t-email', name: 'email', type: 'email', label: 'Email', value: '', required: true, valid: false, message: 'Please fill out this field.' },
-      { selector: '#t-pass', name: 'password', type: 'password', label: 'Password', value: '*******', valid: true },
+      { selector: '#t-pass', name: 'password', type: 'password', label: 'Password', value: '••••', valid: true }, // a secret: not even its length (issue 15)
       { selector: 'input[name="age"]', name: 'age', type: 'number', label: 'Age', value: '30', valid: true },
       { selector: '#t-tel', name: 'tel', type: 'tel', label: 'Phone', value: '', valid: true },
       { selector: 'input[name="site"]', name: 'site', type: 'url', label: 'Website', value: '', valid: true },

@@ -1,8 +1,8 @@
 // Issue 15, as an attacker would try it: a fake DevTools server on the port, a planted state dir,
 // secret fields, credentials in endpoints, hostile pages. Each test checks that the attack failed
 // and that the normal path still works.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +31,7 @@ function fakeDevTools(port: number): Promise<FakeDevTools> {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ Browser: 'Chrome/999', 'Protocol-Version': '1.3', webSocketDebuggerUrl: `ws://127.0.0.1:${port}/devtools/browser/fake` }));
   });
-  const wss = new WebSocketServer({ server });
-  wss.on('connection', (socket, req) => {
+  const onConnection = (socket: WebSocket, req: import('node:http').IncomingMessage): void => {
     ws.push(`open ${req.url}`);
     socket.on('message', (data) => {
       const msg = JSON.parse(String(data));
@@ -42,14 +41,19 @@ function fakeDevTools(port: number): Promise<FakeDevTools> {
           : msg.method === 'Target.getTargets' ? { targetInfos: [] } : {};
       socket.send(JSON.stringify({ id: msg.id, result, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) }));
     });
-  });
+  };
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve({
-      server, http, ws,
-      methods: () => ws.filter((m) => m.startsWith('{')).map((m) => JSON.parse(m).method),
-      close: () => new Promise((r) => { for (const c of wss.clients) c.terminate(); wss.close(); server.close(() => r()); }),
-    }));
+    server.listen(port, '127.0.0.1', () => {
+      const wss = new WebSocketServer({ server });
+      wss.on('error', () => { /* the server's own errors: nothing to record */ });
+      wss.on('connection', onConnection);
+      resolve({
+        server, http, ws,
+        methods: () => ws.filter((m) => m.startsWith('{')).map((m) => JSON.parse(m).method),
+        close: () => new Promise((r) => { for (const c of wss.clients) c.terminate(); wss.close(); server.close(() => r()); }),
+      });
+    });
   });
 }
 
@@ -129,6 +133,21 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
       await fake.close();
     }
   });
+
+  it('eight agents starting at once with no Chrome running launch one Chrome of our own and all use it', async () => {
+    const tmp = join(h.tmp, 'eight');
+    mkdirSync(join(tmp, 'home'), { recursive: true });
+    const env8 = { ...env, TMPDIR: tmp, HOME: join(tmp, 'home') };
+    const results = await Promise.all(Array.from({ length: 8 }, () => h.cli({ steps: [{ openTab: `${h.baseUrl}/basic.html` }] }, { env: env8 })));
+    for (const r of results) expect(r.out.status, r.stdout.slice(0, 400)).toBe('ok');
+    const reg = JSON.parse(readFileSync(join(tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+    expect(new Set(Object.values(reg.tabs).map((t: any) => t.port)).size).toBe(1);
+    expect(Object.keys(reg.tabs).length).toBe(8);
+    const browsers = spawnSync('pgrep', ['-f', `${join(tmp, 'cdp-skill', 'chrome-profile-own')}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)
+      .filter((pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type='));
+    expect(browsers.length).toBe(1);
+    for (const pid of browsers) process.kill(Number(pid), 'SIGKILL');
+  }, 120_000);
 
   it('a port the user names (CDP_SKILL_PORT, port) is used as given', async () => {
     const ownPort = Number(new URL(registry().own.wsUrl).port);
@@ -225,5 +244,184 @@ describe('issue 15 item 3: the loader runs only a code cache of ours', () => {
     await plantedCache(join(tmp, 'cdp-skill', cacheName()));
     chownSync(join(tmp, 'cdp-skill', cacheName()), 65534, 65534);
     expect(await version(tmp)).toEqual({ planted: false, stdout: expectedVersion });
+  });
+});
+
+/** A page expression evaluated by Chrome over the test's own socket (the oracle; never our output). */
+function evalInTab(tab: string, expression: string): Promise<unknown> {
+  const entry = registry().tabs[tab];
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${entry.port}/devtools/page/${entry.targetId}`);
+    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } })));
+    ws.on('message', (m) => { ws.close(); resolve(JSON.parse(String(m)).result.result.value); });
+    ws.on('error', reject);
+  });
+}
+
+/** The CLI in a working directory of its own (--debug writes ./log there). */
+function cliIn(cwd: string, command: unknown, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ out: any; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args, JSON.stringify(command)], { cwd, env: { ...env, ...extraEnv } });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c; });
+    child.on('close', () => { let out: any = {}; try { out = JSON.parse(stdout); } catch { /* shown by the assertion */ } resolve({ out, stdout }); });
+  });
+}
+
+describe('issue 15 item 4: values of secret fields are never echoed', () => {
+  // Every secret starts with Zq7: no answer, log or file may hold even that prefix.
+  const SECRETS: Record<string, string> = {
+    '#pw': 'Zq7pw-hunter2', '#shown': 'Zq7sh-hunter3', '#newpw': 'Zq7np-hunter4', '#otp': 'Zq7123456789',
+    '#cc': 'Zq74111111111111', '#cvc': 'Zq7999', '#k1': 'Zq7key-abcdef', '#tok': 'Zq7tok-abcdef',
+    '#pin': 'Zq79876', '#cs': 'Zq7cs-abcdef', '#cardno': 'Zq74242424242424242',
+  };
+  let tab: string;
+  let work: string;
+  beforeAll(async () => {
+    const r = await h.cli({ steps: [{ openTab: `${h.baseUrl}/secrets.html` }] }, { env });
+    expect(r.out.status, r.stdout).toBe('ok');
+    tab = r.out.tab;
+    work = join(h.tmp, 'secrets-cwd');
+    mkdirSync(work, { recursive: true });
+  });
+
+  it('fill, formState, type, changes, --debug logs, snapshot files and metrics hold no secret, not even a prefix; a plain search box still echoes', async () => {
+    const metrics = join(work, 'metrics.jsonl');
+    const fills = Object.entries(SECRETS).map(([selector, value]) => ({ fill: { selector, value } }));
+    const filled = await cliIn(work, { tab, steps: [...fills, { fill: { selector: '#search', value: 'hello world' } }, { formState: '#f' }, { formState: '#plain' }] }, ['--debug'], { CDP_METRICS_FILE: metrics });
+    expect(filled.out.status, filled.stdout).toBe('ok');
+    // The attack failed: nothing of any secret anywhere in the answer …
+    expect(filled.stdout).not.toContain('Zq7');
+    const fillOut = filled.out.steps.slice(0, fills.length).map((s: any) => s.output);
+    const cut = fillOut.filter((o: any) => o.value !== undefined);
+    expect(cut.length).toBeGreaterThan(0); // fields whose maxlength cut the value say so …
+    for (const o of cut) expect(o.value).toBe('••••'); // … without the part the page kept
+    const secretState = filled.out.steps[fills.length + 1].output.fields;
+    expect(secretState.map((f: any) => f.value)).toEqual(Object.keys(SECRETS).map(() => '••••'));
+    // … while the normal path still works: the page holds what was typed (the oracle: Chrome, over our own socket) …
+    expect(await evalInTab(tab, 'document.querySelector("#pw").value')).toBe('Zq7pw-');
+    expect(await evalInTab(tab, 'document.querySelector("#cc").value')).toBe('Zq741111');
+    expect(await evalInTab(tab, 'document.querySelector("#k1").value')).toBe('Zq7key-abcdef');
+    // … and a plain search box (antd's markup), shipping, spinner and author fields are no secrets.
+    expect(filled.out.steps[fills.length].output.value).toBe('hello');
+    const plainState = filled.out.steps[fills.length + 2].output.fields;
+    expect(plainState.find((f: any) => f.selector === '#search').value).toBe('hello');
+
+    const typed = await cliIn(work, { tab, steps: [{ click: '#pw' }, { press: 'Control+a' }, { type: 'Zq7typed' }, { click: '#search' }, { press: 'Control+a' }, { type: 'abc' }] }, ['--debug'], { CDP_METRICS_FILE: metrics });
+    expect(typed.out.status, typed.stdout).toBe('ok');
+    expect(typed.stdout).not.toContain('Zq7');
+    expect(typed.out.steps[2].output).toMatchObject({ typed: '••••', length: 8 });
+    expect(typed.out.steps[5].output).toMatchObject({ typed: 'abc' });
+    expect(await evalInTab(tab, 'document.querySelector("#pw").value')).toBe('Zq7typ');
+
+    const logs = readdirSync(join(work, 'log'));
+    expect(logs.length).toBe(2);
+    for (const f of logs) expect(readFileSync(join(work, 'log', f), 'utf8')).not.toContain('Zq7');
+    for (const file of [filled.out.fullSnapshot, typed.out.fullSnapshot].filter(Boolean)) expect(readFileSync(file, 'utf8')).not.toContain('Zq7');
+    expect(readFileSync(metrics, 'utf8')).not.toContain('Zq7');
+    // The log still shows what is not secret.
+    expect(logs.map((f) => readFileSync(join(work, 'log', f), 'utf8')).join('')).toContain('hello world');
+  });
+});
+
+describe('issue 15 item 5: credentials in endpoints are shown nowhere but kept in the private registry', () => {
+  const CREDENTIALS = /Pw9zq|TOKzq9|alice/;
+  let work: string;
+  beforeAll(() => { work = join(h.tmp, 'endpoint-cwd'); mkdirSync(work, { recursive: true }); });
+
+  it('a wsEndpoint with user:password@ and ?token= that fails: not in the error, step error, params or --debug log; where it failed still is', async () => {
+    const wsEndpoint = 'ws://alice:Pw9zq-secret@127.0.0.1:1/devtools/browser/x?token=TOKzq9-abcdef&stealth=1';
+    const r = await cliIn(work, { steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, wsEndpoint } }] }, ['--debug']);
+    expect(r.out).toMatchObject({ status: 'error', error: { type: 'CONNECTION' } });
+    expect(r.stdout).not.toMatch(CREDENTIALS);
+    expect(r.out.error.message).toContain('ws://••••@127.0.0.1:1/devtools/browser/x?token=••••&stealth=1');
+    expect(r.out.steps[0].params.wsEndpoint).toBe('ws://••••@127.0.0.1:1/devtools/browser/x?token=••••&stealth=1');
+    const logs = readdirSync(join(work, 'log')).map((f) => readFileSync(join(work, 'log', f), 'utf8')).join('\n');
+    expect(logs).toContain('127.0.0.1:1');
+    expect(logs).not.toMatch(CREDENTIALS);
+  });
+
+  it('a working wsEndpoint with credentials is used as given and kept whole only in the 0600 registry; a tab whose browser is gone says so without them', async () => {
+    await h.cli({ steps: [{ chromeStatus: true }] }, { env });
+    const own = registry().own.wsUrl as string;
+    const wsEndpoint = `${own.replace('ws://', 'ws://alice:Pw9zq-secret@')}?token=TOKzq9-abcdef`;
+    const opened = await cliIn(work, { steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, wsEndpoint } }, { click: { selector: '#nope', timeout: 300 }, optional: true }] }, ['--debug']);
+    expect(opened.out, opened.stdout).toMatchObject({ status: 'ok', context: { title: 'Basic page' } });
+    expect(opened.stdout).not.toMatch(CREDENTIALS);
+    const reg = registry();
+    expect(reg.tabs[opened.out.tab].wsEndpoint).toBe(wsEndpoint);
+    expect(statSync(join(h.tmp, 'cdp-skill', 'tabs.json')).mode & 0o777).toBe(0o600);
+    const again = await h.cli({ tab: opened.out.tab, steps: [{ pageFunction: 'document.title' }] }, { env });
+    expect(again.out.steps?.[0]?.output, again.stdout).toEqual({ type: 'string', value: 'Basic page' });
+    // The same endpoint, its browser gone: the answer names the tab and the host, not the credentials.
+    const gone = JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
+    gone.tabs.t999 = { ...gone.tabs[opened.out.tab], wsEndpoint: wsEndpoint.replace(/:\d+\/devtools/, ':1/devtools') };
+    writeFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), JSON.stringify(gone), { mode: 0o600 });
+    const unreachable = await h.cli({ tab: 't999', steps: [{ pageFunction: '1' }] }, { env });
+    expect(unreachable.out.error?.message, unreachable.stdout).toMatch(/Tab t999 is unreachable: Cannot connect to ws:\/\/••••@127\.0\.0\.1:1\//);
+    expect(unreachable.stdout).not.toMatch(CREDENTIALS);
+  });
+});
+
+describe('issue 15 item 7: one answer stays under 256 KB whatever the page does', () => {
+  const CEILING = 256 * 1024;
+  let tab: string;
+  beforeAll(async () => {
+    const r = await h.cli({ steps: [{ openTab: `${h.baseUrl}/huge-answers.html` }] }, { env });
+    expect(r.out.status, r.stdout.slice(0, 500)).toBe('ok');
+    expect(Buffer.byteLength(r.stdout)).toBeLessThan(CEILING);
+    tab = r.out.tab;
+  });
+
+  it('a 2 MB <title> is cut in the context and in a failed click\'s failure context; the page keeps its title', async () => {
+    expect(await evalInTab(tab, 'document.title.length')).toBe(2_000_000);
+    const read = await h.cli({ tab, steps: [{ snapshot: true }] }, { env });
+    expect(Buffer.byteLength(read.stdout)).toBeLessThan(8_000);
+    expect(read.out.context.title).toBe(`${'T'.repeat(300)}…[cut: 1999700 more characters]`);
+    const failed = await h.cli({ tab, steps: [{ click: { selector: '#nope', timeout: 300 } }] }, { env });
+    expect(failed.out.status).toBe('error');
+    expect(Buffer.byteLength(failed.stdout)).toBeLessThan(16_000);
+    expect(failed.stdout).not.toContain('T'.repeat(301));
+    // The normal path: the title is still there to read on purpose, cut.
+    const listed = await h.cli({ steps: [{ listTabs: true }] }, { env });
+    // (Chrome itself gives at most 4096 characters of a title here.)
+    expect(listed.out.steps[0].output.tabs.find((t: any) => t.tab === tab).title).toMatch(/^T{300}…\[cut: \d+ more characters\]$/);
+  });
+
+  it('a pageFunction returning 50 MB answers small (cut, with its length) and in bounded memory', async () => {
+    const run = (pageFunction: string): { out: any; bytes: number; peakKb: number } => {
+      const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, CLI, JSON.stringify({ tab, steps: [{ pageFunction }] })], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      return { out: JSON.parse(r.stdout), bytes: Buffer.byteLength(r.stdout), peakKb: Number(r.stderr.trim().split('\n').pop()) };
+    };
+    // A function's value is cut in the page: only 50,000 characters cross the wire.
+    const fn = run("() => 'x'.repeat(50_000_000)");
+    expect(fn.bytes).toBeLessThan(CEILING);
+    expect(fn.out.steps[0].output).toMatchObject({ type: 'string', length: 50_000_000, truncated: true });
+    expect(fn.out.steps[0].output.value).toMatch(/^x{50000}…$/);
+    expect(fn.peakKb).toBeLessThan(120_000); // a plain call's own ~50 MB; was 423 MB
+    // An expression's string comes whole (CDP returns primitives by value) and is cut on arrival.
+    const expr = run("'x'.repeat(50_000_000)");
+    expect(expr.bytes).toBeLessThan(CEILING);
+    expect(expr.out.steps[0].output).toMatchObject({ type: 'string', length: 50_000_000, truncated: true });
+    expect(expr.peakKb).toBeLessThan(320_000);
+    // Unserialized (by value, as the page gave it): the last guard cuts it and says so.
+    const raw = await h.cli({ tab, steps: [{ pageFunction: { expression: "'y'.repeat(3_000_000)", serialize: false } }] }, { env });
+    expect(Buffer.byteLength(raw.stdout)).toBeLessThan(CEILING);
+    expect(raw.out.status).toBe('ok');
+    expect(raw.out.cut).toMatch(/^This answer was \d+ bytes, over the 262144-byte ceiling: 1 strings cut to \d+ characters/);
+    expect(raw.out.steps[0].output).toMatch(/^y{32768}…\[cut: 2967232 more characters\]$/);
+  });
+
+  // (400 and 60, not thousands: Chrome answers a dialog in ~10-20 ms on this machine; the cap is the same.)
+  it('an alert loop: 400 repeats are one entry with times; 60 different dialogs are 20 and a count', async () => {
+    const same = await h.cli({ tab, steps: [{ click: '#same' }] }, { env });
+    expect(same.out.status, same.stdout.slice(0, 500)).toBe('ok');
+    expect(same.out.dialogs).toEqual([{ type: 'alert', message: 'again', action: 'accepted', step: 1, times: 400 }]);
+    const many = await h.cli({ tab, steps: [{ click: '#many' }] }, { env });
+    expect(many.out.dialogs.length).toBe(21);
+    expect(many.out.dialogs[0]).toMatchObject({ type: 'alert', message: 'alert number 0' });
+    expect(many.out.dialogs[20]).toBe('…[cut: 40 more dialogs; 60 in all]');
+    expect(await evalInTab(tab, 'document.title.length')).toBe(2_000_000); // the page itself is untouched
+    expect(Buffer.byteLength(many.stdout)).toBeLessThan(CEILING);
   });
 });
