@@ -2,6 +2,7 @@
 // of the document it produced, within the step deadline.
 
 import { NavigationAbortedError, NavigationError, type Deadline } from '../common/index.js';
+import { isNavigationAborted } from '../cdp/index.js';
 import type { Page } from './tab.js';
 import type { WaitUntil } from './lifecycle.js';
 
@@ -41,7 +42,7 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
   try {
     const result = await page.guardNavigation(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
     if (result.errorText) {
-      if (result.errorText.includes('ERR_ABORTED')) {
+      if (isNavigationAborted(result.errorText)) {
         throw new NavigationAbortedError(`Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`);
       }
       throw new NavigationError(`Navigation to ${url} failed: ${result.errorText}`);

@@ -3,7 +3,7 @@
 
 import { ConnectionError, Deadline, DEFAULT_HOST, DEFAULT_PORT } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, normaliseAddress, loadRegistry, probe, registerTab,
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, isTargetClosed, lockTab, normaliseAddress, loadRegistry, probe, registerTab,
   type BrowserAddress, type CdpSession, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
@@ -153,7 +153,8 @@ export class CommandSession implements CommandState {
     try {
       return await this.#attach(conn, alias, entry);
     } catch (err) {
-      if (err instanceof ConnectionError && /No target with given id|tab is gone/i.test(err.message)) {
+      // Chrome's "no target", whether as it said it or wrapped by the connection ("The tab is gone (…)").
+      if (err instanceof ConnectionError && isTargetClosed(err)) {
         await forgetTab(alias);
         throw new ConnectionError(`Tab ${alias} no longer exists (closed outside cdp-skill, or Chrome restarted). Open a new one with openTab.`);
       }
