@@ -49,7 +49,8 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
     }
     loaderId = result.loaderId;
     if (loaderId === undefined) return { url: await currentUrl(page) }; // same-document navigation
-    await page.guardNavigation(page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`));
+    deadline.log(`navigation to ${url} started${status !== undefined ? ` (HTTP ${status})` : ''}`);
+    await page.guardNavigation(page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`, () => page.network.inflightNote()));
     return { url: page.lifecycle.url, ...(status !== undefined ? { status } : {}) };
   } finally {
     offResponse();
@@ -60,7 +61,7 @@ export async function reload(page: Page, waitUntil: WaitUntil, ignoreCache: bool
   const before = page.lifecycle.snapshotCounts();
   await page.guardNavigation(page.session.send('Page.reload', { ignoreCache }));
   await page.guardNavigation(page.lifecycle.waitForNavigation(before, deadline, 'the reloaded document to commit'));
-  await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event after reload`));
+  await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event after reload`, () => page.network.inflightNote()));
   return { url: page.lifecycle.url };
 }
 
@@ -73,7 +74,7 @@ export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil,
   await page.guardNavigation(page.session.send('Page.navigateToHistoryEntry', { entryId: target.id }));
   await page.guardNavigation(page.lifecycle.waitForNavigation(before, deadline, `history navigation to ${target.url}`));
   if (page.lifecycle.documentCount > before.documents) {
-    await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`));
+    await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`, () => page.network.inflightNote()));
   }
   return { url: await currentUrl(page) };
 }
