@@ -43,6 +43,11 @@ export class Deadline {
     return new Deadline(Math.min(ms, this.remainingMs()), this.#log);
   }
 
+  /** A deadline `ms` longer than this one, made alongside it, writing to the same call log (the runner's hard stop). */
+  extended(ms: number): Deadline {
+    return new Deadline(this.#totalMs + ms, this.#log);
+  }
+
   /**
    * Records what a wait is doing ("waiting for #save to be visible", "… is covered by div.modal —
    * retrying"), as Playwright's Progress does. The same entry again is counted, not repeated.

@@ -62,7 +62,7 @@ export async function runStep(step: ValidatedStep, session: CommandSession): Pro
   const ctx: StepContext = { deadline, index: step.index, command: session };
   // Belt and braces: every wait inside a step takes the deadline, but should one not, the
   // runner still never waits past it.
-  const hardStop = Deadline.after(step.timeoutMs + STEP_GRACE_MS);
+  const hardStop = deadline.extended(STEP_GRACE_MS);
   return hardStop.race(runAction(step, ctx, session), `step ${step.index} (${step.action})`);
 }
 

@@ -31,3 +31,14 @@ describe('Deadline call log', () => {
     expect(Deadline.after(5).withCallLog('nothing logged')).toBe('nothing logged');
   });
 });
+
+describe('Deadline.extended', () => {
+  it('outlasts the step deadline by the grace and shares its call log', async () => {
+    const step = Deadline.after(5);
+    const hardStop = step.extended(10);
+    expect(hardStop.totalMs).toBe(15);
+    step.log('clicking');
+    const err = await hardStop.race(new Promise(() => {}), 'step 1 (click)').catch((e: unknown) => e);
+    expect((err as Error).message).toBe('Timed out after 15ms waiting for step 1 (click). Call log: clicking');
+  });
+});
