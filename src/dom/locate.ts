@@ -178,8 +178,9 @@ export async function prepareAction(
       continue;
     }
     last = r;
-    deadline.log(`${located.desc} ${r.message}${r.final ? '' : ' — retrying'}`);
-    if (r.final || (until.expired() && (force || !forceable(r)))) throw actionError(r, located.desc, action, Date.now() - started, target, deadline);
+    const giveUp = r.final || (until.expired() && (force || !forceable(r)));
+    deadline.log(`${located.desc} ${r.message}${giveUp ? '' : ' — retrying'}`);
+    if (giveUp) throw actionError(r, located.desc, action, Date.now() - started, target, deadline);
     if (!until.expired()) await until.sleep(RETRY_DELAYS_MS[Math.min(attempt + 1, RETRY_DELAYS_MS.length - 1)]!);
   }
 }
