@@ -63,10 +63,13 @@ const cacheFile = cachePath();
 const cachedData = cacheFile ? readCache(cacheFile) : undefined;
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
 // The cache holds what a run compiled: written after a command that acted on a page and captured
-// it (the runner marks that), so the common path is in it — not after --version or a typo.
+// it (src/cli.ts emits the event when the command's result says so), so the common path is in it —
+// not after --version or a typo.
 if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+  let capturedPage = false;
+  process.once('cdp-skill:captured-page', () => { capturedPage = true; });
   process.once('exit', () => {
-    if (!globalThis[Symbol.for('cdp-skill.capturedPage')]) return;
+    if (!capturedPage) return;
     try {
       const data = script.createCachedData();
       const tmp = `${cacheFile}.${process.pid}.tmp`;

@@ -67,6 +67,15 @@ function writeStdout(data: Buffer): void {
   }
 }
 
+/**
+ * This run took the common path (acted on a page and captured it): the entry point
+ * (scripts/cli-loader.cjs) listens for this event and only then writes V8's code cache.
+ */
+function tellLoaderWorthCaching(): void {
+  (process as NodeJS.EventEmitter).emit(LOADER_CACHE_EVENT);
+}
+const LOADER_CACHE_EVENT = 'cdp-skill:captured-page';
+
 async function runJson(text: string, debug: boolean): Promise<void> {
   const startedMs = Date.now();
   let request: unknown = text;
@@ -80,6 +89,7 @@ async function runJson(text: string, debug: boolean): Promise<void> {
     actions = command.steps.map((s) => s.action);
     const result = await runCommand(command);
     ({ output, ok, tab } = result);
+    if (result.capturedPage) tellLoaderWorthCaching();
   } catch (err) {
     const c = classify(err);
     output = assemble({ status: 'error', error: { type: c.type, message: c.message } });

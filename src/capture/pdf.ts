@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ExecutionError, StepValidationError, type Deadline } from '../common/index.js';
-import type { CdpSession, Protocol } from '../cdp/index.js';
+import { isNotImplemented, isPageRangeInvalid, type CdpSession, type Protocol } from '../cdp/index.js';
 
 export interface PdfMargins { top?: number; bottom?: number; left?: number; right?: number }
 
@@ -86,8 +86,8 @@ export async function capturePdf(session: CdpSession, options: PdfOptions, deadl
     ({ data } = await deadline.race(call, 'the PDF'));
   } catch (err) {
     const message = (err as Error).message;
-    if (/page range/i.test(message)) throw new StepValidationError(`pageRanges "${options.pageRanges}" does not fit the document: ${message}`);
-    if (/not implemented|not supported/i.test(message)) throw new ExecutionError(`This Chrome cannot print to PDF (${message}); a headless Chrome can.`);
+    if (isPageRangeInvalid(err)) throw new StepValidationError(`pageRanges "${options.pageRanges}" does not fit the document: ${message}`);
+    if (isNotImplemented(err)) throw new ExecutionError(`This Chrome cannot print to PDF (${message}); a headless Chrome can.`);
     throw err;
   }
   const pdf = Buffer.from(data, 'base64');

@@ -2,7 +2,10 @@
 // the tab registry. Knows nothing above it.
 export type { CdpSession, Protocol, EventPayload, CommandName } from './protocol.js';
 export { Connection, ProtocolError } from './connection.js';
-export { isContextDestroyed, isMethodUnavailable, isStaleNode, isTargetClosed, isTerminated, isUnknownContext } from './protocol-errors.js';
+export {
+  isContextDestroyed, isCookieRefused, isMethodUnavailable, isNavigationAborted, isNotImplemented, isPageRangeInvalid, isStaleNode, isTargetClosed, isTerminated,
+  isUnknownContext,
+} from './protocol-errors.js';
 export { probe, getVersion, isLoopbackHost } from './discovery.js';
 export { findChrome, chromeInstallHint } from './chrome-finder.js';
 export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';

@@ -37,5 +37,13 @@ export const isStaleNode = (err: unknown): boolean => matchesAny(err, STALE_NODE
 export const isTargetClosed = (err: unknown): boolean => matchesAny(err, TARGET_CLOSED);
 /** Runtime.terminateExecution ended the script. */
 export const isTerminated = (err: unknown): boolean => text(err).includes('Execution was terminated');
+/** Page.navigate's errorText when another navigation or a download replaced this one (net::ERR_ABORTED). */
+export const isNavigationAborted = (errorText: string): boolean => errorText.includes('ERR_ABORTED');
+/** Network.setCookies refused a cookie ("Invalid cookie fields", "Sanitizing cookie failed"). */
+export const isCookieRefused = (err: unknown): boolean => /cookie/i.test(text(err));
+/** Page.printToPDF: the page ranges exceed the document or do not parse. */
+export const isPageRangeInvalid = (err: unknown): boolean => /page range/i.test(text(err));
+/** The command exists but this browser cannot carry it out (printToPDF in a headed Chrome). */
+export const isNotImplemented = (err: unknown): boolean => /not implemented|not supported/i.test(text(err));
 /** This browser does not implement the command (an older Chrome, or another CDP server). */
 export const isMethodUnavailable = (err: unknown): boolean => /wasn't found|not found|not supported/i.test(text(err)) && !isTargetClosed(err);

@@ -129,14 +129,14 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
   }
 }
 
-function actionError(f: ActionFailure, desc: string, action: ActionKind, waitedMs: number, t: TargetSpec): Error {
+function actionError(f: ActionFailure, desc: string, action: ActionKind, waitedMs: number, t: TargetSpec, deadline: Deadline): Error {
   const details: Record<string, unknown> = { target: { by: t.by, value: targetValue(t) }, category: f.reason === 'not-select' ? 'not-editable' : f.reason === 'pointer-events' || f.reason === 'unstable' ? 'not-visible' : f.reason, element: desc };
   if (f.interceptor) details.interceptor = f.interceptor;
   if (f.control) details.control = f.control;
   const message = `${desc} ${f.message}${f.final ? '' : ` (waited ${waitedMs}ms)`}`;
   if (f.reason === 'not-editable' || f.reason === 'not-select' || (f.reason === 'disabled' && action === 'fill')) return new ElementNotEditableError(message, details);
   if (f.reason === 'detached') return new StaleElementError(`${desc} was removed from the page before the ${action}; take a new snapshot or retry`, { ...details, category: 'stale-ref' });
-  return f.final ? new ExecutionError(message, details) : new TimeoutError(message, details);
+  return f.final ? new ExecutionError(message, details) : new TimeoutError(deadline.withCallLog(message), details);
 }
 
 /** Checks that can be forced past: the element is there, a check about its looks keeps failing. */
@@ -163,6 +163,7 @@ export async function prepareAction(
     const located: Located = { handle: quick.found.handle, desc: quick.found.desc, ...(quick.found.reResolved ? { reResolved: true } : {}), ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}) };
     return actionable(page, located, quick.check, action, deadline, false, undefined);
   }
+  deadline.log(`waiting for ${describeTarget(target)} to be ready for ${action}`);
   let located = await locate(page, target, refs, opts, deadline);
   let last: ActionFailure | undefined;
   for (let attempt = 0; ; attempt++) {
@@ -176,7 +177,9 @@ export async function prepareAction(
       continue;
     }
     last = r;
-    if (r.final || (until.expired() && (force || !forceable(r)))) throw actionError(r, located.desc, action, Date.now() - started, target);
+    const giveUp = r.final || (until.expired() && (force || !forceable(r)));
+    deadline.log(`${located.desc} ${r.message}${giveUp ? '' : ' — retrying'}`);
+    if (giveUp) throw actionError(r, located.desc, action, Date.now() - started, target, deadline);
     if (!until.expired()) await until.sleep(RETRY_DELAYS_MS[Math.min(attempt + 1, RETRY_DELAYS_MS.length - 1)]!);
   }
 }

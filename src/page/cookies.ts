@@ -3,7 +3,7 @@
 // page can see, or those named, never the whole browser's (other agents share it).
 
 import { ExecutionError, StepValidationError, type Deadline } from '../common/index.js';
-import type { CdpSession, Protocol } from '../cdp/index.js';
+import { isCookieRefused, type CdpSession, type Protocol } from '../cdp/index.js';
 
 export type SameSite = 'Strict' | 'Lax' | 'None';
 
@@ -74,7 +74,7 @@ export async function setCookies(session: CdpSession, specs: CookieSpec[], pageU
   try {
     await deadline.race(session.send('Network.setCookies', { cookies }), 'the cookies to be set');
   } catch (err) {
-    if (err instanceof Error && /cookie/i.test(err.message)) throw new StepValidationError(`Chrome refused the cookies: ${err.message}`);
+    if (err instanceof Error && isCookieRefused(err)) throw new StepValidationError(`Chrome refused the cookies: ${err.message}`);
     throw err;
   }
   const seen = await readCookies(session, [...new Set(cookies.map(cookieUrl))], deadline);

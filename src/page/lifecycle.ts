@@ -78,15 +78,23 @@ export class LifecycleTracker {
     for (const w of [...this.#waiters]) w();
   }
 
-  /** Resolves once `check` holds, re-checked on every lifecycle change. */
-  #until(check: () => boolean, deadline: Deadline, what: string): Promise<void> {
+  /** For the call log of a timeout: how far the current document got. */
+  #progress(): string {
+    if (this.#loaderId === undefined) return 'no document committed yet';
+    const events = [...(this.#reached.get(this.#loaderId) ?? [])].filter((e) => e === 'DOMContentLoaded' || e === 'load');
+    return `the document at ${this.url.slice(0, 100)} reached ${events.join(' and ') || 'no load event yet'}`;
+  }
+
+  /** Resolves once `check` holds, re-checked on every lifecycle change; `pending` adds to a timeout's call log. */
+  #until(check: () => boolean, deadline: Deadline, what: string, pending?: () => string | undefined): Promise<void> {
     if (check()) return Promise.resolve();
     let waiter: () => void = () => {};
     const done = new Promise<void>((resolve) => {
       waiter = () => { if (check()) resolve(); };
       this.#waiters.add(waiter);
     });
-    return deadline.race(done, what).finally(() => this.#waiters.delete(waiter));
+    const progress = (): string => [this.#progress(), pending?.()].filter(Boolean).join('; ');
+    return deadline.race(done, what, progress).finally(() => this.#waiters.delete(waiter));
   }
 
   reached(loaderId: string, waitUntil: WaitUntil): boolean {
@@ -98,18 +106,18 @@ export class LifecycleTracker {
    * Waits until the current document reaches `waitUntil`. Follows the page when a committed
    * document is replaced by another (a JavaScript redirect): agents want where it ended up.
    */
-  waitForCurrent(waitUntil: WaitUntil, deadline: Deadline, what: string): Promise<void> {
-    return this.#until(() => this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil), deadline, what);
+  waitForCurrent(waitUntil: WaitUntil, deadline: Deadline, what: string, pending?: () => string | undefined): Promise<void> {
+    return this.#until(() => this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil), deadline, what, pending);
   }
 
   /**
    * Waits until the document of `loaderId` has committed and the current document (it, or one
    * that replaced it) reached `waitUntil`.
    */
-  waitForLoader(loaderId: string, waitUntil: WaitUntil, deadline: Deadline, what: string): Promise<void> {
+  waitForLoader(loaderId: string, waitUntil: WaitUntil, deadline: Deadline, what: string, pending?: () => string | undefined): Promise<void> {
     return this.#until(
       () => this.#committed.has(loaderId) && this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil),
-      deadline, what,
+      deadline, what, pending,
     );
   }
 

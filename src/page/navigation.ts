@@ -2,6 +2,7 @@
 // of the document it produced, within the step deadline.
 
 import { NavigationAbortedError, NavigationError, type Deadline } from '../common/index.js';
+import { isNavigationAborted } from '../cdp/index.js';
 import type { Page } from './tab.js';
 import type { WaitUntil } from './lifecycle.js';
 
@@ -41,14 +42,15 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
   try {
     const result = await page.guardNavigation(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
     if (result.errorText) {
-      if (result.errorText.includes('ERR_ABORTED')) {
+      if (isNavigationAborted(result.errorText)) {
         throw new NavigationAbortedError(`Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`);
       }
       throw new NavigationError(`Navigation to ${url} failed: ${result.errorText}`);
     }
     loaderId = result.loaderId;
     if (loaderId === undefined) return { url: await currentUrl(page) }; // same-document navigation
-    await page.guardNavigation(page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`));
+    deadline.log(`navigation to ${url} started${status !== undefined ? ` (HTTP ${status})` : ''}`);
+    await page.guardNavigation(page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`, () => page.network.inflightNote()));
     return { url: page.lifecycle.url, ...(status !== undefined ? { status } : {}) };
   } finally {
     offResponse();
@@ -59,7 +61,7 @@ export async function reload(page: Page, waitUntil: WaitUntil, ignoreCache: bool
   const before = page.lifecycle.snapshotCounts();
   await page.guardNavigation(page.session.send('Page.reload', { ignoreCache }));
   await page.guardNavigation(page.lifecycle.waitForNavigation(before, deadline, 'the reloaded document to commit'));
-  await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event after reload`));
+  await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event after reload`, () => page.network.inflightNote()));
   return { url: page.lifecycle.url };
 }
 
@@ -72,7 +74,7 @@ export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil,
   await page.guardNavigation(page.session.send('Page.navigateToHistoryEntry', { entryId: target.id }));
   await page.guardNavigation(page.lifecycle.waitForNavigation(before, deadline, `history navigation to ${target.url}`));
   if (page.lifecycle.documentCount > before.documents) {
-    await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`));
+    await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`, () => page.network.inflightNote()));
   }
   return { url: await currentUrl(page) };
 }

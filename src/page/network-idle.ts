@@ -56,6 +56,14 @@ export class NetworkTracker {
     return this.#inflight.size;
   }
 
+  /** For a timeout's call log: the requests still in flight, a few named. */
+  inflightNote(): string | undefined {
+    const reqs = [...this.#inflight.values()];
+    if (!reqs.length) return undefined;
+    const named = reqs.slice(0, 3).map((r) => (r.url.length > 80 ? `${r.url.slice(0, 79)}…` : r.url)).join(', ');
+    return `${reqs.length} request${reqs.length > 1 ? 's' : ''} in flight: ${named}${reqs.length > 3 ? ', …' : ''}`;
+  }
+
   /** A mark for pendingSince: requests started after it are the ones an action caused. */
   get mark(): number {
     return this.#seq;
@@ -105,7 +113,7 @@ export class NetworkTracker {
       this.#waiters.add(waiter);
       arm();
     });
-    return deadline.race(idle, what).finally(() => {
+    return deadline.race(idle, what, () => this.inflightNote()).finally(() => {
       clearTimeout(timer);
       this.#waiters.delete(waiter);
     });

@@ -3,7 +3,7 @@
 
 import { ConnectionError, Deadline } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, lockTab, lookupTab, normaliseAddress, loadRegistry, probe, registerTab, resolvedAddress,
+  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, isTargetClosed, lockTab, lookupTab, normaliseAddress, loadRegistry, probe, registerTab, resolvedAddress,
   type BrowserAddress, type CdpSession, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
@@ -158,7 +158,8 @@ export class CommandSession implements CommandState {
     try {
       return await this.#attach(conn, alias, entry);
     } catch (err) {
-      if (err instanceof ConnectionError && /No target with given id|tab is gone/i.test(err.message)) {
+      // Chrome's "no target", whether as it said it or wrapped by the connection ("The tab is gone (…)").
+      if (err instanceof ConnectionError && isTargetClosed(err)) {
         await forgetTab(alias);
         throw new ConnectionError(`Tab ${alias} no longer exists (closed outside cdp-skill, or Chrome restarted). Open a new one with openTab.`);
       }

@@ -1,6 +1,7 @@
 // The one step an agent could run next after a failure: built from the failure's category, what
-// the thrower knew (target, interceptor, options) and the failure context (near matches, the
-// covering layer's dismiss button). Undefined when nothing concrete would help.
+// the thrower knew (target, control, options), the failure context (near matches, the covering
+// layer's dismiss button) and what the step registry says of each step (where its target is, which
+// step remedies what). Names no step itself. Undefined when nothing concrete would help.
 
 import { MAX_TIMEOUT_MS } from '../common/index.js';
 import { getStep, isObj, NAMING_KEYS, remedyStep, stringTarget, type TargetFacts } from '../steps/index.js';

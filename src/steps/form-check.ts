@@ -10,7 +10,9 @@ import { describe, isObj, obj, ParamError } from './params.js';
 import { objectTarget, stringTarget } from './targets.js';
 import { settledOutput } from './interaction.js';
 
-const TARGET_FORMS = ['selector', 'ref', 'text', 'label', 'exact'] as const;
+/** The target keys formState, validate and submit take (T in the docs). */
+const FORM_TARGET = { selector: '-', ref: '-', text: '-', label: '-', exact: '-' } as const;
+const TARGET_FORMS = Object.keys(FORM_TARGET);
 
 function readTarget(v: unknown, step: string): TargetSpec {
   if (typeof v === 'string') return stringTarget(v, step);
@@ -24,7 +26,7 @@ function formFailure(f: FormFailure, step: string): Error {
   return new ElementNotFoundError(f.desc ? `${f.desc} is not in a form and holds no fields` : 'The page has no <form>; give the selector of the fields\' container');
 }
 
-const FORM_STATE_PARAMS: ParamSchema = { forms: ['true', 'T'], keys: { selector: '-', ref: '-', text: '-', label: '-', exact: '-' }, returns: 'fields with label, value, valid' };
+const FORM_STATE_PARAMS: ParamSchema = { forms: ['true', 'T'], keys: FORM_TARGET, returns: 'fields with label, value, valid' };
 
 defineStep<{ target?: TargetSpec }>({
   name: 'formState',
@@ -45,7 +47,7 @@ defineStep<{ target?: TargetSpec }>({
   },
 });
 
-const VALIDATE_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '-', ref: '-', text: '-', label: '-', exact: '-' }, returns: '{valid}' };
+const VALIDATE_PARAMS: ParamSchema = { forms: ['T'], keys: FORM_TARGET, returns: '{valid}' };
 
 defineStep<{ target: TargetSpec }>({
   name: 'validate',
@@ -66,7 +68,7 @@ defineStep<{ target: TargetSpec }>({
   },
 });
 
-const SUBMIT_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '-', ref: '-', text: '-', label: '-', exact: '-' }, returns: '{submitted}', note: 'invalid → FormValidationError, not sent' };
+const SUBMIT_PARAMS: ParamSchema = { forms: ['T'], keys: FORM_TARGET, returns: '{submitted}', note: 'invalid → FormValidationError, not sent' };
 
 defineStep<{ target: TargetSpec }>({
   name: 'submit',

@@ -23,7 +23,7 @@ import './screenshot.js';
 import './profiles.js';
 import './pdf.js';
 
-export { getStep, stepNames, allSteps, isReadOnlyStep, remedyStep } from './registry.js';
+export { getStep, stepNames, allSteps, isReadOnlyStep, keysOf, remedyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab, TargetFacts } from './registry.js';
 export { ParamError, describe, isObj, quoteKey } from './params.js';
 export { NAMING_KEYS, stringTarget } from './targets.js';

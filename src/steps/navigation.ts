@@ -25,11 +25,11 @@ defineStep<{ url: string; waitUntil: WaitUntil }>({
   run: (ctx, p) => navigate(ctx.command.requireTab().page, p.url, p.waitUntil, ctx.deadline),
 });
 
-function parseHistory(name: string, extra: string[] = []) {
+function parseHistory(name: string, schema: ParamSchema) {
   return (v: unknown): { waitUntil: WaitUntil; ignoreCache: boolean } => {
     if (v === true) return { waitUntil: 'load', ignoreCache: false };
-    if (v === false || v === undefined) throw new ParamError(`${name} takes true or {waitUntil${extra.length ? `, ${extra.join(', ')}` : ''}}, got ${describe(v)}`);
-    const o = obj(v, ['waitUntil', ...extra], name);
+    if (v === false || v === undefined) throw new ParamError(`${name} takes true or {${keysOf(schema).join(', ')}}, got ${describe(v)}`);
+    const o = obj(v, keysOf(schema), name);
     return { waitUntil: optEnum(o, 'waitUntil', WAIT_UNTIL) ?? 'load', ignoreCache: optBool(o, 'ignoreCache') ?? false };
   };
 }
@@ -42,7 +42,7 @@ defineStep({
   params: BACK_PARAMS,
   needsTab: true,
   readOnly: false,
-  parse: parseHistory('back'),
+  parse: parseHistory('back', BACK_PARAMS),
   run: (ctx, p) => goHistory(ctx.command.requireTab().page, -1, p.waitUntil, ctx.deadline),
 });
 
@@ -54,7 +54,7 @@ defineStep({
   params: FORWARD_PARAMS,
   needsTab: true,
   readOnly: false,
-  parse: parseHistory('forward'),
+  parse: parseHistory('forward', FORWARD_PARAMS),
   run: (ctx, p) => goHistory(ctx.command.requireTab().page, 1, p.waitUntil, ctx.deadline),
 });
 
@@ -67,7 +67,7 @@ defineStep({
   remedyFor: { crashed: () => true },
   needsTab: true,
   readOnly: false,
-  parse: parseHistory('reload', ['ignoreCache']),
+  parse: parseHistory('reload', RELOAD_PARAMS),
   replacesDocument: () => true,
   run: (ctx, p) => reload(ctx.command.requireTab().page, p.waitUntil, p.ignoreCache, ctx.deadline),
 });

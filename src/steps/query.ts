@@ -96,7 +96,7 @@ function readCssSelector(v: unknown): string {
 
 function readQuery(v: unknown): QuerySpec {
   if (typeof v === 'string') return { kind: 'css', selector: readCssSelector(v), limit: 10, output: 'text', clean: false, metadata: false };
-  if (isObj(v) && (v.role !== undefined || v.roles !== undefined)) {
+  if (isObj(v) && ('role' in v || 'roles' in v)) {
     return readRoleQuery(obj(v, ['role', 'roles', 'name', 'nameExact', 'nameRegex', 'level', 'checked', 'disabled', 'countOnly', 'limit'], 'query'));
   }
   const o = obj(v, ['selector', 'limit', 'output', 'clean', 'metadata'], 'query');
@@ -156,7 +156,7 @@ function readAt(v: unknown): AtParams {
     if (!v.length || v.length > MAX_POINTS) throw new ParamError(`elementsAt takes 1 to ${MAX_POINTS} points, got ${v.length}`);
     return { kind: 'batch', points: v.map((p, i) => { const o = readPoint(p, `point ${i + 1}`); return { x: o.x, y: o.y }; }) };
   }
-  const o = readPoint(v, 'elementsAt', ['x', 'y', 'radius', 'limit']);
+  const o = readPoint(v, 'elementsAt', keysOf(ELEMENTS_AT_PARAMS));
   if (o.radius === undefined && o.limit === undefined) return { kind: 'point', x: o.x, y: o.y };
   return { kind: 'near', x: o.x, y: o.y, radius: optNumber(o, 'radius', { min: 1 }) ?? 50, limit: optNumber(o, 'limit', { min: 1, max: MAX_LIMIT, integer: true }) ?? 20 };
 }

@@ -20,6 +20,7 @@ async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Dea
   const what = kind === 'text' ? `text "${arg}" to appear` : `"${arg}" to be ${kind}`;
   // What was waited for, for the failure context's near matches.
   const target = { by: kind === 'text' ? 'text' : 'css', value: arg };
+  deadline.log(`waiting for ${what}`);
   while (!deadline.expired()) {
     try {
       const outcome = await page.call(page.frame, (rt, a) => rt.waitCondition.waitForCondition(a.kind, a.arg, a.ms),
@@ -30,6 +31,7 @@ async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Dea
       if (err instanceof TimeoutError) break; // the page did not answer before the deadline: the same timeout
       // The document navigated away mid-wait: wait again in the new one.
       if (!isContextDestroyed(err)) throw err;
+      deadline.log('the page navigated: waiting again in the new document');
       await deadline.sleep(RETRY_AFTER_NAVIGATION_MS);
     }
   }

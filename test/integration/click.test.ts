@@ -99,6 +99,8 @@ describe('click', () => {
     const strict = await h.cli({ tab, steps: [{ click: { selector: '#under', timeout: 300, nativeOnly: true } }] });
     expect(strict.out.steps[0].status).toBe('error');
     expect(strict.out.steps[0].error).toMatch(/covered by .*\(modal\)/);
+    // The timeout ends with its call log: what the wait tried, repeated checks counted (issue 17).
+    expect(strict.out.steps[0].error).toMatch(/\. Call log: waiting for "#under" to be ready for click; .*is covered by /);
     const forced = await h.cli({ tab, steps: [{ click: { selector: '#under', timeout: 300 } }] });
     expect(forced.out.steps[0].output).toMatchObject({ clicked: true, method: 'jsClick-auto', autoForced: true });
     expect(forced.out.steps[0].warning).toMatch(/modal/);

@@ -107,4 +107,11 @@ describe('failure context', () => {
     expect(await h.value(tab, 'document.getElementById("news").checked')).toBe(true);
     expect(await events(tab)).toContain('save-draft');
   });
+
+  it('suggests upload for a file input given to fill, from the kind of control the page found (issue 17)', async () => {
+    const tab = await h.open('actions.html');
+    const r = await h.cli({ tab, steps: [{ fill: { selector: '#file', value: 'a.txt' } }] });
+    expect(r.out.steps[0]).toMatchObject({ category: 'not-editable', nextStep: { upload: { selector: '#file', files: ['/path/to/file'] } } });
+    expect(await h.value(tab, 'document.getElementById("file").files.length')).toBe(0);
+  });
 });

@@ -110,7 +110,10 @@ describe('faults', () => {
     const r = await h.cli({ tab, steps: [{ goto: { url: `${h.baseUrl}/never` }, timeout: 2_000 }] });
     expect(r.code).toBe(1);
     expect(r.out.status).toBe('error');
-    expect(r.out.steps[0]).toMatchObject({ errorType: 'TimeoutError', error: `Timed out after 2000ms waiting for the load event of ${h.baseUrl}/never` });
+    expect(r.out.steps[0]).toMatchObject({ errorType: 'TimeoutError' });
+    // The call log says how far it got and what was still loading (issue 17).
+    expect(r.out.steps[0].error).toBe(`Timed out after 2000ms waiting for the load event of ${h.baseUrl}/never. Call log: `
+      + `navigation to ${h.baseUrl}/never started (HTTP 200); the document at ${h.baseUrl}/never reached no load event yet; 1 request in flight: ${h.baseUrl}/never`);
     expect(r.ms).toBeLessThan(6_000);
     const next = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }, { pageFunction: 'document.title' }] });
     expect(next.out.status).toBe('ok');

@@ -115,3 +115,23 @@ describe('discovery and launch', () => {
     expect(chromeArgs(9222, '/tmp/p', false)).not.toContain('--headless=new');
   });
 });
+
+// Issue 17: Chrome's error strings are recognised in cdp/protocol-errors.ts only.
+describe('Chrome error strings', () => {
+  it('are matched only in cdp/protocol-errors.ts', async () => {
+    const { isCookieRefused, isNavigationAborted, isNotImplemented, isPageRangeInvalid } = await import('../../src/cdp/protocol-errors.js');
+    expect(isCookieRefused(new Error('Invalid cookie fields'))).toBe(true);
+    expect(isPageRangeInvalid(new Error('Page range exceeds page count'))).toBe(true);
+    expect(isNotImplemented(new Error('PrintToPDF is not implemented'))).toBe(true);
+    expect(isNavigationAborted('net::ERR_ABORTED')).toBe(true);
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const src = new URL('../../src/', import.meta.url).pathname;
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const CHROME = /with given id|ERR_ABORTED|Execution context was destroyed|Target closed|page range|not implemented|cookie\/i/;
+    const users = files(src).filter((f) => !f.endsWith('protocol-errors.ts') && !f.includes('/injected/'))
+      .filter((f) => readFileSync(f, 'utf8').split('\n').some((l) => CHROME.test(l) && /\.test\(|includes\(|match\(/.test(l)));
+    expect(users.map((f) => f.slice(src.length))).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+// One step of a command: its hooks around its action within the step deadline, and its result
+// when it fails (params, failure context, a next step). run-command.ts strings these together.
+
+import { CdpSkillError, Deadline } from '../common/index.js';
+import type { StepContext } from '../steps/index.js';
+import type { CommandSession } from './command-session.js';
+import { gatherFailureContext, type StepFailureContext } from './diagnostics.js';
+import type { ClassifiedError, FailureCategory } from './failure.js';
+import { nextStep, type SuggestedStep } from './next-step.js';
+import { observe, waitReady, waitSettled } from './hooks.js';
+import type { ValidatedStep } from './validate.js';
+
+export interface StepResult {
+  action: string;
+  status: 'ok' | 'error' | 'skipped';
+  output?: unknown;
+  warning?: string;
+  /** The observe hook's value (SPEC §10.5). */
+  observation?: unknown;
+  error?: string;
+  errorType?: string;
+  category?: FailureCategory;
+  params?: unknown;
+  /** One step the agent could run next (runner/next-step.ts). */
+  nextStep?: SuggestedStep;
+  /** SPEC §16.3 failure context: the page as the failed step left it. */
+  context?: StepFailureContext;
+}
+
+export interface StepRun { output: unknown; warning?: string; observation?: { value: unknown } }
+
+/** Time a step may overrun its deadline before the runner stops waiting on it regardless. */
+const STEP_GRACE_MS = 2_000;
+
+/** A step reports non-fatal issues as `warnings` in its output; the result carries them as `warning` (SPEC §10.5). */
+export function splitWarnings(raw: unknown): { output: unknown; warning?: string } {
+  if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { warnings?: unknown }).warnings)) return { output: raw };
+  const { warnings, ...output } = raw as { warnings: string[] };
+  return { output: Object.keys(output).length ? output : undefined, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
+}
+
+/** The step's hooks around its action, in the order of SPEC §10.1, all within the step deadline. */
+async function runAction(step: ValidatedStep, ctx: StepContext, session: CommandSession): Promise<StepRun> {
+  const { hooks } = step;
+  if (hooks?.readyWhen) await waitReady(session.requireTab().page, hooks.readyWhen, ctx.deadline);
+  const { output, warning } = splitWarnings(await step.def.run(ctx, step.params));
+  const warnings = warning ? [warning] : [];
+  let observation: StepRun['observation'];
+  if (hooks?.settledWhen || hooks?.observe) {
+    const { page } = session.requireTab();
+    const unsettled = hooks.settledWhen ? await waitSettled(page, hooks.settledWhen, ctx.deadline, !!hooks.observe) : undefined;
+    if (unsettled) warnings.push(unsettled);
+    const seen = hooks.observe ? await observe(page, hooks.observe, ctx.deadline) : undefined;
+    if (seen && 'warning' in seen) warnings.push(seen.warning);
+    else if (seen) observation = seen;
+  }
+  return { output, ...(warnings.length ? { warning: warnings.join('; ') } : {}), ...(observation ? { observation } : {}) };
+}
+
+export async function runStep(step: ValidatedStep, session: CommandSession): Promise<StepRun> {
+  const deadline = Deadline.after(step.timeoutMs);
+  const ctx: StepContext = { deadline, index: step.index, command: session };
+  // Belt and braces: every wait inside a step takes the deadline, but should one not, the
+  // runner still never waits past it.
+  const hardStop = deadline.extended(STEP_GRACE_MS);
+  return hardStop.race(runAction(step, ctx, session), `step ${step.index} (${step.action})`);
+}
+
+/** A step that ran: its result. */
+export function okStep(step: ValidatedStep, run: StepRun): StepResult {
+  const { output, warning, observation } = run;
+  return {
+    action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}),
+    ...(observation ? { observation: observation.value } : {}),
+  };
+}
+
+/** A failed step's result; a non-optional one also gets its params, the failure context and a next step. */
+export async function failedStep(step: ValidatedStep, c: ClassifiedError, session: CommandSession, err: unknown): Promise<StepResult> {
+  // A step that got partway (pipeline, poll) keeps what it has in the error's details.
+  const partial = err instanceof CdpSkillError ? err.details.output : undefined;
+  const result: StepResult = {
+    action: step.action, status: step.optional ? 'skipped' : 'error', ...(partial !== undefined ? { output: partial } : {}),
+    error: c.message, ...(c.name ? { errorType: c.name } : {}), category: c.category,
+  };
+  if (step.optional) return result;
+  result.params = step.raw;
+  const context = session.tab && !session.closedOwnTab ? await gatherFailureContext(session.tab, c) : undefined;
+  const next = await nextStep({ action: step.action, raw: step.raw, failure: c, context, timeoutMs: step.timeoutMs, ...(step.hooks ? { hooks: step.hooks } : {}) });
+  if (next) result.nextStep = next;
+  if (context) result.context = context;
+  return result;
+}
