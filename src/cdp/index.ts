@@ -6,7 +6,7 @@ export { isContextDestroyed, isMethodUnavailable, isStaleNode, isTargetClosed, i
 export { probe, getVersion, isLoopbackHost } from './discovery.js';
 export { findChrome, chromeInstallHint } from './chrome-finder.js';
 export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
-export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress } from './browser.js';
+export { connectBrowser, attachToTarget, canLaunchAt, listPageTargets, normaliseAddress } from './browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
   readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath, entryOf, lookupTab,

@@ -3,17 +3,23 @@
 
 import { TimeoutError } from './errors.js';
 
+/** A timeout noticed this much later than due reports the time that really passed. */
+const LATE_MS = 100;
+
 export class Deadline {
   readonly #endsAt: number;
   readonly #totalMs: number;
+  readonly #startedAt: number;
 
-  private constructor(totalMs: number) {
+  private constructor(totalMs: number, from: number) {
     this.#totalMs = totalMs;
-    this.#endsAt = Date.now() + totalMs;
+    this.#startedAt = from;
+    this.#endsAt = from + totalMs;
   }
 
-  static after(ms: number): Deadline {
-    return new Deadline(ms);
+  /** `ms` from now, or from `from` (a time already started: the command's start for its first step). */
+  static after(ms: number, from = Date.now()): Deadline {
+    return new Deadline(ms, from);
   }
 
   get totalMs(): number {
@@ -30,11 +36,14 @@ export class Deadline {
 
   /** A deadline that ends at the earlier of this one and `ms` from now. */
   cap(ms: number): Deadline {
-    return new Deadline(Math.min(ms, this.remainingMs()));
+    return new Deadline(Math.min(ms, this.remainingMs()), Date.now());
   }
 
+  /** The time that really passed is named when it is not the timeout (a blocked event loop, a late check). */
   timeoutError(what: string): TimeoutError {
-    return new TimeoutError(`Timed out after ${this.#totalMs}ms waiting for ${what}`);
+    const elapsed = Date.now() - this.#startedAt;
+    const after = elapsed - this.#totalMs > LATE_MS ? `${elapsed}ms (timeout ${this.#totalMs}ms)` : `${this.#totalMs}ms`;
+    return new TimeoutError(`Timed out after ${after} waiting for ${what}`);
   }
 
   /** Resolves with `promise`, or rejects with a TimeoutError naming `what` when time runs out. */

@@ -1,7 +1,7 @@
 // goto, back, forward, reload: start the navigation, then wait for the chosen lifecycle point
 // of the document it produced, within the step deadline.
 
-import { NavigationAbortedError, NavigationError, type Deadline } from '../common/index.js';
+import { NavigationAbortedError, NavigationError, PageCrashedError, type Deadline } from '../common/index.js';
 import type { Page } from './tab.js';
 import type { WaitUntil } from './lifecycle.js';
 
@@ -42,6 +42,7 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
     const result = await page.guardNavigation(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
     if (result.errorText) {
       if (result.errorText.includes('ERR_ABORTED')) {
+        await throwIfCrashed(page, deadline); // chrome://crash aborts the navigation by killing the renderer
         throw new NavigationAbortedError(`Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`);
       }
       throw new NavigationError(`Navigation to ${url} failed: ${result.errorText}`);
@@ -75,4 +76,17 @@ export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil,
     await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`));
   }
   return { url: await currentUrl(page) };
+}
+
+/** How long an aborted navigation waits to learn whether the renderer is still there. */
+const CRASH_CHECK_MS = 1_000;
+
+/** Throws the tab's crash when an aborted navigation was really the renderer dying; returns when it answers. */
+async function throwIfCrashed(page: Page, deadline: Deadline): Promise<void> {
+  try {
+    await page.guard(deadline.cap(CRASH_CHECK_MS).race(page.session.send('Runtime.evaluate', { expression: '1' }), 'the page to answer'));
+  } catch (err) {
+    if (err instanceof PageCrashedError) throw err;
+    // Any other failure leaves the abort as the truest account.
+  }
 }

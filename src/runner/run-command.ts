@@ -1,7 +1,7 @@
 // Runs one validated command: attach, run the steps in order (optional steps, stop on error,
 // a deadline per step), capture the page afterwards, and assemble the answer.
 
-import { CdpSkillError, ConnectionError, Deadline } from '../common/index.js';
+import { CAPTURE_PHASE, CdpSkillError, ConnectionError, Deadline, openWindow, pendingNow, progress, TimeoutError } from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector, type ConsoleReport } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab, type StepContext } from '../steps/index.js';
@@ -39,8 +39,8 @@ export interface CommandResult {
   tab?: string;
 }
 
-/** Time a step may overrun its deadline before the runner stops waiting on it regardless. */
-const STEP_GRACE_MS = 2_000;
+/** Time a step may overrun its deadline before the runner stops waiting on it regardless (the CLI's watchdog answers 700 ms after). */
+const STEP_GRACE_MS = 300;
 
 interface TabWatch {
   tab: AttachedTab;
@@ -70,13 +70,23 @@ async function runAction(step: ValidatedStep, ctx: StepContext, session: Command
   return { output, ...(warnings.length ? { warning: warnings.join('; ') } : {}), ...(observation ? { observation } : {}) };
 }
 
-async function runStep(step: ValidatedStep, session: CommandSession): Promise<StepRun> {
-  const deadline = Deadline.after(step.timeoutMs);
+async function runStep(step: ValidatedStep, session: CommandSession, from: number): Promise<StepRun> {
+  const deadline = Deadline.after(step.timeoutMs, from);
   const ctx: StepContext = { deadline, index: step.index, command: session };
   // Belt and braces: every wait inside a step takes the deadline, but should one not, the
-  // runner still never waits past it.
-  const hardStop = Deadline.after(step.timeoutMs + STEP_GRACE_MS);
-  return hardStop.race(runAction(step, ctx, session), `step ${step.index} (${step.action})`);
+  // runner still never waits past it, and says what was still pending.
+  const startedAt = from;
+  let timer: NodeJS.Timeout | undefined;
+  const hardStop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const waiting = pendingNow();
+      reject(new TimeoutError(`Step ${step.index} (${step.action}) did not finish within its ${step.timeoutMs}ms timeout (${Date.now() - startedAt}ms passed)`
+        + `${waiting.length ? `; it was waiting for ${waiting.join('; ')}` : ''}. Chrome may be frozen or overloaded: check with {"chromeStatus": true}.`));
+    }, deadline.remainingMs() + STEP_GRACE_MS);
+  });
+  const action = runAction(step, ctx, session);
+  action.catch(() => { /* after a hard stop nobody awaits the action; its late failure is moot */ });
+  return Promise.race([action, hardStop]).finally(() => clearTimeout(timer));
 }
 
 /** Requests reported per command: an agent otherwise never sees a failing API call. */
@@ -169,6 +179,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
   const maybeLeaves = first.def.replacesDocument !== undefined;
   let early: ReturnType<typeof startBefore>;
   const session = new CommandSession(cmd.timeoutMs, (tab) => {
+    progress.tab = tab.alias;
     watch = {
       tab, console: new ConsoleCollector(tab.page.session, startedMs), startUrl: tab.page.lifecycle.url,
       startEntry: JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame]),
@@ -177,6 +188,8 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
   const steps: StepResult[] = [];
   const errors: { step: number; action: string; error: string; type?: string }[] = [];
   let fatal: ClassifiedError | undefined;
+  /** The first failed step, as the top-level error (README: every failure has a top-level error.type). */
+  let firstFailure: { type: string; step: number; message: string; category: string } | undefined;
   let before: BeforeCapture | undefined;
   let navigatedTo: string | undefined;
   try {
@@ -188,9 +201,13 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
         fatal = classify(err);
       }
     }
+    progress.steps = steps;
     for (const step of fatal ? [] : cmd.steps) {
+      // The first step's time includes the attach before it: the command answers within its timeout.
+      const from = step === first ? progress.startedAt : Date.now();
+      openWindow(step.timeoutMs, `step ${step.index} (${step.action})`, from);
       try {
-        const { output, warning, observation } = await runStep(step, session).finally(() => tagDialogs(watch, step.index));
+        const { output, warning, observation } = await runStep(step, session, from).finally(() => tagDialogs(watch, step.index));
         navigatedTo = landedUrl(step.action, output) ?? navigatedTo;
         steps.push({
           action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}),
@@ -198,9 +215,11 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
         });
       } catch (err) {
         const c = classify(err);
+        if (!step.optional) progress.failed = { action: step.action, status: 'error', error: c.message, ...(c.name ? { errorType: c.name } : {}), category: c.category, type: c.type };
         const stop = !step.optional && cmd.stopOnError;
         steps.push(await failedStep(step, c, session, err));
         if (!step.optional) errors.push({ step: step.index, action: step.action, error: c.message, ...(c.name ? { type: c.name } : {}) });
+        if (!step.optional) firstFailure ??= { type: c.type, step: step.index, message: c.message, category: c.category };
         if (c.type === 'CONNECTION' || err instanceof ConnectionError) { fatal = c; break; }
         if (stop) break;
       }
@@ -210,6 +229,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     // The steps are done: the dialog guard and the profile lookup go alongside the capture.
     const guarded = watch && !session.closedOwnTab && !fatal ? watch.tab.page.guardDialogsUntilNextCommand() : undefined;
     const profileP = profileFor(navigatedTo);
+    progress.phase = CAPTURE_PHASE;
     const captured = alive
       ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })
       : {};
@@ -228,7 +248,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
       steps,
       errors,
-      error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : undefined,
+      error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : firstFailure,
       warning: watch?.tab.page.attachNotes.join(' ') || undefined,
       ...profile,
     });

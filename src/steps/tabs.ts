@@ -4,7 +4,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectionError, DEFAULT_HOST, DEFAULT_PORT, stateDir } from '../common/index.js';
 import {
-  ALIAS_FORM, TARGET_ID_FORM, ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, isTargetClosed, listPageTargets, lockTab, lookupTab,
+  ALIAS_FORM, TARGET_ID_FORM, canLaunchAt, ensureLocalChrome, findAlias, forgetTab, getVersion, isTargetClosed, listPageTargets, lockTab, lookupTab,
   normaliseAddress, probe, pruneTabs, loadRegistry, type BrowserAddress, type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
@@ -246,7 +246,7 @@ defineStep<ChromeStatusParams>({
     let version = await probe(p.host, p.port);
     let launched = false;
     if (!version) {
-      if (!p.autoLaunch || !isLoopbackHost(p.host)) {
+      if (!p.autoLaunch || !canLaunchAt(p.host)) {
         const why = await getVersion(p.host, p.port).then(() => '', (err: Error) => err.message);
         return { running: false, launched: false, port: p.port, error: why || `Chrome is not reachable at ${p.host}:${p.port}` };
       }
