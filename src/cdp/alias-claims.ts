@@ -102,6 +102,10 @@ export function claimAlias(tab: ClaimedTab, floor: number, dir = stateDir()): st
     }
     try {
       writeSync(fd, JSON.stringify(tab));
+    } catch (err) {
+      unlinkSync(claimPath(dir, `t${n}`)); // an empty claim would name no tab
+      (err as NodeJS.ErrnoException).path ??= claimPath(dir, `t${n}`);
+      throw err;
     } finally {
       closeSync(fd);
     }

@@ -51,6 +51,7 @@ function tryAcquire(path: string): boolean {
       writeSync(fd, String(process.pid));
     } catch (err) {
       unlinkSync(path); // a lock without an owner (full disk) would hold up the next caller
+      (err as NodeJS.ErrnoException).path ??= path;
       throw err;
     } finally {
       closeSync(fd);

@@ -69,22 +69,24 @@ const FS_REASONS: Record<string, string> = {
   EISDIR: 'it is a directory', ENOENT: 'it does not exist', EMFILE: 'too many open files', EIO: 'an input/output error',
 };
 
-/** A raw error of a file operation (it names its syscall and path), here or as the cause of another. */
+const FS_SYSCALLS = /^(open|write|read|close|rename|mkdir|rmdir|unlink|scandir|stat|lstat|utime|chmod|symlink|copyfile|fsync|mkdtemp)$/;
+
+/** A raw error of a file operation (it names its syscall), here or as the cause of another. */
 function fsError(err: unknown): NodeJS.ErrnoException | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
     const x = e as NodeJS.ErrnoException;
-    if (typeof x.code === 'string' && x.code in FS_REASONS && typeof x.syscall === 'string' && typeof x.path === 'string') return x;
+    if (typeof x.code === 'string' && x.code in FS_REASONS && typeof x.syscall === 'string' && FS_SYSCALLS.test(x.syscall)) return x;
   }
   return undefined;
 }
 
 /** A disk or HOME problem, said plainly with what to do, instead of raw errno text. */
 function storageFailure(e: NodeJS.ErrnoException): ClassifiedError {
-  const home = process.env.HOME && e.path!.startsWith(process.env.HOME);
+  const home = process.env.HOME && e.path?.startsWith(process.env.HOME);
   const fix = home ? 'Make HOME a writable directory with free space.' : 'Free disk space there, or point TMPDIR (or CDP_SKILL_STATE_DIR) at a writable disk.';
   return {
     type: 'EXECUTION', name: 'StorageError', category: 'storage', details: { path: e.path, code: e.code },
-    message: `Cannot ${e.syscall} ${e.path}: ${FS_REASONS[e.code!]} (${e.code}). ${fix}`,
+    message: `Cannot ${e.syscall} ${e.path ?? 'a file in the state directory'}: ${FS_REASONS[e.code!]} (${e.code}). ${fix}`,
   };
 }
 

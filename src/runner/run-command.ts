@@ -249,7 +249,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
       steps,
       errors,
       error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : firstFailure,
-      warning: watch?.tab.page.attachNotes.join(' ') || undefined,
+      warning: [...watch?.tab.page.attachNotes ?? [], captured.warning].filter(Boolean).join(' ') || undefined,
       ...profile,
     });
     return { output, ok, tab: session.tab?.alias };
