@@ -4,7 +4,7 @@
 // registers a clean-up that runs, synchronously, before the process exits.
 
 /** Time the answer may take beyond the timeout: the margin the watchdog keeps for writing it. */
-export const ANSWER_MARGIN_MS = 700;
+export const ANSWER_MARGIN_MS = 500;
 
 export interface Progress {
   startedAt: number;

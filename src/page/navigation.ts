@@ -42,7 +42,7 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
     const result = await page.guardNavigation(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
     if (result.errorText) {
       if (result.errorText.includes('ERR_ABORTED')) {
-        await throwIfCrashed(page, deadline); // chrome://crash aborts the navigation by killing the renderer
+        await throwIfCrashed(page, url, deadline); // chrome://crash aborts the navigation by killing the renderer
         throw new NavigationAbortedError(`Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`);
       }
       throw new NavigationError(`Navigation to ${url} failed: ${result.errorText}`);
@@ -81,10 +81,16 @@ export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil,
 /** How long an aborted navigation waits to learn whether the renderer is still there. */
 const CRASH_CHECK_MS = 1_000;
 
-/** Throws the tab's crash when an aborted navigation was really the renderer dying; returns when it answers. */
-async function throwIfCrashed(page: Page, deadline: Deadline): Promise<void> {
+/**
+ * Throws the tab's crash when an aborted navigation was really the renderer dying. Chrome's debug
+ * URLs (chrome://crash, chrome://kill) are given the whole check time, since the old renderer may
+ * still answer before it dies; otherwise one answer from the page shows it alive.
+ */
+async function throwIfCrashed(page: Page, url: string, deadline: Deadline): Promise<void> {
+  const check = deadline.cap(CRASH_CHECK_MS);
   try {
-    await page.guard(deadline.cap(CRASH_CHECK_MS).race(page.session.send('Runtime.evaluate', { expression: '1' }), 'the page to answer'));
+    await page.guard<unknown>(/^chrome:/i.test(url) ? check.sleep(CRASH_CHECK_MS)
+      : check.race(page.session.send('Runtime.evaluate', { expression: '1' }), 'the page to answer'));
   } catch (err) {
     if (err instanceof PageCrashedError) throw err;
     // Any other failure leaves the abort as the truest account.

@@ -39,8 +39,8 @@ export interface CommandResult {
   tab?: string;
 }
 
-/** Time a step may overrun its deadline before the runner stops waiting on it regardless (the CLI's watchdog answers 700 ms after). */
-const STEP_GRACE_MS = 300;
+/** Time a step may overrun its deadline before the runner stops waiting on it regardless (the CLI's watchdog answers 500 ms after). */
+const STEP_GRACE_MS = 200;
 
 interface TabWatch {
   tab: AttachedTab;
