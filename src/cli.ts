@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, parseJson, runCommand, validateCommand, assemble } from './runner/index.js';
 import { appendMetrics, writeDebugLog } from './capture/index.js';
-import { homeDir } from './common/index.js';
+import { abandonAll, CAPTURE_PHASE, homeDir, openWindow, pendingNow, progress } from './common/index.js';
 
 const STDIN_GUARD_MS = 100;
 /** Words that are subcommands, not a JSON command given as the one argument. */
@@ -42,6 +42,7 @@ function emit(output: unknown, exitCode: number): void {
   if (emitted) return;
   const text = `${JSON.stringify(output)}\n`; // before marking: if this throws, crash() still answers
   emitted = true;
+  abandonAll(); // locks still held, a Chrome half launched: nothing outlives an answered command
   writeStdout(Buffer.from(text));
   process.exit(exitCode);
 }
@@ -87,6 +88,8 @@ async function runJson(text: string, debug: boolean): Promise<void> {
     request = parseJson(text);
     const command = await validateCommand(request);
     actions = command.steps.map((s) => s.action);
+    openWindow(command.steps[0]!.timeoutMs, command.tab ? `attaching to ${command.tab}` : 'step 1', progress.startedAt);
+    watchDeadline();
     const result = await runCommand(command);
     ({ output, ok, tab } = result);
     if (result.capturedPage) tellLoaderWorthCaching();
@@ -104,6 +107,65 @@ async function runJson(text: string, debug: boolean): Promise<void> {
   });
   if (debug) writeDebugLog(tab, actions, ok ? 'ok' : 'error', request, output);
   emit(output, ok ? 0 : 1);
+}
+
+/** How often the clock is checked against the command's deadline. */
+const WATCH_INTERVAL_MS = 50;
+
+/**
+ * Whatever Chrome does (frozen, flooding dialogs, never answering), the command answers within
+ * the running step's timeout plus a small margin: with the steps done so far and what was pending.
+ */
+function watchDeadline(): void {
+  const timer = setInterval(() => {
+    if (Date.now() < progress.deadlineAt) return;
+    clearInterval(timer);
+    const { output, code } = deadlineAnswer();
+    emit(output, code);
+  }, WATCH_INTERVAL_MS);
+  timer.unref();
+}
+
+function deadlineAnswer(): { output: Record<string, unknown>; code: number } {
+  const elapsed = Date.now() - progress.startedAt;
+  const waiting = pendingNow();
+  const chrome = waiting.some((w) => /Chrome|WebSocket|HTTP/.test(w));
+  const message = `No answer within the ${progress.windowMs}ms timeout of ${progress.phase}: ${elapsed}ms have passed since the command started`
+    + `${waiting.length ? `; still waiting for ${waiting.join('; ')}` : ''}. `
+    + (chrome ? 'Chrome is not answering (frozen, overloaded, or blocked by a page): check it with {"chromeStatus": true}, or open a new tab.'
+      : 'Retry with a longer "timeout", or split the command.');
+  // A step that failed before the deadline is the answer; only its failure context was cut short.
+  const { failed } = progress;
+  const done = progress.steps ?? [];
+  if (failed) {
+    const { type, ...step } = failed;
+    const steps = done.some((s) => (s as { error?: string }).error === failed.error) ? done : [...done, step];
+    return { code: 1, output: assemble({ status: 'error', tab: progress.tab, steps, error: { type, message: failed.error, category: failed.category } }) };
+  }
+  if (progress.phase === CAPTURE_PHASE && done.every((s) => (s as { status?: string }).status !== 'error')) {
+    const warning = `The steps are done, but the look at the page afterwards did not finish within the ${progress.windowMs}ms timeout`
+      + `${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}: no screenshot or snapshot this time.`;
+    return { code: 0, output: assemble({ status: 'ok', tab: progress.tab, steps: done, warning }) };
+  }
+  const steps = done;
+  return { code: 1, output: assemble({
+    status: 'error', tab: progress.tab, steps,
+    error: { type: chrome ? 'CONNECTION' : 'EXECUTION', message, category: chrome ? 'connection' : 'timeout' },
+  }) };
+}
+
+/** A CLI killed politely (SIGTERM, Ctrl-C) still answers, and frees the tab for the next command. */
+function onSignal(signal: NodeJS.Signals): void {
+  const elapsed = Date.now() - progress.startedAt;
+  const waiting = pendingNow();
+  emit(assemble({
+    status: 'error', tab: progress.tab, steps: progress.steps,
+    error: {
+      type: 'EXECUTION', category: 'connection',
+      message: `Interrupted by ${signal} after ${elapsed}ms, during ${progress.phase}${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}. `
+        + 'The step may have partly run; the tab is free again: check its state with a snapshot before retrying.',
+    },
+  }), 1);
 }
 
 function version(): string {
@@ -171,5 +233,7 @@ function crash(err: unknown): void {
   emit({ status: 'error', error: { type: c.type, message: `Internal error: ${c.message}` } }, 1);
 }
 process.on('uncaughtException', crash);
+process.on('SIGTERM', onSignal);
+process.on('SIGINT', onSignal);
 process.on('unhandledRejection', crash);
 main().catch(crash);

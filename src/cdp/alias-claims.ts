@@ -61,6 +61,12 @@ export function readClaims(dir = stateDir()): Map<string, ClaimedTab> {
   return claims;
 }
 
+/** The high-water mark alone (one small read, cheap enough for every registry read). */
+export function highWaterMark(dir = stateDir()): number {
+  const n = Number(safeRead(highWaterPath(dir)).trim());
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}
+
 /** The highest alias number handed out, as far as the claims say (high-water file and claim names). */
 export function claimedHighWater(dir = stateDir()): number {
   let highest = Number(safeRead(highWaterPath(dir)).trim());
@@ -102,6 +108,10 @@ export function claimAlias(tab: ClaimedTab, floor: number, dir = stateDir()): st
     }
     try {
       writeSync(fd, JSON.stringify(tab));
+    } catch (err) {
+      unlinkSync(claimPath(dir, `t${n}`)); // an empty claim would name no tab
+      (err as NodeJS.ErrnoException).path ??= claimPath(dir, `t${n}`);
+      throw err;
     } finally {
       closeSync(fd);
     }

@@ -4,7 +4,7 @@
 
 import { ConnectionError, DEFAULT_HOST, markEndpointSecrets, NAMED_PORT } from '../common/index.js';
 import { Connection } from './connection.js';
-import { getVersion, isLoopbackHost, probe, rehostWsUrl } from './discovery.js';
+import { getVersion, rehostWsUrl, type BrowserVersion } from './discovery.js';
 import { defaultHeadless, ensureLocalChrome } from './launcher.js';
 import { connectOwnBrowser, ownPort } from './own-browser.js';
 import type { CdpSession } from './protocol.js';
@@ -54,15 +54,28 @@ export function resolvedAddress(a: BrowserAddress, conn: Connection): BrowserAdd
 
 const browserKey = (a: BrowserAddress): string => `${a.host}:${a.port}`;
 
+/**
+ * Hosts an auto-launched Chrome answers on (it listens on 127.0.0.1 only): a launch for any other
+ * host, even another loopback address, would leave a Chrome running that the caller cannot reach.
+ */
+export function canLaunchAt(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost';
+}
+
 async function discoverWsUrl(addr: BrowserAddress, options: ConnectOptions): Promise<{ url: string; launched: boolean }> {
-  const version = await probe(addr.host, addr.port);
-  if (version) return { url: rehostWsUrl(version.webSocketDebuggerUrl, addr.host, addr.port), launched: false };
-  if (!options.autoLaunch || !isLoopbackHost(addr.host)) {
-    // Ask again without swallowing the reason, so the error names it.
-    await getVersion(addr.host, addr.port);
+  let version: BrowserVersion;
+  try {
+    version = await getVersion(addr.host, addr.port);
+    return { url: rehostWsUrl(version.webSocketDebuggerUrl, addr.host, addr.port), launched: false };
+  } catch (err) {
+    // Something holds the port but does not answer (a frozen Chrome): launching another cannot help.
+    const frozen = /no answer within/.test((err as Error).message);
+    if (frozen) throw new ConnectionError(`${(err as Error).message}. Something holds the port but does not answer (a frozen or overloaded Chrome): restart it, or use another port.`);
+    if (!options.autoLaunch || !canLaunchAt(addr.host)) throw err;
   }
   const result = await ensureLocalChrome(addr.port, options.headless ?? defaultHeadless());
-  return { url: rehostWsUrl(result.version.webSocketDebuggerUrl, addr.host, addr.port), launched: result.launched };
+  // The launched Chrome listens on 127.0.0.1 (not ::1, which "localhost" may resolve to first).
+  return { url: rehostWsUrl(result.version.webSocketDebuggerUrl, '127.0.0.1', addr.port), launched: result.launched };
 }
 
 export async function connectBrowser(addr: BrowserAddress, options: ConnectOptions): Promise<BrowserConnection> {

@@ -2,7 +2,7 @@
 // id-correlated commands with their own timers, event dispatch per session, clean close.
 // Incoming frames are `unknown` until narrowed here; nothing past this file sees raw JSON.
 
-import { ConnectionError, ExecutionError, DEFAULT_COMMAND_TIMEOUT_MS } from '../common/index.js';
+import { ConnectionError, ExecutionError, DEFAULT_COMMAND_TIMEOUT_MS, pendingStart, tracked } from '../common/index.js';
 import type {
   CdpSession, CommandName, CommandResult, EventName, EventPayload, SendOptions,
 } from './protocol.js';
@@ -47,12 +47,12 @@ export class Connection {
   static async open(url: string, timeoutMs: number): Promise<Connection> {
     const conn = new Connection(url);
     try {
-      conn.#ws = await WebSocketClient.open(url, {
+      conn.#ws = await tracked(`the WebSocket handshake with ${url.replace(/\/devtools\/browser\/.*/, '')}`, WebSocketClient.open(url, {
         timeoutMs,
         maxPayload: 512 * 1024 * 1024,
         onMessage: (text) => conn.#onMessage(text),
         onClose: (reason) => conn.#onClose(reason),
-      });
+      }));
     } catch (err) {
       throw new ConnectionError(`Cannot connect to ${url}: ${(err as Error).message}`);
     }
@@ -111,6 +111,7 @@ export class Connection {
     }
     const id = this.#nextId++;
     const message = JSON.stringify({ id, method, params: params ?? {}, ...(sessionId ? { sessionId } : {}) });
+    const done = pendingStart(`Chrome's answer to ${method}`);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
@@ -123,7 +124,7 @@ export class Connection {
         this.#pending.delete(id);
         reject(new ConnectionError(`Cannot send ${method}: ${err.message}`));
       });
-    });
+    }).finally(done);
   }
 
   #on(sessionId: string | undefined, method: string, handler: Listener): () => void {

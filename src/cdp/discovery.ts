@@ -2,7 +2,7 @@
 // browser WebSocket URL. node:http rather than fetch: it loads faster in a short-lived CLI, and
 // only when a call needs discovery (most connect straight to a stored WebSocket URL).
 
-import { ConnectionError, PROBE_TIMEOUT_MS, requireBuiltin } from '../common/index.js';
+import { ConnectionError, PROBE_TIMEOUT_MS, requireBuiltin, tracked } from '../common/index.js';
 
 export interface BrowserVersion {
   Browser: string;
@@ -20,7 +20,7 @@ export interface TargetListEntry {
 
 export function httpJson<T>(host: string, port: number, path: string, timeoutMs = PROBE_TIMEOUT_MS, method = 'GET'): Promise<T> {
   const { request } = requireBuiltin('node:http') as typeof import('node:http');
-  return new Promise((resolve, reject) => {
+  return tracked(`an HTTP answer from http://${host}:${port}${path}`, new Promise((resolve, reject) => {
     const req = request({ host, port, path, method, timeout: timeoutMs, headers: { host: `${host}:${port}` } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -40,7 +40,7 @@ export function httpJson<T>(host: string, port: number, path: string, timeoutMs 
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs}ms`)));
     req.on('error', (err) => reject(new ConnectionError(`Chrome is not reachable at ${host}:${port} (${err.message})`)));
     req.end();
-  });
+  }));
 }
 
 export function getVersion(host: string, port: number, timeoutMs?: number): Promise<BrowserVersion> {

@@ -9,7 +9,7 @@ export {
 export { probe, getVersion, isLoopbackHost } from './discovery.js';
 export { findChrome, chromeInstallHint } from './chrome-finder.js';
 export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
-export { connectBrowser, attachToTarget, listPageTargets, normaliseAddress, resolvedAddress } from './browser.js';
+export { connectBrowser, attachToTarget, canLaunchAt, listPageTargets, normaliseAddress, resolvedAddress } from './browser.js';
 export { connectOwnBrowser, ownProfileName } from './own-browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {

@@ -6,7 +6,7 @@
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ConnectionError, ensureStateDir, LAUNCH_POLL_INTERVAL_MS, LAUNCH_TIMEOUT_MS, requireBuiltin, stateDir,
+  ConnectionError, ensureStateDir, LAUNCH_POLL_INTERVAL_MS, LAUNCH_TIMEOUT_MS, onAbandon, requireBuiltin, stateDir,
 } from '../common/index.js';
 import { chromeInstallHint, findChrome } from './chrome-finder.js';
 import { probe, type BrowserVersion } from './discovery.js';
@@ -83,6 +83,7 @@ async function spawnAndWait<T>(spec: LaunchSpec<T>): Promise<T> {
   const logPath = join(profileDir, 'chrome-stderr.log');
   // A launch that fails leaves nothing behind: no process, and no profile folder it created.
   const cleanUp = (): string => {
+    abandoned();
     if (child.pid && exited === undefined) {
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
     }
@@ -103,11 +104,13 @@ async function spawnAndWait<T>(spec: LaunchSpec<T>): Promise<T> {
   let exited: string | undefined;
   child.once('exit', (code, signal) => { exited = signal ? `signal ${signal}` : `code ${code}`; });
   child.once('error', (err) => { exited = err.message; });
+  // A command that gives up (deadline, signal) while Chrome starts leaves no Chrome behind.
+  const abandoned = onAbandon(() => { cleanUp(); });
 
   const endsAt = Date.now() + LAUNCH_TIMEOUT_MS;
   while (Date.now() < endsAt) {
     const up = await spec.ready(profileDir);
-    if (up !== undefined) return up;
+    if (up !== undefined) { abandoned(); return up; }
     if (exited !== undefined) {
       const tail = cleanUp();
       throw new ConnectionError(`Chrome (${exe}) exited with ${exited} before opening ${spec.what}.${tail ? ` Its stderr:\n${tail}` : ''}`);

@@ -3,7 +3,7 @@
 // (torn pid, or a pid reused by another program) is broken. Waiting is bounded.
 
 import { openSync, writeSync, closeSync, readFileSync, statSync, unlinkSync, utimesSync } from 'node:fs';
-import { ConnectionError, STALE_LOCK_MS } from '../common/index.js';
+import { ConnectionError, onAbandon, STALE_LOCK_MS } from '../common/index.js';
 
 const RETRY_MS = 15;
 /** A held lock's mtime is refreshed this often, so age tells a live holder from a reused pid. */
@@ -19,12 +19,19 @@ export function lockOwner(path: string): number | undefined {
   }
 }
 
+/**
+ * A lock holder writes its pid right after creating the file: an empty lock older than this was
+ * left by a writer that could not write (a full disk) or died in between.
+ */
+const EMPTY_LOCK_MS = 500;
+
 /** A lock is stale when its owner is dead, or (torn pid, or pid reused) when it stopped being refreshed. */
 function isStale(path: string): boolean {
   try {
-    const ageMs = Date.now() - statSync(path).mtimeMs;
+    const st = statSync(path);
+    const ageMs = Date.now() - st.mtimeMs;
     const pid = lockOwner(path);
-    if (pid === undefined) return ageMs > STALE_LOCK_MS;
+    if (pid === undefined) return ageMs > (st.size === 0 ? EMPTY_LOCK_MS : STALE_LOCK_MS);
     if (pid === process.pid) return false;
     try {
       process.kill(pid, 0);
@@ -40,8 +47,15 @@ function isStale(path: string): boolean {
 function tryAcquire(path: string): boolean {
   try {
     const fd = openSync(path, 'wx', 0o600);
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
+    try {
+      writeSync(fd, String(process.pid));
+    } catch (err) {
+      unlinkSync(path); // a lock without an owner (full disk) would hold up the next caller
+      (err as NodeJS.ErrnoException).path ??= path;
+      throw err;
+    } finally {
+      closeSync(fd);
+    }
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -73,14 +87,18 @@ export async function acquireLock(path: string, timeoutMs: number, busy: (owner:
   }, HEARTBEAT_MS);
   heartbeat.unref();
   let held = true;
-  return () => {
+  // A process that exits before releasing (deadline, signal) still frees the lock on its way out.
+  const forget = onAbandon(() => release());
+  const release = (): void => {
     if (!held) return;
     held = false;
+    forget();
     clearInterval(heartbeat);
     // Only our own lock is removed: a waiter may have broken it and taken it over.
     if (lockOwner(path) !== process.pid) return;
     try { unlinkSync(path); } catch { /* already gone */ }
   };
+  return release;
 }
 
 export async function withLock<T>(path: string, timeoutMs: number, what: string, fn: () => Promise<T> | T): Promise<T> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { stateDir, REGISTRY_LOCK_TIMEOUT_MS } from '../common/index.js';
 import { withLock } from './lock.js';
 import { rebuildRegistry, salvageRegistry } from './registry-recovery.js';
-import { ALIAS_FORM, claimAlias, readClaim, releaseClaim, type ClaimedTab } from './alias-claims.js';
+import { ALIAS_FORM, claimAlias, highWaterMark, readClaim, releaseClaim, type ClaimedTab } from './alias-claims.js';
 
 export interface ViewportMetrics {
   width: number;
@@ -118,7 +118,7 @@ export function parseRegistry(text: string): RegistryData | undefined {
   return data;
 }
 
-type FileState = { data: RegistryData } | { corrupt: string; what: string };
+type FileState = { data: RegistryData } | { corrupt: string; what: string; data?: RegistryData };
 
 function readFile(): FileState {
   const path = registryPath();
@@ -134,7 +134,11 @@ function readFile(): FileState {
     throw err;
   }
   const data = parseRegistry(text);
-  return data ? { data } : { corrupt: text, what: text.trim() ? 'not a valid registry' : 'empty' };
+  if (!data) return { corrupt: text, what: text.trim() ? 'not a valid registry' : 'empty' };
+  // Well-formed but behind the aliases handed out (rewritten by hand or by an old copy): rebuilt
+  // like a damaged one, so its counter cannot hand out an old alias and lost tabs get theirs back.
+  if (data.nextId <= highWaterMark()) return { corrupt: text, what: 'behind the alias claims', data };
+  return { data };
 }
 
 /**
@@ -143,7 +147,7 @@ function readFile(): FileState {
  */
 export function readRegistry(): RegistryData {
   const state = readFile();
-  return 'data' in state ? state.data : salvageRegistry(state.corrupt).data;
+  return state.data ?? salvageRegistry((state as { corrupt: string }).corrupt).data;
 }
 
 /** Moves a damaged registry aside (tabs.json.corrupt-<ts>) and rebuilds it from the browsers and the alias claims. */
@@ -175,10 +179,10 @@ function removeStrayTempFiles(): void {
 /** Reads the registry, first repairing a torn or corrupt file (never a crash). */
 export async function loadRegistry(): Promise<RegistryData> {
   const state = readFile();
-  if ('data' in state) return state.data;
+  if (!('corrupt' in state)) return state.data;
   return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', () => {
     const again = readFile(); // another process may have repaired it while we waited
-    return 'data' in again ? again.data : recover(again.corrupt);
+    return 'corrupt' in again ? recover(again.corrupt) : again.data;
   });
 }
 
@@ -199,7 +203,7 @@ function writeRegistry(data: RegistryData): void {
 export function updateRegistry<T>(change: (data: RegistryData) => T): Promise<T> {
   return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', async () => {
     const state = readFile();
-    const data = 'data' in state ? state.data : await recover(state.corrupt);
+    const data = 'corrupt' in state ? await recover(state.corrupt) : state.data;
     const result = change(data);
     writeRegistry(data);
     return result;

@@ -9,21 +9,26 @@ const LOG_SHOWN = 5;
 const LOG_MAX_CHARS = 300;
 
 interface LogEntry { text: string; count: number }
+/** A timeout noticed this much later than due reports the time that really passed. */
+const LATE_MS = 100;
 
 export class Deadline {
   readonly #endsAt: number;
   readonly #totalMs: number;
   /** Shared with the deadlines cap() derives: one log per step. */
   readonly #log: LogEntry[];
+  readonly #startedAt: number;
 
-  private constructor(totalMs: number, log: LogEntry[] = []) {
+  private constructor(totalMs: number, from: number, log: LogEntry[] = []) {
     this.#totalMs = totalMs;
-    this.#endsAt = Date.now() + totalMs;
+    this.#startedAt = from;
+    this.#endsAt = from + totalMs;
     this.#log = log;
   }
 
-  static after(ms: number): Deadline {
-    return new Deadline(ms);
+  /** `ms` from now, or from `from` (a time already started: the command's start for its first step). */
+  static after(ms: number, from = Date.now()): Deadline {
+    return new Deadline(ms, from);
   }
 
   get totalMs(): number {
@@ -40,12 +45,12 @@ export class Deadline {
 
   /** A deadline that ends at the earlier of this one and `ms` from now, writing to the same call log. */
   cap(ms: number): Deadline {
-    return new Deadline(Math.min(ms, this.remainingMs()), this.#log);
+    return new Deadline(Math.min(ms, this.remainingMs()), Date.now(), this.#log);
   }
 
   /** A deadline `ms` longer than this one, made alongside it, writing to the same call log (the runner's hard stop). */
   extended(ms: number): Deadline {
-    return new Deadline(this.#totalMs + ms, this.#log);
+    return new Deadline(this.#totalMs + ms, this.#startedAt, this.#log);
   }
 
   /**
@@ -75,8 +80,11 @@ export class Deadline {
     return log ? `${message}. Call log: ${log}` : message;
   }
 
+  /** The time that really passed is named when it is not the timeout (a blocked event loop, a late check). */
   timeoutError(what: string): TimeoutError {
-    return new TimeoutError(this.withCallLog(`Timed out after ${this.#totalMs}ms waiting for ${what}`, `waiting for ${what}`));
+    const elapsed = Date.now() - this.#startedAt;
+    const after = elapsed - this.#totalMs > LATE_MS ? `${elapsed}ms (timeout ${this.#totalMs}ms)` : `${this.#totalMs}ms`;
+    return new TimeoutError(this.withCallLog(`Timed out after ${after} waiting for ${what}`, `waiting for ${what}`));
   }
 
   /**

@@ -1,7 +1,7 @@
 // goto, back, forward, reload: start the navigation, then wait for the chosen lifecycle point
 // of the document it produced, within the step deadline.
 
-import { NavigationAbortedError, NavigationError, type Deadline } from '../common/index.js';
+import { NavigationAbortedError, NavigationError, PageCrashedError, type Deadline } from '../common/index.js';
 import { isNavigationAborted } from '../cdp/index.js';
 import type { Page } from './tab.js';
 import type { WaitUntil } from './lifecycle.js';
@@ -43,6 +43,7 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
     const result = await page.guardNavigation(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
     if (result.errorText) {
       if (isNavigationAborted(result.errorText)) {
+        await throwIfCrashed(page, url, deadline); // chrome://crash aborts the navigation by killing the renderer
         throw new NavigationAbortedError(`Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`);
       }
       throw new NavigationError(`Navigation to ${url} failed: ${result.errorText}`);
@@ -77,4 +78,23 @@ export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil,
     await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`, () => page.network.inflightNote()));
   }
   return { url: await currentUrl(page) };
+}
+
+/** How long an aborted navigation waits to learn whether the renderer is still there. */
+const CRASH_CHECK_MS = 1_000;
+
+/**
+ * Throws the tab's crash when an aborted navigation was really the renderer dying. Chrome's debug
+ * URLs (chrome://crash, chrome://kill) are given the whole check time, since the old renderer may
+ * still answer before it dies; otherwise one answer from the page shows it alive.
+ */
+async function throwIfCrashed(page: Page, url: string, deadline: Deadline): Promise<void> {
+  const check = deadline.cap(CRASH_CHECK_MS);
+  try {
+    await page.guard<unknown>(/^chrome:/i.test(url) ? check.sleep(CRASH_CHECK_MS)
+      : check.race(page.session.send('Runtime.evaluate', { expression: '1' }), 'the page to answer'));
+  } catch (err) {
+    if (err instanceof PageCrashedError) throw err;
+    // Any other failure leaves the abort as the truest account.
+  }
 }

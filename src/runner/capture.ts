@@ -109,6 +109,8 @@ export interface AfterCapture {
   changes?: unknown;
   viewportSnapshot?: string;
   truncated?: true;
+  /** Why a visual command has no screenshot (a full disk, a tab that did not paint in time). */
+  warning?: string;
 }
 
 export async function captureAfter(
@@ -146,8 +148,9 @@ export async function captureAfter(
   if (shot) {
     try {
       out.screenshot = (await shot).path;
-    } catch {
-      // Screenshot failure is non-fatal (SPEC §17.1): the field is simply absent.
+    } catch (err) {
+      // Screenshot failure is non-fatal (SPEC §17.1): the field is absent, and the answer says why.
+      out.warning = `No screenshot this time: ${((err as Error).message || String(err)).slice(0, 200)}`;
     }
   }
   return out;
@@ -180,13 +183,15 @@ async function settle(tab: AttachedTab, before: BeforeCapture, deadline: Deadlin
 async function describe(tab: AttachedTab, opts: { startUrl: string; before?: BeforeCapture; actions: string[] }, state: PageState | undefined): Promise<AfterCapture> {
   const { page, alias } = tab;
   const out: AfterCapture = {};
+  const stripHash = (u: string): string => u.split('#')[0]!;
   if (!state) {
-    out.navigated = true; // SPEC §14.3: an unknown URL after the command counts as navigation
+    // The page could not be read (a dialog storm, a script that never yields): the tab's own
+    // navigation events still say whether a document was committed; no navigation is guessed.
+    if (page.lifecycle.documentCount > 0 || stripHash(page.lifecycle.url) !== stripHash(opts.startUrl)) out.navigated = true;
     return out;
   }
   const { context, snapshot, live, scrollY: afterScrollY } = state;
   out.context = context;
-  const stripHash = (u: string): string => u.split('#')[0]!;
   const navigated = stripHash(context.url) !== stripHash(opts.startUrl) || page.lifecycle.documentCount > 0;
   if (navigated) out.navigated = true;
   if (!snapshot?.ok) return out;

@@ -1,9 +1,9 @@
 // The runner's side of CommandState: browser connections of this command (one per browser),
 // the tab it works on, and attaching to tabs by alias, by target, or by opening a new one.
 
-import { ConnectionError, Deadline } from '../common/index.js';
+import { ANSWER_MARGIN_MS, ConnectionError, Deadline, progress } from '../common/index.js';
 import {
-  attachToTarget, connectBrowser, forgetTab, isLoopbackHost, isTargetClosed, lockTab, lookupTab, normaliseAddress, loadRegistry, probe, registerTab, resolvedAddress,
+  attachToTarget, canLaunchAt, connectBrowser, forgetTab, isTargetClosed, lockTab, lookupTab, normaliseAddress, loadRegistry, probe, registerTab, resolvedAddress,
   type BrowserAddress, type CdpSession, type Connection, type ReleaseLock, type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
@@ -44,6 +44,11 @@ export class CommandSession implements CommandState {
     this.#whileEnabling = whileEnabling;
   }
 
+  /** A busy tab is waited for within the running step's time window, so the answer still comes in time. */
+  #lockWaitMs(): number {
+    return Math.max(0, Math.min(this.#timeoutMs, progress.deadlineAt - ANSWER_MARGIN_MS - Date.now()));
+  }
+
   requireTab(): AttachedTab {
     if (!this.tab) throw new ConnectionError('This step needs a tab: pass "tab": "t1", or start the command with openTab.');
     return this.tab;
@@ -81,7 +86,7 @@ export class CommandSession implements CommandState {
   async #attach(conn: Connection, alias: string, entry: TabEntry): Promise<AttachedTab> {
     // Two commands on one tab would interleave their input: the second waits for the first,
     // at most its own timeout.
-    this.#locks.push(await lockTab(alias, entry.targetId, this.#timeoutMs));
+    this.#locks.push(await lockTab(alias, entry.targetId, this.#lockWaitMs()));
     const session = await attachToTarget(conn, entry.targetId);
     const opening = Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
     this.#whileEnabling?.(session, entry);
@@ -101,7 +106,7 @@ export class CommandSession implements CommandState {
   }
 
   async openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab> {
-    const autoLaunch = address.own === true || (!address.wsEndpoint && isLoopbackHost(address.host));
+    const autoLaunch = address.own === true || (!address.wsEndpoint && canLaunchAt(address.host));
     let conn = await this.#connect(address, autoLaunch, headless);
     // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
     // and a screenshot of such a tab would stall.
@@ -167,9 +172,9 @@ export class CommandSession implements CommandState {
     }
   }
 
+  /** Closes connections and releases locks; a connection still being opened is closed when it opens, not waited for. */
   async close(): Promise<void> {
-    const conns = await Promise.allSettled(this.#connections.values());
-    for (const c of conns) if (c.status === 'fulfilled') c.value.close();
     for (const release of this.#locks.splice(0)) release();
+    for (const conn of this.#connections.values()) conn.then((c) => c.close(), () => { /* never opened: nothing to close */ });
   }
 }

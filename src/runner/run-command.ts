@@ -2,7 +2,7 @@
 // error, a deadline each), then alongside each other the dialog guard, the site profile lookup and
 // the capture of the page, the tab's state written back, and the answer assembled.
 
-import { ConnectionError } from '../common/index.js';
+import { CAPTURE_PHASE, ConnectionError, openWindow, progress } from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
@@ -53,6 +53,8 @@ interface Run {
   fatal?: ClassifiedError;
   /** The URL the command's last navigation landed on, for the site profile. */
   navigatedTo?: string;
+  /** The first failed step, as the top-level error (README: every failure has a top-level error.type). */
+  firstFailure?: { type: string; step: number; message: string; category: string };
 }
 
 const tabState = (tab: AttachedTab): string => JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame]);
@@ -65,6 +67,7 @@ function startRun(cmd: Command): Run {
   // A command that starts by loading a new document has nothing to diff against: no early look.
   const earlyLook = visual && cmd.tab !== undefined && !first.def.providesTab && first.def.replacesDocument === undefined;
   const onAttach = (tab: AttachedTab): void => {
+    progress.tab = tab.alias;
     run.watch = { tab, console: new ConsoleCollector(tab.page.session, startedMs), startUrl: tab.page.lifecycle.url, startEntry: tabState(tab) };
   };
   const session = new CommandSession(cmd.timeoutMs, onAttach, earlyLook ? (s, entry) => { run.early ??= startBefore(s, entry); } : undefined);
@@ -87,15 +90,22 @@ async function attach(run: Run): Promise<void> {
 
 /** Phase 2: the steps in order; a failure stops the command unless the step is optional or stopOnError is off. */
 async function runSteps(run: Run): Promise<void> {
+  progress.steps = run.steps;
+  const first = run.cmd.steps[0];
   for (const step of run.cmd.steps) {
+    // The first step's time includes the attach before it: the command answers within its timeout.
+    const from = step === first ? progress.startedAt : Date.now();
+    openWindow(step.timeoutMs, `step ${step.index} (${step.action})`, from);
     try {
-      const done = await runStep(step, run.session).finally(() => tagDialogs(run.watch, step.index));
+      const done = await runStep(step, run.session, from).finally(() => tagDialogs(run.watch, step.index));
       run.navigatedTo = landedUrl(step, done.output) ?? run.navigatedTo;
       run.steps.push(okStep(step, done));
     } catch (err) {
       const c = classify(err);
+      if (!step.optional) progress.failed = { action: step.action, status: 'error', error: c.message, ...(c.name ? { errorType: c.name } : {}), category: c.category, type: c.type };
       run.steps.push(await failedStep(step, c, run.session, err));
       if (!step.optional) run.errors.push({ step: step.index, action: step.action, error: c.message, ...(c.name ? { type: c.name } : {}) });
+      if (!step.optional) run.firstFailure ??= { type: c.type, step: step.index, message: c.message, category: c.category };
       if (c.type === 'CONNECTION' || err instanceof ConnectionError) { run.fatal = c; return; }
       if (!step.optional && run.cmd.stopOnError) return;
     }
@@ -157,6 +167,7 @@ async function capturePhase(run: Run): Promise<{ captured: AfterCapture | Record
   const alive = usable && !usable.tab.page.fatalError ? usable : undefined;
   const guarded = usable?.tab.page.guardDialogsUntilNextCommand();
   const profile = profileFor(run.navigatedTo);
+  progress.phase = CAPTURE_PHASE;
   const captured = alive
     ? await captureAfter(alive.tab, { visual: run.visual, startUrl: alive.startUrl, before: run.before, actions: run.cmd.steps.map((s) => s.action) })
     : {};
@@ -187,8 +198,8 @@ function answer(run: Run, captured: AfterCapture | Record<string, never>, profil
     network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
     steps: run.steps,
     errors,
-    error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : undefined,
-    warning: watch?.tab.page.attachNotes.join(' ') || undefined,
+    error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : run.firstFailure,
+    warning: [...watch?.tab.page.attachNotes ?? [], (captured as { warning?: string }).warning].filter(Boolean).join(' ') || undefined,
     ...profile,
   });
   return { output, ok };

@@ -1,7 +1,7 @@
 // One step of a command: its hooks around its action within the step deadline, and its result
 // when it fails (params, failure context, a next step). run-command.ts strings these together.
 
-import { CdpSkillError, Deadline } from '../common/index.js';
+import { CdpSkillError, Deadline, pendingNow, TimeoutError } from '../common/index.js';
 import type { StepContext } from '../steps/index.js';
 import type { CommandSession } from './command-session.js';
 import { gatherFailureContext, type StepFailureContext } from './diagnostics.js';
@@ -29,8 +29,8 @@ export interface StepResult {
 
 export interface StepRun { output: unknown; warning?: string; observation?: { value: unknown } }
 
-/** Time a step may overrun its deadline before the runner stops waiting on it regardless. */
-const STEP_GRACE_MS = 2_000;
+/** Time a step may overrun its deadline before the runner stops waiting on it regardless (the CLI's watchdog answers 500 ms after). */
+const STEP_GRACE_MS = 200;
 
 /** A step reports non-fatal issues as `warnings` in its output; the result carries them as `warning` (SPEC §10.5). */
 export function splitWarnings(raw: unknown): { output: unknown; warning?: string } {
@@ -57,13 +57,25 @@ async function runAction(step: ValidatedStep, ctx: StepContext, session: Command
   return { output, ...(warnings.length ? { warning: warnings.join('; ') } : {}), ...(observation ? { observation } : {}) };
 }
 
-export async function runStep(step: ValidatedStep, session: CommandSession): Promise<StepRun> {
-  const deadline = Deadline.after(step.timeoutMs);
+/** Runs a step whose time counts from `from` (the first step's includes the attach before it). */
+export async function runStep(step: ValidatedStep, session: CommandSession, from = Date.now()): Promise<StepRun> {
+  const deadline = Deadline.after(step.timeoutMs, from);
   const ctx: StepContext = { deadline, index: step.index, command: session };
   // Belt and braces: every wait inside a step takes the deadline, but should one not, the
-  // runner still never waits past it.
-  const hardStop = deadline.extended(STEP_GRACE_MS);
-  return hardStop.race(runAction(step, ctx, session), `step ${step.index} (${step.action})`);
+  // runner still never waits past it, and says what was still pending.
+  let timer: NodeJS.Timeout | undefined;
+  const hardStop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const waiting = pendingNow();
+      const log = deadline.callLog();
+      reject(new TimeoutError(`Step ${step.index} (${step.action}) did not finish within its ${step.timeoutMs}ms timeout (${Date.now() - from}ms passed)`
+        + `${waiting.length ? `; it was waiting for ${waiting.join('; ')}` : ''}. Chrome may be frozen or overloaded: check with {"chromeStatus": true}.`
+        + `${log ? ` Call log: ${log}` : ''}`));
+    }, deadline.remainingMs() + STEP_GRACE_MS);
+  });
+  const action = runAction(step, ctx, session);
+  action.catch(() => { /* after a hard stop nobody awaits the action; its late failure is moot */ });
+  return Promise.race([action, hardStop]).finally(() => clearTimeout(timer));
 }
 
 /** A step that ran: its result. */

@@ -123,11 +123,16 @@ defineStep<DomParams>({
     const base = { tagName: r.tagName, ...(selector ? { selector } : {}), length: r.length };
     if (r.html.length <= p.maxLength && r.length === r.html.length) return { html: r.html, ...base };
     // Too long to answer inline: the start inline, the whole (up to the transfer cap) in a file.
+    const complete = r.html.length === r.length;
+    // Past the cap the file ends before the tag that was cut, never in the middle of one.
+    const saved = complete ? r.html : r.html.slice(0, Math.max(r.html.lastIndexOf('<'), 0) || r.html.length);
     const path = join(ensureStateDir('dom'), `${tab.alias}-${Date.now()}.html`);
-    writeFileSync(path, r.html, { mode: 0o600 });
+    writeFileSync(path, saved, { mode: 0o600 });
     return {
-      html: r.html.slice(0, p.maxLength), ...base, truncated: true, path,
-      warnings: [`HTML is ${r.length} characters: the first ${p.maxLength} are inline, ${r.html.length < r.length ? `the first ${r.html.length}` : 'all'} in "path"`],
+      html: r.html.slice(0, p.maxLength), ...base, truncated: true, path, pathLength: saved.length, ...(complete ? {} : { pathTruncated: true }),
+      warnings: [complete
+        ? `HTML is ${r.length} characters: the first ${p.maxLength} are inline, all of it in "path"`
+        : `HTML is ${r.length} characters: the first ${p.maxLength} are inline; "path" holds only the first ${saved.length} (at most ${DOM_TRANSFER_MAX_CHARS} are read out of the page, cut before a tag). Use a selector for the part you need.`],
     };
   },
 });

@@ -107,7 +107,7 @@ export function optWsEndpoint(o: Obj, key = 'wsEndpoint'): string | undefined {
 export function navigableUrl(raw: string, key: string): string {
   const url = normaliseUrl(raw, key);
   if (/^javascript:/i.test(url)) {
-    throw new ParamError(`"${key}" is a javascript: URL, which runs a script instead of navigating; it is refused. Run the script with {"pageFunction": "…"}.`);
+    throw new ParamError(`"${key}" is a javascript: URL, which runs a script instead of navigating; it is refused. Run the script with {"pageFunction": "…"} instead`);
   }
   return url;
 }

@@ -4,7 +4,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { clipText, ConnectionError, markEndpointSecrets, MAX_TITLE_CHARS, MAX_URL_CHARS, stateDir } from '../common/index.js';
 import {
-  ALIAS_FORM, TARGET_ID_FORM, connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isLoopbackHost, isTargetClosed,
+  ALIAS_FORM, TARGET_ID_FORM, canLaunchAt, connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isTargetClosed,
   listPageTargets, lockTab, lookupTab, normaliseAddress, probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
@@ -295,7 +295,7 @@ async function namedStatus(ctx: StepContext, address: BrowserAddress, p: ChromeS
   let version = await probe(host, port);
   let launched = false;
   if (!version) {
-    if (!p.autoLaunch || !isLoopbackHost(host)) {
+    if (!p.autoLaunch || !canLaunchAt(host)) {
       const why = await getVersion(host, port).then(() => '', (err: Error) => err.message);
       return { running: false, launched: false, port, error: why || `Chrome is not reachable at ${host}:${port}` };
     }

@@ -151,8 +151,8 @@ describe('closeTab against a running command', () => {
     expect(done.out, done.stdout).toMatchObject({ status: 'ok', steps: [{}, {}, { output: { value: 'held' } }] });
     expect(close.out).toMatchObject({ status: 'ok', steps: [{ output: { closed: tab } }] });
     expect(Date.now() - closedAt).toBeGreaterThan(1_000); // it waited for the lock
-    const list = await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as { id: string }[];
-    expect(list.some((t) => t.id === targetId)).toBe(false);
+    await expect.poll(async () => (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as { id: string }[])
+      .some((t) => t.id === targetId), { timeout: 5_000 }).toBe(false);
   }, 60_000);
 
   it('gives up at its own timeout with "Tab busy" and leaves the tab open', async () => {

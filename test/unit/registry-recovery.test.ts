@@ -60,3 +60,21 @@ describe('registry shape', () => {
     ]) expect(parseRegistry(bad), bad).toBeUndefined();
   });
 });
+
+describe('alias claims', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-skill-claims-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('never hands out a number twice, even below the floor asked for or after a release', async () => {
+    const { claimAlias, readClaims, releaseClaim, highWaterMark } = await import('../../src/cdp/alias-claims.js');
+    const tab = (id: string) => ({ targetId: id, host: '127.0.0.1', port: 1 });
+    expect(claimAlias(tab('A'), 1, dir)).toBe('t1');
+    expect(claimAlias(tab('B'), 1, dir)).toBe('t2'); // a registry that says nextId 1 again
+    releaseClaim('t2', dir);
+    expect(claimAlias(tab('C'), 1, dir)).toBe('t3'); // the high-water mark outlives the claim
+    expect(claimAlias(tab('D'), 10, dir)).toBe('t10');
+    expect(highWaterMark(dir)).toBe(10);
+    expect([...readClaims(dir)].map(([a, c]) => `${a}=${c.targetId}`).sort()).toEqual(['t10=D', 't1=A', 't3=C']);
+    releaseClaim('__proto__', dir); // not an alias: nothing happens
+  });
+});

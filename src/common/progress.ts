@@ -1,0 +1,76 @@
+// The command's clock: by when it must answer, what it is doing, and what it is waiting on right
+// now (CDP commands, handshakes, probes, locks), so an answer forced by the clock can say what was
+// pending. Work that must not outlive an abandoned command (a half-launched Chrome, held locks)
+// registers a clean-up that runs, synchronously, before the process exits.
+
+/** Time the answer may take beyond the timeout: the margin the watchdog keeps for writing it. */
+export const ANSWER_MARGIN_MS = 500;
+
+export interface Progress {
+  startedAt: number;
+  /** When the command must have answered (timeout of the running step + margin). */
+  deadlineAt: number;
+  /** The timeout that window was given, for the message. */
+  windowMs: number;
+  /** What the command is doing: "attaching to t1", "step 2 (goto)", "capture after the steps". */
+  phase: string;
+  /** The step results so far (the runner's own array). */
+  steps?: unknown[];
+  /** The failure of the running step, known before its failure context is gathered. */
+  failed?: { action: string; status: 'error'; error: string; errorType?: string; category: string; type: string };
+  tab?: string;
+}
+
+// From the process's start (performance.timeOrigin), not this module's: the caller's clock starts there.
+/** The phase after the steps: the look at the page (screenshot, snapshot, diff). */
+export const CAPTURE_PHASE = 'the capture after the steps';
+
+export const progress: Progress = { startedAt: Math.round(performance.timeOrigin), deadlineAt: Infinity, windowMs: 0, phase: 'starting' };
+
+/** Opens the time window of a step: the command must answer within `timeoutMs` from `from`, plus the margin. */
+export function openWindow(timeoutMs: number, phase: string, from = Date.now()): void {
+  progress.failed = undefined;
+  progress.deadlineAt = from + timeoutMs + ANSWER_MARGIN_MS;
+  progress.windowMs = timeoutMs;
+  progress.phase = phase;
+}
+
+const pending = new Map<number, string>();
+let nextPending = 1;
+
+/** Marks `what` as pending until the returned function is called (or `promise` settles). */
+export function pendingStart(what: string): () => void {
+  const id = nextPending++;
+  pending.set(id, what);
+  return () => { pending.delete(id); };
+}
+
+export function tracked<T>(what: string, promise: Promise<T>): Promise<T> {
+  const done = pendingStart(what);
+  promise.then(done, done);
+  return promise;
+}
+
+/** What is pending now, oldest first, without repeats (at most `max`). */
+export function pendingNow(max = 4): string[] {
+  const seen = [...new Set(pending.values())];
+  return seen.length > max ? [...seen.slice(0, max), `${seen.length - max} more`] : seen;
+}
+
+const cleanUps = new Set<() => void>();
+
+/** Registers work to undo if the process exits before it is done; call the result when it is. */
+export function onAbandon(cleanUp: () => void): () => void {
+  cleanUps.add(cleanUp);
+  return () => { cleanUps.delete(cleanUp); };
+}
+
+/** Runs every registered clean-up (best effort, synchronous): the process is about to exit. */
+export function abandonAll(): void {
+  for (const cleanUp of [...cleanUps]) {
+    cleanUps.delete(cleanUp);
+    try {
+      cleanUp();
+    } catch { /* exiting anyway: one failed clean-up must not stop the others */ }
+  }
+}
