@@ -72,6 +72,20 @@ async function main() {
         console.log(`  ${kind.padEnd(11)} median ${r.medianMs.toFixed(2)} ms  min ${r.minMs.toFixed(2)}  p95 ${r.p95Ms.toFixed(2)}`);
       }
     }
+    // A warm call: the same small read in the page's world and in an isolated world, alternated.
+    const world = await c.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'cdp-skill-bench', grantUniveralAccess: false });
+    const warm = { main: [], isolated: [] };
+    for (let i = 0; i < 4 * runs; i++) {
+      for (const [kind, contextId] of [['main', undefined], ['isolated', world.executionContextId]]) {
+        const t = performance.now();
+        await c.send('Runtime.evaluate', { expression: 'document.querySelectorAll("*").length', returnByValue: true, ...(contextId ? { contextId } : {}) });
+        warm[kind].push({ ms: performance.now() - t, bytes: 0 });
+      }
+    }
+    for (const [kind, list] of Object.entries(warm)) {
+      const r = summarize(list);
+      console.log(`warm call, ${kind.padEnd(8)} median ${r.medianMs.toFixed(3)} ms  min ${r.minMs.toFixed(3)}`);
+    }
     c.close();
   } finally {
     await s.close();
