@@ -39,34 +39,29 @@ const FRAME_SEARCH_INTERVAL_MS = 100;
 
 /**
  * Cross-frame search (SPEC §13.3): the frame where `target` is, trying the current frame first and
- * then every other frame, round after round until `timeoutMs`. Leaves `page.frame` as it found it.
+ * then every other frame, round after round until `timeoutMs`. Leaves `page.frame` as it is.
  */
 export async function findFrameWith(page: Page, target: TargetSpec, refs: RefHolder, timeoutMs: number, deadline: Deadline): Promise<FrameTarget | undefined> {
   const original = page.frame;
   const until = deadline.cap(timeoutMs);
-  try {
-    while (true) {
-      const frames = await page.guard(page.frames.list(deadline));
-      const order = [original?.frameId ?? frames[0]!.frameId, ...frames.map((f) => f.frameId).filter((id) => id !== (original?.frameId ?? frames[0]!.frameId))];
-      for (const frameId of order) {
-        let where: FrameTarget | undefined;
-        try {
-          where = frameId === frames[0]!.frameId ? undefined : await page.frames.target(frameId, deadline);
-        } catch {
-          continue; // a frame still loading or just removed
-        }
-        page.frame = where;
-        try {
-          await locate(page, target, refs, { timeoutMs: 0 }, deadline);
-          return where ?? { frameId, session: page.session, url: frames[0]!.url, crossOrigin: false };
-        } catch (err) {
-          if (!(err instanceof ElementNotFoundError)) throw err;
-        }
+  while (true) {
+    const frames = await page.guard(page.frames.list(deadline));
+    const order = [original?.frameId ?? frames[0]!.frameId, ...frames.map((f) => f.frameId).filter((id) => id !== (original?.frameId ?? frames[0]!.frameId))];
+    for (const frameId of order) {
+      let where: FrameTarget | undefined;
+      try {
+        where = frameId === frames[0]!.frameId ? undefined : await page.frames.target(frameId, deadline);
+      } catch {
+        continue; // a frame still loading or just removed
       }
-      if (until.expired()) return undefined;
-      await until.sleep(FRAME_SEARCH_INTERVAL_MS);
+      try {
+        await locate(page.inFrame(where), target, refs, { timeoutMs: 0 }, deadline);
+        return where ?? { frameId, session: page.session, url: frames[0]!.url, crossOrigin: false };
+      } catch (err) {
+        if (!(err instanceof ElementNotFoundError)) throw err;
+      }
     }
-  } finally {
-    page.frame = original;
+    if (until.expired()) return undefined;
+    await until.sleep(FRAME_SEARCH_INTERVAL_MS);
   }
 }

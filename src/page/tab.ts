@@ -226,6 +226,23 @@ export class Page {
     return this.guard(heldElementObjectId(this.worlds, this.frameRef(frame), handle, deadline));
   }
 
+  /**
+   * This tab seen from `frame` (undefined: the top document): the same page, whose `frame` is that
+   * one, for code that acts in a frame other than the steps' own (a cross-frame search) — the frame
+   * passed along, never switched on the tab for the duration.
+   */
+  inFrame(frame: FrameTarget | undefined): Page {
+    if (frame === this.frame) return this;
+    return new Proxy(this, {
+      get: (page, prop) => {
+        if (prop === 'frame') return frame;
+        const value: unknown = Reflect.get(page, prop, page);
+        return typeof value === 'function' ? value.bind(page) : value;
+      },
+      set: () => false, // choosing where steps run is the tab's own business (the frame step)
+    });
+  }
+
   /** A frame by session and id; undefined is the top document. */
   frameRef(frame: FrameTarget | undefined): FrameRef {
     return frame ? { session: frame.session, frameId: frame.frameId } : { session: this.session, frameId: this.lifecycle.mainFrameId };

@@ -105,19 +105,15 @@ defineStep<ClickParams>({
       return { clicked: true, method: 'cdp', ...(await settledOutput(tab, s)) };
     }
     let inFrame: { frameId: string; url: string } | undefined;
-    const original = page.frame;
+    // The click runs where the search found the target; later steps still run in the tab's frame.
+    let where = page;
     if (p.searchFrames) {
       const found = await findFrameWith(page, p.target, tab.entry, p.opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS, ctx.deadline);
       if (!found) throw new ElementNotFoundError(`No element matches ${describeTarget(p.target)} in any frame`, { target: { by: p.target.by }, category: 'selector-not-found' });
-      if (found.frameId !== (original?.frameId ?? page.lifecycle.mainFrameId)) inFrame = { frameId: found.frameId, url: found.url };
-      page.frame = found.session === page.session && found.contextId === undefined ? undefined : found;
+      if (found.frameId !== (page.frame?.frameId ?? page.lifecycle.mainFrameId)) inFrame = { frameId: found.frameId, url: found.url };
+      where = page.inFrame(found.session === page.session && found.contextId === undefined ? undefined : found);
     }
-    let r: Awaited<ReturnType<typeof click>>;
-    try {
-      r = await click(page, p.target, tab.entry, p.opts, ctx.deadline);
-    } finally {
-      page.frame = original; // the search never changes where later steps run
-    }
+    const r = await click(where, p.target, tab.entry, p.opts, ctx.deadline);
     if (p.waitAfter) {
       const w = p.waitAfter;
       await page.call(page.frame, (rt, a) => rt.waitCondition.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' })
