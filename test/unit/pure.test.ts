@@ -94,7 +94,8 @@ describe('Deadline', () => {
     const d = Deadline.after(20);
     const err = await d.race(new Promise(() => {}), 'the moon').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
-    expect((err as Error).message).toBe('Timed out after 20ms waiting for the moon');
+    // On a loaded machine the timer fires late: then the message names the time that really passed.
+    expect((err as Error).message).toMatch(/^Timed out after (20ms|\d+ms \(timeout 20ms\)) waiting for the moon$/);
     expect(d.cap(1_000).remainingMs()).toBeLessThanOrEqual(20);
   });
 });
