@@ -2,7 +2,7 @@
 // network tracked, dialogs handled and recorded, and a guard that turns a crash, a closed tab
 // or a lost connection into an error for whatever is waiting — never a hang.
 
-import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError, TimeoutError } from '../common/index.js';
+import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError, progress, TimeoutError } from '../common/index.js';
 import type { GuardedDialog, PageRuntime } from '../injected/index.js';
 import { callIsolated, callPageWorld, evaluateWithRefs, evaluateWithRuntime, heldElementObjectId, type EvalTarget, type EvaluateOptions } from './evaluate.js';
 import { adoptRefs, handBackValueRefs } from './agent-refs.js';
@@ -336,8 +336,10 @@ const UNRESPONSIVE_MS = 10_000;
  */
 async function answered<T>(enabling: Promise<T>, timeoutMs: number): Promise<T> {
   const waitMs = Math.min(UNRESPONSIVE_MS, timeoutMs);
+  // A wait of the command's whole timeout counts from the command's start, like its first step.
+  const from = waitMs === timeoutMs ? Math.min(progress.startedAt, Date.now()) : Date.now();
   try {
-    return await Deadline.after(waitMs).race(enabling, 'the page to answer');
+    return await Deadline.after(waitMs, from).race(enabling, 'the page to answer');
   } catch (err) {
     if (!(err instanceof TimeoutError)) throw err;
     throw new ConnectionError(`The tab did not answer within ${waitMs}ms: it is blocked, most likely by a JavaScript dialog `
