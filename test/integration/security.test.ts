@@ -134,6 +134,34 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
     }
   });
 
+  it('a registry that lost the record (rebuilt after damage) finds the same live Chrome through its profile, not a new one', async () => {
+    const before = registry();
+    const port = Number(new URL(before.own.wsUrl).port);
+    delete before.own;
+    writeFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), JSON.stringify(before), { mode: 0o600 });
+    const r = await h.cli({ steps: [{ chromeStatus: { autoLaunch: false } }] }, { env });
+    expect(r.out.steps?.[0]?.output, r.stdout).toMatchObject({ running: true, launched: false, port });
+    expect(Number(new URL(registry().own.wsUrl).port)).toBe(port);
+  });
+
+  it('with the record lost too, a dead Chrome\'s DevToolsActivePort is not followed to an impostor on its port', async () => {
+    await h.cli({ steps: [{ chromeStatus: true }] }, { env });
+    const before = registry();
+    const port = Number(new URL(before.own.wsUrl).port);
+    await killOwnChrome();
+    delete before.own;
+    writeFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), JSON.stringify(before), { mode: 0o600 });
+    const fake = await fakeDevTools(port);
+    try {
+      const r = await h.cli({ steps: [{ openTab: `${h.baseUrl}/page2.html` }] }, { env });
+      expect(r.out, r.stdout).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
+      expect({ http: fake.http, ws: fake.ws }).toEqual({ http: [], ws: [] });
+      expect(Number(new URL(registry().own.wsUrl).port)).not.toBe(port);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('eight agents starting at once with no Chrome running launch one Chrome of our own and all use it', async () => {
     const tmp = join(h.tmp, 'eight');
     mkdirSync(join(tmp, 'home'), { recursive: true });
