@@ -125,7 +125,7 @@ function summaryLine(actions: string[], ranked: ObservedChange[], diff: Observed
   const top = (unfocused.length ? unfocused : notView).slice(0, SUMMARY_PHRASES);
   const words = top.map(phrase);
   const scrolled = (diff.counts.leftView ?? 0) + (diff.counts.enteredView ?? 0);
-  if (scrolled) words.push(`${diff.counts.enteredView ?? 0} entered view, ${diff.counts.leftView ?? 0} left view`);
+  if (scrolled) words.push([diff.counts.enteredView && `${diff.counts.enteredView} entered view`, diff.counts.leftView && `${diff.counts.leftView} left view`].filter(Boolean).join(', '));
   const focusOnly = notView.length - unfocused.length;
   const rest = total - top.length - scrolled - (unfocused.length ? focusOnly : 0);
   if (rest > 0) words.push(`+${rest} more`);

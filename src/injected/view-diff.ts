@@ -61,6 +61,10 @@ export function viewChanges(): ViewDiff | undefined {
   const counts: ViewDiff['counts'] = {};
   const changes: ViewChange[] = [];
   for (const { change, el } of kept) {
+    // Focus landing on the element clicked or typed into is expected, not news.
+    if (change.field === 'focused' && acted && (el === acted || el.contains(acted))) continue;
+    // An element that came or went with nothing to show (an empty status region) is not visible.
+    if ((change.kind === 'appeared' || change.kind === 'gone') && !change.label && !change.inside) continue;
     counts[change.kind] = (counts[change.kind] ?? 0) + 1;
     if (counts[change.kind]! > PER_KIND) continue;
     const ref = rt.skillState().byElement.get(el);
@@ -100,7 +104,7 @@ export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
     if (shown && b.text) out.push({ change: { ...rt.describeUnit(b, 'text'), from: b.text, to: '' }, el });
     else if (!shown) out.push({ change: rt.describeUnit(b, 'gone'), el });
   }
-  return rt.keepFocusGain(out);
+  return rt.keepFocusGain(out, [...after.units.values()].some((u) => u.states?.focused === 'true'));
 }
 
 export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
@@ -116,8 +120,8 @@ export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
 }
 
 /** When focus landed somewhere, the element it left is noise; a blur alone is kept. */
-export function keepFocusGain(found: Found[]): Found[] {
-  const gained = found.some((f) => f.change.field === 'focused' && f.change.to === 'true');
+export function keepFocusGain(found: Found[], focusedNow: boolean): Found[] {
+  const gained = focusedNow || found.some((f) => f.change.field === 'focused' && f.change.to === 'true');
   return gained ? found.filter((f) => f.change.field !== 'focused' || f.change.to === 'true') : found;
 }
 

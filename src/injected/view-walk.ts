@@ -171,7 +171,8 @@ export function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
   const role = unit.role;
   const named = rt.isInteractiveRole(role) || role === 'img' || role === 'dialog' || role === 'alertdialog' || role === 'heading' || role === 'table' || role === 'grid' || role === 'figure';
   const name = named ? rt.capName(rt.accessibleName(el, role)) : '';
-  unit.label = name || unit.text || (role === 'row' || role === 'listitem' ? rt.textSnippet(el, 80) : '');
+  const layer = role === 'row' || role === 'listitem' || role === 'dialog' || role === 'alertdialog' || role === 'menu' || role === 'listbox' || role === 'tooltip';
+  unit.label = name || unit.text || (layer ? rt.textSnippet(el, 80) : '');
   if (rt.isInteractiveRole(role)) {
     const node = { role } as Parameters<PageRuntime['nodeStates']>[2];
     rt.nodeStates(el, role, node);

@@ -169,7 +169,8 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
   } catch {
     // A full disk costs the file, not the answer.
   }
-  const diffable = !navigated && opts.before !== undefined && opts.before.frameId === page.frame?.frameId && state.view !== undefined;
+  // A route change in the same document (pushState) is diffed too: its new heading is the news.
+  const diffable = opts.before !== undefined && opts.before.frameId === page.frame?.frameId && state.view !== undefined;
   let changes: ViewportChanges | undefined;
   if (diffable) {
     changes = tellChanges({ diff: state.view!, actions: opts.actions, live, shownNow: fullYaml });
