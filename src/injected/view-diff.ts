@@ -27,7 +27,13 @@ export interface ViewChange {
   near?: 1;
 }
 
-export interface ViewDiff { changes: ViewChange[]; counts: Partial<Record<ViewChangeKind, number>>; truncated?: true }
+export interface ViewDiff {
+  changes: ViewChange[];
+  counts: Partial<Record<ViewChangeKind, number>>;
+  /** Header/menu/footer/sidebar landmarks on screen before and after with nothing changed inside: `role|name`. */
+  unchanged: string[];
+  truncated?: true;
+}
 
 interface Found { change: ViewChange; el: Element }
 
@@ -38,6 +44,7 @@ export function viewStart(): void {
   const slot = rt.viewSlot();
   slot.stop?.();
   slot.before = rt.walkView(false);
+  slot.landmarks = rt.frameLandmarks();
   slot.acted = undefined;
   rt.armMutationClock();
   const note = (e: Event): void => { const t = e.composedPath()[0]; if (t && (t as Node).nodeType === 1) slot.acted = t as Element; };
@@ -53,7 +60,7 @@ export function viewChanges(): ViewDiff | undefined {
   slot.stop?.();
   slot.before = undefined;
   if (!before) return undefined;
-  const after = rt.walkView(true);
+  const after = rt.walkView(false);
   const found: Found[] = [...rt.compareUnits(before, after), ...rt.findMoves(before, after)];
   const kept = rt.foldTables(rt.rollUp(rt.cancelRerenders(found)), before, after);
   const acted = slot.acted?.isConnected ? slot.acted : undefined;
@@ -73,7 +80,18 @@ export function viewChanges(): ViewDiff | undefined {
     if (acted && rt.isNear(acted, el)) change.near = 1;
     changes.push(change);
   }
-  return { changes, counts, ...(before.truncated || after.truncated ? { truncated: true as const } : {}) };
+  const changedEls = kept.map((f) => f.el);
+  const unchanged = rt.frameLandmarks().filter((l) => slot.landmarks?.includes(l) && !changedEls.some((el) => l.contains(el)))
+    .map((l) => { const role = rt.roleOf(l); return `${role}|${rt.capName(rt.accessibleName(l, role))}`; });
+  return { changes, counts, unchanged, ...(before.truncated || after.truncated ? { truncated: true as const } : {}) };
+}
+
+/** Header, menu, footer and sidebar landmarks on screen, outermost only. */
+export function frameLandmarks(): Element[] {
+  const ROLES = ',banner,navigation,contentinfo,complementary,';
+  const all = Array.from(document.querySelectorAll('header, nav, footer, aside, [role=banner], [role=navigation], [role=contentinfo], [role=complementary]'))
+    .filter((el) => ROLES.includes(`,${rt.roleOf(el)},`) && rt.isOnScreen(el));
+  return all.filter((el) => !all.some((other) => other !== el && other.contains(el)));
 }
 
 export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
@@ -87,7 +105,7 @@ export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
     if (!a.inView) continue;
     const b = before.units.get(id);
     const el = after.els.get(id)!;
-    if (!b) out.push({ change: rt.describeUnit(a, 'appeared'), el });
+    if (!b) out.push({ change: rt.describeUnit(a, rt.wasPruned(el, before) ? 'enteredView' : 'appeared'), el });
     else if (!b.inView) out.push({ change: rt.describeUnit(a, 'enteredView'), el });
     else out.push(...rt.compareUnit(b, a, el));
   }
@@ -97,14 +115,26 @@ export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
     if (a?.inView) continue;
     const el = before.els.get(id)!;
     if (a) { out.push({ change: rt.describeUnit(b, 'leftView'), el }); continue; }
-    if (!el.isConnected) { out.push({ change: rt.describeUnit(b, 'gone'), el }); continue; }
-    if (after.truncated) continue; // the after-walk stopped early: nothing known
-    const shown = el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-    // Still shown but no longer a unit: its own text went away.
-    if (shown && b.text) out.push({ change: { ...rt.describeUnit(b, 'text'), from: b.text, to: '' }, el });
-    else if (!shown) out.push({ change: rt.describeUnit(b, 'gone'), el });
+    if (!el.isConnected || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+      out.push({ change: rt.describeUnit(b, 'gone'), el });
+    } else if (!b.frame && !rt.isOnScreen(el)) {
+      out.push({ change: rt.describeUnit(b, 'leftView'), el }); // far off screen now: not walked
+    } else if (b.text && !after.truncated) {
+      // Still shown but no longer a unit: its own text went away.
+      out.push({ change: { ...rt.describeUnit(b, 'text'), from: b.text, to: '' }, el });
+    }
   }
   return rt.keepFocusGain(out, [...after.units.values()].some((u) => u.states?.focused === 'true'));
+}
+
+/** Inside an element the before-walk skipped as far off screen: it was there, out of view. */
+export function wasPruned(el: Element, before: ViewWalk): boolean {
+  const slot = rt.viewSlot();
+  for (let n: Element | null = el; n; n = rt.composedParent(n)) {
+    const id = slot.ids.get(n);
+    if (id !== undefined && before.pruned.has(id)) return true;
+  }
+  return false;
 }
 
 export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {

@@ -29,6 +29,8 @@ export interface ViewWalk {
   orders: Map<number, number[]>;
   /** Elements of the ids in `orders`. */
   nodes: Map<number, Element>;
+  /** Ids of elements far off screen, not walked. */
+  pruned: Set<number>;
   count: number;
   max: number;
   truncated: boolean;
@@ -45,6 +47,8 @@ export interface ViewSlot {
   next: number;
   before?: ViewWalk;
   acted?: Element;
+  /** Frame landmarks on screen at the before-look. */
+  landmarks?: Element[];
   stop?: () => void;
   /** The time of the last DOM mutation since the before-look (view-settle.ts). */
   clock?: { last: number; observer: MutationObserver };
@@ -65,7 +69,7 @@ export function viewIdOf(el: Element): number {
 
 /** Walks the document (or the chosen frame's document) into a fresh ViewWalk. */
 export function walkView(full: boolean, max = 20_000): ViewWalk {
-  const w: ViewWalk = { units: new Map(), els: new Map(), orders: new Map(), nodes: new Map(), count: 0, max, truncated: false, full };
+  const w: ViewWalk = { units: new Map(), els: new Map(), orders: new Map(), nodes: new Map(), pruned: new Set(), count: 0, max, truncated: false, full };
   const body = document.body ?? document.documentElement;
   rt.walkViewElement(body, undefined, w, { vw: window.innerWidth, vh: window.innerHeight, frameInView: true });
   return w;
@@ -89,6 +93,9 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   const style = getComputedStyle(el);
   // Opacity 0: invisible, or on its way out (a fading popup is not listed as present).
   if (style.display === 'none' || style.opacity === '0') return false;
+  // Far off screen: not walked (a 5,000-row table costs what its screenful does); its id is kept
+  // so what scrolls into view from there is told apart from what appeared.
+  if (rt.isFarOffScreen(el, style, f)) { w.pruned.add(rt.viewIdOf(el)); return true; }
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse';
   const role = rt.roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
@@ -120,6 +127,14 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   if (provisional && /\S/.test(provisional.text)) unit = Object.assign(rt.newViewUnit(el, role, w, f), { text: provisional.text });
   if (unit) rt.finishViewUnit(el, unit, w);
   return content;
+}
+
+/** A box with children more than a screen above or two below, that nothing positioned can leave. */
+export function isFarOffScreen(el: Element, style: CSSStyleDeclaration, f: { vh: number }): boolean {
+  if (!el.firstElementChild || style.position === 'sticky' || style.position === 'fixed') return false;
+  const r = el.getBoundingClientRect();
+  if (r.height <= 0 || (r.bottom > -f.vh && r.top < 2 * f.vh)) return false;
+  return !el.querySelector('[style*=fixed], [style*=sticky], dialog[open], [popover]');
 }
 
 export function viewChildren(el: Element): Node[] {

@@ -9,9 +9,9 @@ import { captureScreenshot } from '../capture/index.js';
 import { evaluateIn, evaluateInPage, type EvalTarget } from '../page/index.js';
 import type { CdpSession, TabEntry } from '../cdp/index.js';
 import {
-  DEFAULT_INLINE_LIMIT, diffEntries, foldUnchanged, headOf, renderYaml, viewportOnly, writeSnapshotFile,
+  fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
-import { MAX_LINES, tellChanges, type DiffEntry, type ObservedDiff, type ViewportChanges } from '../diff/index.js';
+import { MAX_LINES, tellChanges, type ObservedDiff, type ViewportChanges } from '../diff/index.js';
 import type { SnapshotOptions } from '../injected/aria-snapshot.js';
 import type { PageRuntime } from '../injected/runtime.js';
 import type { AttachedTab } from '../steps/index.js';
@@ -29,17 +29,20 @@ function internalOptions(entry: TabEntry): SnapshotOptions {
   };
 }
 
-export interface BeforeCapture { entries: DiffEntry[]; scrollY: number; frameId?: string; networkMark: number }
+export interface BeforeCapture { scrollY: number; frameId?: string; networkMark: number }
 
-type BeforeLook = { snap: Awaited<ReturnType<PageRuntime['ariaSnapshot']>>; scrollY: number };
+type BeforeLook = { scrollY: number };
 
-/** The page's elements as the steps find them, with the live recorder armed for what comes and goes. */
-function lookBefore(where: EvalTarget, entry: TabEntry): Promise<BeforeLook> {
-  return evaluateIn(where, (rt, o) => {
+/**
+ * The page's view as the steps find it, kept in the page for the diff (injected/view-diff.ts),
+ * with the live recorder armed for what comes and goes.
+ */
+function lookBefore(where: EvalTarget): Promise<BeforeLook> {
+  return evaluateIn(where, (rt) => {
     rt.armLiveRecorder();
     rt.viewStart();
-    return { snap: rt.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
-  }, internalOptions(entry), { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-snapshot' });
+    return { scrollY: Math.round(window.scrollY) };
+  }, undefined, { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-look' });
 }
 
 /**
@@ -49,7 +52,7 @@ function lookBefore(where: EvalTarget, entry: TabEntry): Promise<BeforeLook> {
  */
 export function startBefore(session: CdpSession, entry: TabEntry): Promise<BeforeLook> | undefined {
   if (entry.frame) return undefined;
-  const look = lookBefore({ session }, entry);
+  const look = lookBefore({ session });
   look.catch(() => { /* awaited by captureBefore, or not needed: the attach failed */ });
   return look;
 }
@@ -63,11 +66,9 @@ export function startBefore(session: CdpSession, entry: TabEntry): Promise<Befor
 export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLook>): Promise<BeforeCapture | undefined> {
   try {
     const early = started && !tab.page.frame && tab.page.attachNotes.length === 0 ? started : undefined;
-    const snap = await tab.page.guard(early ?? lookBefore(tab.page.evalTarget(), tab.entry));
-    if (!snap.snap.ok) return undefined;
-    tab.entry.counters = snap.snap.counters;
+    const look = await tab.page.guard(early ?? lookBefore(tab.page.evalTarget()));
     return {
-      entries: diffEntries(viewportOnly(snap.snap.tree)), scrollY: snap.scrollY, networkMark: tab.page.network.mark,
+      scrollY: look.scrollY, networkMark: tab.page.network.mark,
       ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}),
     };
   } catch {
@@ -163,7 +164,6 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
   tab.entry.counters = snapshot.counters;
   const viewTree = viewportOnly(snapshot.tree);
   const fullYaml = renderYaml(snapshot.tree);
-  const viewYaml = renderYaml(viewTree);
   try {
     out.fullSnapshot = writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
   } catch {
@@ -180,9 +180,10 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
   // frame, a scroll, elements that came, went or moved, or more change than `changes` lists.
   const showView = !diffable || afterScrollY !== opts.before!.scrollY || isStructuralChange(state.view!);
   if (!showView) return out;
-  const shown = diffable ? renderYaml(foldUnchanged(viewTree, new Set(opts.before!.entries.map((e) => e.line)))) : viewYaml;
-  const inline = headOf(shown, DEFAULT_INLINE_LIMIT);
-  if (inline.length < shown.length || snapshot.truncated) out.truncated = true;
+  const folded = diffable ? foldUnchanged(viewTree, new Set(state.view!.unchanged)) : viewTree;
+  // A huge widget on screen costs ~4 KB: long runs cut with counts, the rest in fullSnapshot.
+  const { text: inline, cut } = headWithCount(renderYaml(fitTree(folded)));
+  if (cut || snapshot.truncated) out.truncated = true;
   if (inline) out.viewportSnapshot = inline;
   return out;
 }
