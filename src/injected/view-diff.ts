@@ -140,7 +140,7 @@ export function wasPruned(el: Element, before: ViewWalk): boolean {
 export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   const out: Found[] = [];
   if (b.text !== a.text) out.push({ change: { ...rt.describeUnit(a, 'text'), from: b.text, to: a.text }, el });
-  else if (b.label !== a.label && a.states) out.push({ change: { ...rt.describeUnit(a, 'text'), from: b.label, to: a.label }, el });
+  else if (b.label !== a.label && (a.states || a.role === 'img')) out.push({ change: { ...rt.describeUnit(a, 'text'), from: b.label, to: a.label }, el });
   for (const field of ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'focused']) {
     const from = b.states?.[field];
     const to = a.states?.[field];
