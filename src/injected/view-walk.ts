@@ -105,8 +105,9 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   const target = unit ?? provisional ?? owner;
   let content = !!unit;
   const kids: number[] = [];
-  // An editing host's content is its value: its paragraphs are not units of their own.
-  const editing = unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable;
+  // An editing host's content is its value (its paragraphs are not units of their own); a
+  // textarea's text is its default value, which may be a secret's.
+  const editing = tag === 'textarea' || (unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable);
   if (!editing) {
     for (const child of rt.viewChildren(el)) {
       if (child.nodeType === 3) {
