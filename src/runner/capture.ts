@@ -176,8 +176,8 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
     changes = tellChanges({ diff: state.view!, actions: opts.actions, live, shownNow: fullYaml });
     out.changes = changes;
   }
-  // The screen is sent again only when the agent's picture of it is out of date: a new document or
-  // frame, a scroll, elements that came, went or moved, or more change than `changes` lists.
+  // The screen is sent again only when the agent's picture of it is out of date and `changes`
+  // cannot stand for it: a new document or frame, a scroll, or isStructuralChange.
   const showView = !diffable || afterScrollY !== opts.before!.scrollY || isStructuralChange(state.view!);
   if (!showView) return out;
   const folded = diffable ? foldUnchanged(viewTree, new Set(state.view!.unchanged)) : viewTree;
@@ -188,9 +188,14 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
   return out;
 }
 
-/** Elements appeared, went, moved or scrolled into view, or more changed than the diff lists. */
+/**
+ * The screen is sent again when `changes` cannot stand for it: rows re-sorted or re-counted, more
+ * change than it lists, or content that came into view with more inside than its line names.
+ * Gone, moved, text and state lines, and single elements that appeared (with their refs), say it all.
+ */
 function isStructuralChange(view: ObservedDiff): boolean {
   const c = view.counts;
   const total = Object.values(c).reduce((a, b) => a + b, 0);
-  return !!(c.appeared || c.gone || c.enteredView || c.moved || c.reordered || c.rows) || total > MAX_LINES;
+  if (total > MAX_LINES || c.reordered || c.rows) return true;
+  return view.changes.some((ch) => (ch.kind === 'appeared' || ch.kind === 'enteredView') && !!ch.inside);
 }
