@@ -5,4 +5,5 @@ export type { TakeOptions, TakenSnapshot } from './snapshot.js';
 export { renderYaml, nodeLine, yamlScalar } from './render.js';
 export { shape, viewportOnly } from './shape.js';
 export type { Detail } from './shape.js';
-export { diffEntries, foldUnchanged, UNCHANGED_NOTE } from './entries.js';
+export { foldUnchanged, landmarkKey, UNCHANGED_NOTE } from './entries.js';
+export { capRuns, fitTree, headWithCount, VIEW_BUDGET_BYTES } from './budget.js';

@@ -6,8 +6,8 @@ import type { ObservedChange, ObservedDiff, ViewportChanges } from './types.js';
 
 /** Lines listed over all lists; the rest are counted in `more`. */
 export const MAX_LINES = 12;
-/** Of which leftView / enteredView (scrolling moves everything: a few names say enough). */
-const MAX_VIEW_LINES = 3;
+/** Of which leftView, and of which enteredView (scrolling moves everything: a few names say enough). */
+const MAX_VIEW_LINES = 2;
 const MAX_QUOTE_CHARS = 80;
 const SUMMARY_PHRASES = 3;
 const ARROW = ' \u2192 ';
@@ -93,12 +93,10 @@ export function tellChanges({ diff, actions, live, shownNow }: TellInput): Viewp
   const out: ViewportChanges = { summary: '' };
   const listed = new Map<Kind, number>();
   let lines = 0;
-  let viewLines = 0;
   for (const c of ranked) {
     const viewKind = c.kind === 'leftView' || c.kind === 'enteredView';
-    if (lines >= MAX_LINES || (viewKind && viewLines >= MAX_VIEW_LINES)) continue;
+    if (lines >= MAX_LINES || (viewKind && (listed.get(c.kind) ?? 0) >= MAX_VIEW_LINES)) continue;
     lines++;
-    if (viewKind) viewLines++;
     listed.set(c.kind, (listed.get(c.kind) ?? 0) + 1);
     if (c.kind === 'state') (out.changed ??= []).push({ ...(c.ref ? { ref: c.ref } : { of: describe(c) }), field: c.field!, from: c.from, to: c.to });
     else (out[LIST_OF[c.kind]] ??= []).push(line(c));
@@ -125,7 +123,7 @@ function summaryLine(actions: string[], ranked: ObservedChange[], diff: Observed
   const top = (unfocused.length ? unfocused : notView).slice(0, SUMMARY_PHRASES);
   const words = top.map(phrase);
   const scrolled = (diff.counts.leftView ?? 0) + (diff.counts.enteredView ?? 0);
-  if (scrolled) words.push(`${diff.counts.enteredView ?? 0} entered view, ${diff.counts.leftView ?? 0} left view`);
+  if (scrolled) words.push([diff.counts.enteredView && `${diff.counts.enteredView} entered view`, diff.counts.leftView && `${diff.counts.leftView} left view`].filter(Boolean).join(', '));
   const focusOnly = notView.length - unfocused.length;
   const rest = total - top.length - scrolled - (unfocused.length ? focusOnly : 0);
   if (rest > 0) words.push(`+${rest} more`);

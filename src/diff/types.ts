@@ -38,6 +38,8 @@ export interface ObservedDiff {
   changes: ObservedChange[];
   /** Every change by kind, listed or not. */
   counts: Partial<Record<ObservedKind, number>>;
+  /** Frame landmarks seen before and after with nothing changed inside (`role|name`). */
+  unchanged: string[];
   truncated?: true;
 }
 

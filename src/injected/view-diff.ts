@@ -2,6 +2,7 @@
 // page; the after-walk is compared with it element by element (identity is the element): appeared,
 // gone, left/entered the view, text, moved among siblings, state, table rows. Facts only; which of
 // them to tell and how is diff/'s job on the Node side. Runs in the page.
+import { accessibleName, capName } from './aria-name.js';
 import { roleOf } from './aria-role.js';
 import { isShadowRoot } from './dom-describe.js';
 import { liveRegionOf } from './live-recorder.js';
@@ -32,7 +33,13 @@ export interface ViewChange {
   near?: 1;
 }
 
-export interface ViewDiff { changes: ViewChange[]; counts: Partial<Record<ViewChangeKind, number>>; truncated?: true }
+export interface ViewDiff {
+  changes: ViewChange[];
+  counts: Partial<Record<ViewChangeKind, number>>;
+  /** Header/menu/footer/sidebar landmarks on screen before and after with nothing changed inside: `role|name`. */
+  unchanged: string[];
+  truncated?: true;
+}
 
 interface Found { change: ViewChange; el: Element }
 
@@ -43,6 +50,7 @@ export function viewStart(): void {
   const slot = viewSlot();
   slot.stop?.();
   slot.before = walkView(false);
+  slot.landmarks = frameLandmarks();
   slot.acted = undefined;
   armMutationClock();
   const note = (e: Event): void => { const t = e.composedPath()[0]; if (t && (t as Node).nodeType === 1) slot.acted = t as Element; };
@@ -58,7 +66,7 @@ export function viewChanges(): ViewDiff | undefined {
   slot.stop?.();
   slot.before = undefined;
   if (!before) return undefined;
-  const after = walkView(true);
+  const after = walkView(false);
   const found: Found[] = [...compareUnits(before, after), ...findMoves(before, after)];
   const kept = foldTables(rollUp(cancelRerenders(found)), before, after);
   const acted = slot.acted?.isConnected ? slot.acted : undefined;
@@ -66,6 +74,10 @@ export function viewChanges(): ViewDiff | undefined {
   const counts: ViewDiff['counts'] = {};
   const changes: ViewChange[] = [];
   for (const { change, el } of kept) {
+    // Focus landing on the element clicked or typed into is expected, not news.
+    if (change.field === 'focused' && acted && (el === acted || el.contains(acted))) continue;
+    // An element that came or went with nothing to show (an empty status region) is not visible.
+    if ((change.kind === 'appeared' || change.kind === 'gone') && !change.label && !change.inside) continue;
     counts[change.kind] = (counts[change.kind] ?? 0) + 1;
     if (counts[change.kind]! > PER_KIND) continue;
     const ref = skillState().byElement.get(el);
@@ -74,7 +86,18 @@ export function viewChanges(): ViewDiff | undefined {
     if (acted && isNear(acted, el)) change.near = 1;
     changes.push(change);
   }
-  return { changes, counts, ...(before.truncated || after.truncated ? { truncated: true as const } : {}) };
+  const changedEls = kept.map((f) => f.el);
+  const unchanged = frameLandmarks().filter((l) => slot.landmarks?.includes(l) && !changedEls.some((el) => l.contains(el)))
+    .map((l) => { const role = roleOf(l); return `${role}|${capName(accessibleName(l, role))}`; });
+  return { changes, counts, unchanged, ...(before.truncated || after.truncated ? { truncated: true as const } : {}) };
+}
+
+/** Header, menu, footer and sidebar landmarks on screen, outermost only. */
+export function frameLandmarks(): Element[] {
+  const ROLES = ',banner,navigation,contentinfo,complementary,';
+  const all = Array.from(document.querySelectorAll('header, nav, footer, aside, [role=banner], [role=navigation], [role=contentinfo], [role=complementary]'))
+    .filter((el) => ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el));
+  return all.filter((el) => !all.some((other) => other !== el && other.contains(el)));
 }
 
 export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
@@ -88,7 +111,7 @@ export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
     if (!a.inView) continue;
     const b = before.units.get(id);
     const el = after.els.get(id)!;
-    if (!b) out.push({ change: describeUnit(a, 'appeared'), el });
+    if (!b) out.push({ change: describeUnit(a, wasPruned(el, before) ? 'enteredView' : 'appeared'), el });
     else if (!b.inView) out.push({ change: describeUnit(a, 'enteredView'), el });
     else out.push(...compareUnit(b, a, el));
   }
@@ -98,20 +121,32 @@ export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
     if (a?.inView) continue;
     const el = before.els.get(id)!;
     if (a) { out.push({ change: describeUnit(b, 'leftView'), el }); continue; }
-    if (!el.isConnected) { out.push({ change: describeUnit(b, 'gone'), el }); continue; }
-    if (after.truncated) continue; // the after-walk stopped early: nothing known
-    const shown = el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-    // Still shown but no longer a unit: its own text went away.
-    if (shown && b.text) out.push({ change: { ...describeUnit(b, 'text'), from: b.text, to: '' }, el });
-    else if (!shown) out.push({ change: describeUnit(b, 'gone'), el });
+    if (!el.isConnected || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+      out.push({ change: describeUnit(b, 'gone'), el });
+    } else if (!b.frame && !isOnScreen(el)) {
+      out.push({ change: describeUnit(b, 'leftView'), el }); // far off screen now: not walked
+    } else if (b.text && !after.truncated) {
+      // Still shown but no longer a unit: its own text went away.
+      out.push({ change: { ...describeUnit(b, 'text'), from: b.text, to: '' }, el });
+    }
   }
-  return keepFocusGain(out);
+  return keepFocusGain(out, [...after.units.values()].some((u) => u.states?.focused === 'true'));
+}
+
+/** Inside an element the before-walk skipped as far off screen: it was there, out of view. */
+export function wasPruned(el: Element, before: ViewWalk): boolean {
+  const slot = viewSlot();
+  for (let n: Element | null = el; n; n = composedParent(n)) {
+    const id = slot.ids.get(n);
+    if (id !== undefined && before.pruned.has(id)) return true;
+  }
+  return false;
 }
 
 export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   const out: Found[] = [];
   if (b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
-  else if (b.label !== a.label && a.states) out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
+  else if (b.label !== a.label && (a.states || a.role === 'img')) out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
   for (const field of ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'focused']) {
     const from = b.states?.[field];
     const to = a.states?.[field];
@@ -121,8 +156,8 @@ export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
 }
 
 /** When focus landed somewhere, the element it left is noise; a blur alone is kept. */
-export function keepFocusGain(found: Found[]): Found[] {
-  const gained = found.some((f) => f.change.field === 'focused' && f.change.to === 'true');
+export function keepFocusGain(found: Found[], focusedNow: boolean): Found[] {
+  const gained = focusedNow || found.some((f) => f.change.field === 'focused' && f.change.to === 'true');
   return gained ? found.filter((f) => f.change.field !== 'focused' || f.change.to === 'true') : found;
 }
 

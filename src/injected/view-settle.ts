@@ -32,7 +32,7 @@ export function runningAnimation(withinMs: number): string | undefined {
   return undefined;
 }
 
-/** Waits until nothing animates and the DOM was quiet for `quietMs`, at most `maxMs`. */
+/** Waits until nothing animates and the DOM was quiet for `quietMs`, at most `maxMs` (300 ms for DOM changes alone). */
 export function viewSettle(maxMs: number, quietMs: number): Promise<SettleOutcome> {
   const slot = viewSlot();
   const start = performance.now();
@@ -42,7 +42,8 @@ export function viewSettle(maxMs: number, quietMs: number): Promise<SettleOutcom
       const busy = runningAnimation(Math.max(0, maxMs - (now - start)));
       const quiet = now - (slot.clock?.last ?? 0) >= quietMs;
       const waitedMs = Math.round(now - start);
-      if (!busy && quiet) { finish({ waitedMs }); return; }
+      // A page that never stops changing (a ticker, a live chart) holds the look 300 ms at most.
+      if (!busy && (quiet || now - start >= 300)) { finish({ waitedMs, ...(quiet ? {} : { pending: 'DOM changes' }) }); return; }
       if (now - start >= maxMs) { finish({ waitedMs, pending: busy ?? 'DOM changes' }); return; }
       setTimeout(tick, busy ? 25 : Math.max(10, quietMs - (now - (slot.clock?.last ?? 0))));
     };

@@ -32,6 +32,8 @@ export interface ViewWalk {
   orders: Map<number, number[]>;
   /** Elements of the ids in `orders`. */
   nodes: Map<number, Element>;
+  /** Ids of elements far off screen, not walked. */
+  pruned: Set<number>;
   count: number;
   max: number;
   truncated: boolean;
@@ -48,6 +50,8 @@ export interface ViewSlot {
   next: number;
   before?: ViewWalk;
   acted?: Element;
+  /** Frame landmarks on screen at the before-look. */
+  landmarks?: Element[];
   stop?: () => void;
   /** The time of the last DOM mutation since the before-look (view-settle.ts). */
   clock?: { last: number; observer: MutationObserver };
@@ -68,7 +72,7 @@ export function viewIdOf(el: Element): number {
 
 /** Walks the document (or the chosen frame's document) into a fresh ViewWalk. */
 export function walkView(full: boolean, max = 20_000): ViewWalk {
-  const w: ViewWalk = { units: new Map(), els: new Map(), orders: new Map(), nodes: new Map(), count: 0, max, truncated: false, full };
+  const w: ViewWalk = { units: new Map(), els: new Map(), orders: new Map(), nodes: new Map(), pruned: new Set(), count: 0, max, truncated: false, full };
   const body = document.body ?? document.documentElement;
   walkViewElement(body, undefined, w, { vw: window.innerWidth, vh: window.innerHeight, frameInView: true });
   return w;
@@ -92,6 +96,9 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   const style = getComputedStyle(el);
   // Opacity 0: invisible, or on its way out (a fading popup is not listed as present).
   if (style.display === 'none' || style.opacity === '0') return false;
+  // Far off screen: not walked (a 5,000-row table costs what its screenful does); its id is kept
+  // so what scrolls into view from there is told apart from what appeared.
+  if (isFarOffScreen(el, style, f)) { w.pruned.add(viewIdOf(el)); return true; }
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse';
   const role = roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
@@ -101,8 +108,9 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   const target = unit ?? provisional ?? owner;
   let content = !!unit;
   const kids: number[] = [];
-  // An editing host's content is its value: its paragraphs are not units of their own.
-  const editing = unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable;
+  // An editing host's content is its value (its paragraphs are not units of their own); a
+  // textarea's text is its default value, which may be a secret's.
+  const editing = tag === 'textarea' || (unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable);
   if (!editing) {
     for (const child of viewChildren(el)) {
       if (child.nodeType === 3) {
@@ -123,6 +131,14 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   if (provisional && /\S/.test(provisional.text)) unit = Object.assign(newViewUnit(el, role, w, f), { text: provisional.text });
   if (unit) finishViewUnit(el, unit, w);
   return content;
+}
+
+/** A box with children more than a screen above or two below, that nothing positioned can leave. */
+export function isFarOffScreen(el: Element, style: CSSStyleDeclaration, f: { vh: number }): boolean {
+  if (!el.firstElementChild || style.position === 'sticky' || style.position === 'fixed') return false;
+  const r = el.getBoundingClientRect();
+  if (r.height <= 0 || (r.bottom > -f.vh && r.top < 2 * f.vh)) return false;
+  return !el.querySelector('[style*=fixed], [style*=sticky], dialog[open], [popover]');
 }
 
 export function viewChildren(el: Element): Node[] {
@@ -174,7 +190,8 @@ export function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
   const role = unit.role;
   const named = isInteractiveRole(role) || role === 'img' || role === 'dialog' || role === 'alertdialog' || role === 'heading' || role === 'table' || role === 'grid' || role === 'figure';
   const name = named ? capName(accessibleName(el, role)) : '';
-  unit.label = name || unit.text || (role === 'row' || role === 'listitem' ? textSnippet(el, 80) : '');
+  const layer = role === 'row' || role === 'listitem' || role === 'dialog' || role === 'alertdialog' || role === 'menu' || role === 'listbox' || role === 'tooltip';
+  unit.label = name || unit.text || (layer ? textSnippet(el, 80) : '');
   if (isInteractiveRole(role)) {
     const node = { role } as Parameters<typeof nodeStates>[2];
     nodeStates(el, role, node);

@@ -9,9 +9,9 @@ import { captureScreenshot } from '../capture/index.js';
 import { IsolatedWorlds, callIsolated, type FrameTarget, type Page } from '../page/index.js';
 import type { CdpSession, TabEntry } from '../cdp/index.js';
 import {
-  DEFAULT_INLINE_LIMIT, diffEntries, foldUnchanged, headOf, renderYaml, viewportOnly, writeSnapshotFile,
+  fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile,
 } from '../aria/index.js';
-import { MAX_LINES, tellChanges, type DiffEntry, type ObservedDiff, type ViewportChanges } from '../diff/index.js';
+import { MAX_LINES, tellChanges, type ObservedDiff, type ViewportChanges } from '../diff/index.js';
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
 
@@ -28,21 +28,24 @@ function internalOptions(entry: TabEntry): SnapshotOptions {
   };
 }
 
-export interface BeforeCapture { entries: DiffEntry[]; scrollY: number; frameId?: string; networkMark: number }
+export interface BeforeCapture { scrollY: number; frameId?: string; networkMark: number }
 
-type LookCall = (fn: (rt: PageRuntime, o: SnapshotOptions) => BeforeLook, o: SnapshotOptions, options: { deadline: Deadline; what: string }) => Promise<BeforeLook>;
-const inFrame = (page: Page, frame: FrameTarget | undefined): LookCall => (fn, o, options) => page.call(frame, fn, o, options);
+type BeforeLook = { scrollY: number };
 
-type BeforeLook = { snap: Awaited<ReturnType<PageRuntime['ariaSnapshot']['ariaSnapshot']>>; scrollY: number };
+type LookCall = (fn: (rt: PageRuntime) => BeforeLook, options: { deadline: Deadline; what: string }) => Promise<BeforeLook>;
+const inFrame = (page: Page, frame: FrameTarget | undefined): LookCall => (fn, options) => page.call(frame, fn, undefined, options);
 
-/** The page's elements as the steps find them, with the live recorder armed for what comes and goes. */
-function lookBefore(call: LookCall, entry: TabEntry): Promise<BeforeLook> {
-  return call((rt, o) => {
+/**
+ * The page's view as the steps find it, kept in the page for the diff (injected/view-diff.ts),
+ * with the live recorder and the effect probe armed for what comes and goes.
+ */
+function lookBefore(call: LookCall): Promise<BeforeLook> {
+  return call((rt) => {
     rt.liveRecorder.armLiveRecorder();
     rt.viewDiff.viewStart();
     rt.effectProbe.armEffectProbe();
-    return { snap: rt.ariaSnapshot.ariaSnapshot(o), scrollY: Math.round(window.scrollY) };
-  }, internalOptions(entry), { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-snapshot' });
+    return { scrollY: Math.round(window.scrollY) };
+  }, { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-look' });
 }
 
 /**
@@ -54,7 +57,7 @@ export function startBefore(session: CdpSession, entry: TabEntry): Promise<Befor
   if (entry.frame) return undefined;
   // Before the Page exists: the top frame's id is the tab's target id.
   const frame = { session, frameId: entry.targetId };
-  const look = lookBefore((fn, o, options) => callIsolated(new IsolatedWorlds(), frame, fn, o, options), entry);
+  const look = lookBefore((fn, options) => callIsolated(new IsolatedWorlds(), frame, fn, undefined, options));
   look.catch(() => { /* awaited by captureBefore, or not needed: the attach failed */ });
   return look;
 }
@@ -68,11 +71,9 @@ export function startBefore(session: CdpSession, entry: TabEntry): Promise<Befor
 export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLook>): Promise<BeforeCapture | undefined> {
   try {
     const early = started && !tab.page.frame && tab.page.attachNotes.length === 0 ? started : undefined;
-    const snap = await tab.page.guard(early ?? lookBefore(inFrame(tab.page, tab.page.frame), tab.entry));
-    if (!snap.snap.ok) return undefined;
-    tab.entry.counters = snap.snap.counters;
+    const look = await tab.page.guard(early ?? lookBefore(inFrame(tab.page, tab.page.frame)));
     return {
-      entries: diffEntries(viewportOnly(snap.snap.tree)), scrollY: snap.scrollY, networkMark: tab.page.network.mark,
+      scrollY: look.scrollY, networkMark: tab.page.network.mark,
       ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}),
     };
   } catch {
@@ -102,6 +103,8 @@ export async function changedSinceBefore(tab: AttachedTab, before: BeforeCapture
 export const NO_EFFECT = { summary: 'Nothing changed on the page.' };
 
 export interface AfterCapture {
+  /** Why a visual command has no screenshot (a full disk, a tab that did not paint in time). */
+  warning?: string;
   context?: unknown;
   navigated?: true;
   screenshot?: string;
@@ -109,18 +112,16 @@ export interface AfterCapture {
   changes?: unknown;
   viewportSnapshot?: string;
   truncated?: true;
-  /** Why a visual command has no screenshot (a full disk, a tab that did not paint in time). */
-  warning?: string;
 }
 
 export async function captureAfter(
   tab: AttachedTab, opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: string[] },
 ): Promise<AfterCapture> {
-  const { page, alias } = tab;
   if (opts.visual && !(await changedSinceBefore(tab, opts.before))) {
     const out = await captureAfter(tab, { ...opts, visual: false });
     return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
   }
+  const { page, alias } = tab;
   const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
   const snapOpts = opts.visual ? internalOptions(tab.entry) : undefined;
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
@@ -198,32 +199,38 @@ async function describe(tab: AttachedTab, opts: { startUrl: string; before?: Bef
   tab.entry.counters = snapshot.counters;
   const viewTree = viewportOnly(snapshot.tree);
   const fullYaml = renderYaml(snapshot.tree);
-  const viewYaml = renderYaml(viewTree);
   try {
     out.fullSnapshot = writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
   } catch {
     // A full disk costs the file, not the answer.
   }
-  const diffable = !navigated && opts.before !== undefined && opts.before.frameId === page.frame?.frameId && state.view !== undefined;
+  // A route change in the same document (pushState) is diffed too: its new heading is the news.
+  const diffable = opts.before !== undefined && opts.before.frameId === page.frame?.frameId && state.view !== undefined;
   let changes: ViewportChanges | undefined;
   if (diffable) {
     changes = tellChanges({ diff: state.view!, actions: opts.actions, live, shownNow: fullYaml });
     out.changes = changes;
   }
-  // The screen is sent again only when the agent's picture of it is out of date: a new document or
-  // frame, a scroll, elements that came, went or moved, or more change than `changes` lists.
+  // The screen is sent again only when the agent's picture of it is out of date and `changes`
+  // cannot stand for it: a new document or frame, a scroll, or isStructuralChange.
   const showView = !diffable || afterScrollY !== opts.before!.scrollY || isStructuralChange(state.view!);
   if (!showView) return out;
-  const shown = diffable ? renderYaml(foldUnchanged(viewTree, new Set(opts.before!.entries.map((e) => e.line)))) : viewYaml;
-  const inline = headOf(shown, DEFAULT_INLINE_LIMIT);
-  if (inline.length < shown.length || snapshot.truncated) out.truncated = true;
+  const folded = diffable ? foldUnchanged(viewTree, new Set(state.view!.unchanged)) : viewTree;
+  // A huge widget on screen costs ~4 KB: long runs cut with counts, the rest in fullSnapshot.
+  const { text: inline, cut } = headWithCount(renderYaml(fitTree(folded)));
+  if (cut || snapshot.truncated) out.truncated = true;
   if (inline) out.viewportSnapshot = inline;
   return out;
 }
 
-/** Elements appeared, went, moved or scrolled into view, or more changed than the diff lists. */
+/**
+ * The screen is sent again when `changes` cannot stand for it: rows re-sorted or re-counted, more
+ * change than it lists, or content that came into view with more inside than its line names.
+ * Gone, moved, text and state lines, and single elements that appeared (with their refs), say it all.
+ */
 function isStructuralChange(view: ObservedDiff): boolean {
   const c = view.counts;
   const total = Object.values(c).reduce((a, b) => a + b, 0);
-  return !!(c.appeared || c.gone || c.enteredView || c.moved || c.reordered || c.rows) || total > MAX_LINES;
+  if (total > MAX_LINES || c.reordered || c.rows) return true;
+  return view.changes.some((ch) => (ch.kind === 'appeared' || ch.kind === 'enteredView') && !!ch.inside);
 }

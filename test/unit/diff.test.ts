@@ -7,7 +7,7 @@ import type { ObservedChange, ObservedDiff } from '../../src/diff/index.js';
 function diff(changes: ObservedChange[]): ObservedDiff {
   const counts: ObservedDiff['counts'] = {};
   for (const c of changes) counts[c.kind] = (counts[c.kind] ?? 0) + 1;
-  return { changes, counts };
+  return { changes, counts, unchanged: [] };
 }
 const tell = (changes: ObservedChange[], live: string[] = [], actions = ['click']) => tellChanges({ diff: diff(changes), actions, live, shownNow: '' });
 

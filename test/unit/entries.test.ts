@@ -1,24 +1,16 @@
-// Which snapshot nodes count as seen (refs, live regions, layers such as dialogs), for folding a
-// header the agent already saw.
+// Folding a header the agent already saw, unchanged (the page's view diff says which).
 import { expect, it } from 'vitest';
-import { diffEntries, foldUnchanged, renderYaml } from '../../src/aria/index.js';
+import { foldUnchanged, landmarkKey, renderYaml } from '../../src/aria/index.js';
 import type { AriaNode } from '../../src/injected/aria-snapshot.js';
 
 const button: AriaNode = { role: 'button', name: 'Open', ref: 's1e1' };
 
-it('tells two dialogs of one name apart and keeps live regions keyed by role', () => {
-  const entries = diffEntries([
-    { role: 'dialog', name: 'Alert' }, { role: 'dialog', name: 'Alert' }, { role: 'status', live: true, text: 'Saved' },
-  ]);
-  expect(entries.map((e) => e.key)).toEqual(['dialog "Alert"', 'dialog "Alert" 2', 'status#0']);
-});
-
-it('folds a header the agent saw unchanged, and keeps one that changed or holds no refs', () => {
-  const nav = (name: string): AriaNode => ({ role: 'banner', children: [{ role: 'link', name, ref: 's1e2' }] });
+it('folds a top-level header the page found unchanged, and nothing else', () => {
+  const nav: AriaNode = { role: 'banner', children: [{ role: 'link', name: 'Home', ref: 's1e2' }] };
   const main: AriaNode = { role: 'main', children: [button] };
-  const seen = new Set(diffEntries([nav('Home'), main]).map((e) => e.line));
-  expect(renderYaml(foldUnchanged([nav('Home'), main], seen))).toBe('- banner: (unchanged since your last view)\n- main:\n  - button "Open" [ref=s1e1]');
-  expect(renderYaml(foldUnchanged([nav('Cart (1)')], seen))).toBe('- banner:\n  - link "Cart (1)" [ref=s1e2]');
-  const textOnly: AriaNode = { role: 'contentinfo', children: [{ role: 'text', text: '© Acme' }] };
-  expect(foldUnchanged([textOnly], seen)).toEqual([textOnly]);
+  const unchanged = new Set([landmarkKey('banner', undefined), landmarkKey('main', undefined)]);
+  expect(renderYaml(foldUnchanged([nav, main], unchanged))).toBe('- banner: (unchanged since your last view)\n- main:\n  - button "Open" [ref=s1e1]');
+  expect(foldUnchanged([nav], new Set())).toEqual([nav]);
+  const named: AriaNode = { role: 'navigation', name: 'Main', children: [button] };
+  expect(foldUnchanged([named], new Set([landmarkKey('navigation', 'Other')]))).toEqual([named]);
 });
