@@ -30,6 +30,7 @@ import * as failureContext from './failure-context.js';
 import * as hookValue from './hook-value.js';
 import * as dialogGuard from './dialog-guard.js';
 import * as effectProbe from './effect-probe.js';
+import * as pageReady from './page-ready.js';
 
 // One entry per line: page modules are added often, and merges stay trivial.
 const MODULES = {
@@ -61,6 +62,7 @@ const MODULES = {
   hookValue,
   dialogGuard,
   effectProbe,
+  pageReady,
 };
 
 type Modules = typeof MODULES;

@@ -7,6 +7,7 @@ export { navigate, navigatesInPlace, reload, goHistory } from './navigation.js';
 export type { NavigationResult } from './navigation.js';
 export { applyViewport, resetViewport } from './viewport.js';
 export { resolvePreset, presetNames } from './device-presets.js';
+export { waitPageReady, READY_MAX_MS } from './ready.js';
 export { evaluateIn, evaluateInPage, evaluateWithRuntime, terminate, serializeRemoteObject, heldElementObjectId } from './evaluate.js';
 export type { FailedRequest } from './network-idle.js';
 export type { EvalTarget } from './evaluate.js';

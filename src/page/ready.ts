@@ -1,0 +1,38 @@
+// Ready before the first look (issue 13, DECISIONS): after a navigation, the capture waits — in
+// rounds, event-driven in the page (injected/page-ready.ts) and on the network tracker here — until
+// custom elements are defined, fonts loaded, no dialog animating and the network quiet; at most
+// READY_MAX_MS and never past the caller's deadline. Answers what was still pending, in words.
+
+import { Deadline } from '../common/index.js';
+import { evaluateInPage } from './evaluate.js';
+import type { Page } from './tab.js';
+
+/** The longest the first look waits for a page to be ready. */
+export const READY_MAX_MS = 1_500;
+/** One round: the page waits this long on its promises while the network is watched. */
+const ROUND_MS = 250;
+/** No request for this long counts as a quiet network. */
+const QUIET_MS = 100;
+/** Rounds with a quiet network and the same undefined custom elements: their definitions are not on their way. */
+const STUCK_ROUNDS = 2;
+
+/** Waits until the page is ready to be looked at; `[]` when it is, else what was still pending. */
+export async function waitPageReady(page: Page, deadline: Deadline): Promise<string[]> {
+  const bound = deadline.cap(READY_MAX_MS);
+  let last = '';
+  let stuck = 0;
+  for (;;) {
+    const roundMs = Math.max(0, Math.min(ROUND_MS, bound.remainingMs()));
+    const [pending, quiet] = await Promise.all([
+      page.guard(evaluateInPage(page.session, (rt, ms) => rt.awaitReady(ms), roundMs, { deadline: bound.cap(roundMs + 1_000), what: 'the page to be ready' }))
+        .catch(() => [] as string[]), // a page that does not answer is not held up further here
+      page.network.waitForIdle(QUIET_MS, Deadline.after(roundMs), 'a quiet network').then(() => true, () => false),
+    ]);
+    const all = quiet ? pending : [...pending, `network busy (${page.network.pending} request${page.network.pending === 1 ? '' : 's'})`];
+    if (!all.length || bound.remainingMs() <= 0) return all;
+    // Fonts and animations finish on their own; definitions that no request brings may never come.
+    stuck = quiet && pending.join() === last && pending.every((p) => p.includes('custom element')) ? stuck + 1 : 0;
+    if (stuck >= STUCK_ROUNDS) return all;
+    last = pending.join();
+  }
+}
