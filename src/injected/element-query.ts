@@ -84,8 +84,10 @@ export function snapshotRefOf(ctx: RefContext, el: Element): string | undefined 
   if (!isExposed(el)) return undefined;
   const role = cachedRole(ctx, el);
   if (rt.isInteractiveRole(role)) return refOf(ctx, el, role, cachedName(ctx, el, role)).ref;
-  if ((role === 'generic' || role === 'presentation') && rt.isClickableGeneric(el, getComputedStyle(el))) {
-    return refOf(ctx, el, 'generic', rt.capName(rt.accessibleName(el, 'generic'))).ref;
+  const plain = role === 'generic' || role === 'presentation';
+  if ((plain || rt.isClickablePlainRole(role)) && rt.isClickableGeneric(el, getComputedStyle(el))) {
+    const as = plain ? 'generic' : role;
+    return refOf(ctx, el, as, rt.capName(rt.accessibleName(el, as))).ref;
   }
   return undefined;
 }

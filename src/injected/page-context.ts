@@ -4,6 +4,8 @@ declare const rt: PageRuntime;
 
 export interface ActiveElementInfo {
   tag: string;
+  /** The iframe the element is in (its selector in the top document), when it is in one. */
+  frame?: string;
   selector: string;
   box: { x: number; y: number; width: number; height: number };
   editable: boolean;
@@ -15,21 +17,44 @@ export interface ActiveElementInfo {
 export interface PageContext {
   url: string;
   title: string;
-  scroll: { y: number; percent: number };
+  /** The window's scroll, or the container's (`scroller`) when one scrolled during the command. */
+  scroll: { y: number; percent: number; scroller?: string };
   viewport: { width: number; height: number };
   activeElement?: ActiveElementInfo;
   modal?: { title: string };
 }
 
-export function describeActiveElement(): ActiveElementInfo | undefined {
+/** The focused element, through shadow roots and same-origin frames; with the frame it is in and its offset. */
+export function focusedDeep(): { el: Element | null; frame?: Element; dx: number; dy: number } {
   let el: Element | null = document.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  let frame: Element | undefined;
+  let dx = 0;
+  let dy = 0;
+  for (let i = 0; el && i < 20; i++) {
+    if (el.shadowRoot?.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    let inner: Document | null = null;
+    try { inner = el.localName === 'iframe' ? (el as HTMLIFrameElement).contentDocument : null; } catch { inner = null; }
+    const next = inner?.activeElement;
+    // A frame's body counts only as an editor (contenteditable, as TinyMCE's is).
+    if (!inner || !next || (next === inner.body && !(next as HTMLElement).isContentEditable)) break;
+    const box = el.getBoundingClientRect();
+    dx += box.left + el.clientLeft;
+    dy += box.top + el.clientTop;
+    frame ??= el;
+    el = next;
+  }
+  return { el, ...(frame ? { frame } : {}), dx, dy };
+}
+
+export function describeActiveElement(): ActiveElementInfo | undefined {
+  const { el, frame, dx, dy } = focusedDeep();
   if (!el || el === document.body || el === document.documentElement) return undefined;
   const r = el.getBoundingClientRect();
   const info: ActiveElementInfo = {
     tag: el.tagName.toLowerCase(),
+    ...(frame ? { frame: rt.selectorFor(frame) } : {}),
     selector: rt.selectorFor(el),
-    box: { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) },
+    box: { x: Math.round(r.x + dx), y: Math.round(r.y + dy), width: Math.round(r.width), height: Math.round(r.height) },
     editable: (el as HTMLElement).isContentEditable || el.matches('input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=image]):not([type=range]):not([type=color]), textarea, select'),
   };
   if (rt.isHtml(el, 'input') || rt.isHtml(el, 'textarea')) {
@@ -54,6 +79,15 @@ export function detectModal(): { title: string } | undefined {
   return undefined;
 }
 
+/** The container that scrolled during the command (effect-probe.ts saw it), as context.scroll reports it. */
+export function scrollerScroll(): PageContext['scroll'] | undefined {
+  const el = rt.effectSlot().scroller;
+  if (!el || !el.isConnected || el === document.scrollingElement) return undefined;
+  const y = Math.round(el.scrollTop);
+  const maxY = Math.max(0, el.scrollHeight - el.clientHeight);
+  return { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0, scroller: rt.selectorFor(el) };
+}
+
 export function pageContext(): PageContext {
   const scroller = document.scrollingElement ?? document.documentElement;
   const y = Math.round(window.scrollY);
@@ -61,7 +95,7 @@ export function pageContext(): PageContext {
   const ctx: PageContext = {
     url: location.href,
     title: document.title,
-    scroll: { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
+    scroll: scrollerScroll() ?? { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
     viewport: { width: window.innerWidth, height: window.innerHeight },
   };
   const active = describeActiveElement();

@@ -10,6 +10,7 @@ import * as waitCondition from './wait-condition.js';
 import * as ariaRole from './aria-role.js';
 import * as ariaName from './aria-name.js';
 import * as ariaSnapshot from './aria-snapshot.js';
+import * as ariaStates from './aria-states.js';
 import * as refMap from './ref-map.js';
 import * as refBox from './ref-box.js';
 import * as elementQuery from './element-query.js';
@@ -42,6 +43,7 @@ const MODULES = {
   ariaRole,
   ariaName,
   ariaSnapshot,
+  ariaStates,
   refMap,
   refBox,
   elementQuery,

@@ -20,7 +20,7 @@ const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
 
 function internalOptions(entry: TabEntry): SnapshotOptions {
   return {
-    autoScope: false, pierceShadow: true, includeFrames: false, maxDepth: 50, maxElements: 20_000,
+    autoScope: false, pierceShadow: true, includeFrames: true, maxDepth: 50, maxElements: 20_000,
     refs: true, internal: true, ...(entry.counters ? { counters: entry.counters } : {}),
   };
 }

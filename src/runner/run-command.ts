@@ -146,6 +146,26 @@ async function failedStep(step: ValidatedStep, c: ClassifiedError, session: Comm
   return result;
 }
 
+/**
+ * A command never returns the same YAML twice (issue 13): a whole-page `snapshot` taken after the
+ * last step that could change the page already shows the screen, so `viewportSnapshot` goes.
+ */
+function dropRepeatedView<T extends { viewportSnapshot?: string; truncated?: true }>(captured: T, cmd: Command, results: StepResult[]): T {
+  if (!captured.viewportSnapshot) return captured;
+  let lastAction = -1;
+  cmd.steps.forEach((s, i) => { if (!isReadOnlyStep(s.def, s.params)) lastAction = i; });
+  const shown = results.some((r, i) => i > lastAction && r.status === 'ok' && isWholeSnapshot(r.output, cmd.steps[i]?.params));
+  if (!shown) return captured;
+  const { viewportSnapshot: _same, truncated: _cut, ...rest } = captured;
+  return rest as T;
+}
+
+function isWholeSnapshot(output: unknown, params: unknown): boolean {
+  const o = output as { yaml?: unknown; snapshotId?: unknown } | undefined;
+  const p = params as { root?: string; detail?: string; viewportOnly?: boolean } | undefined;
+  return typeof o?.yaml === 'string' && typeof o.snapshotId === 'string' && !p?.root && p?.detail !== 'summary';
+}
+
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */
 async function saveTabState(watch: TabWatch): Promise<void> {
   const { entry, alias, page } = watch.tab;
@@ -211,7 +231,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     const guarded = watch && !session.closedOwnTab && !fatal ? watch.tab.page.guardDialogsUntilNextCommand() : undefined;
     const profileP = profileFor(navigatedTo);
     const captured = alive
-      ? await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) })
+      ? dropRepeatedView(await captureAfter(watch!.tab, { visual, startUrl: watch!.startUrl, before, actions: cmd.steps.map((s) => s.action) }), cmd, steps)
       : {};
     // Tells the entry point (scripts/cli-loader.cjs) that this run took the common path, worth caching compiled.
     if (alive && visual) (globalThis as Record<symbol, unknown>)[Symbol.for('cdp-skill.capturedPage')] = true;
