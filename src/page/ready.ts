@@ -13,14 +13,10 @@ export const READY_MAX_MS = 1_500;
 const ROUND_MS = 250;
 /** No request for this long counts as a quiet network. */
 const QUIET_MS = 100;
-/** Rounds with a quiet network and the same undefined custom elements: their definitions are not on their way. */
-const STUCK_ROUNDS = 2;
 
 /** Waits until the page is ready to be looked at; `[]` when it is, else what was still pending. */
 export async function waitPageReady(page: Page, deadline: Deadline): Promise<string[]> {
   const bound = deadline.cap(READY_MAX_MS);
-  let last = '';
-  let stuck = 0;
   for (;;) {
     const roundMs = Math.max(0, Math.min(ROUND_MS, bound.remainingMs()));
     const [pending, quiet] = await Promise.all([
@@ -29,10 +25,7 @@ export async function waitPageReady(page: Page, deadline: Deadline): Promise<str
       page.network.waitForIdle(QUIET_MS, Deadline.after(roundMs), 'a quiet network').then(() => true, () => false),
     ]);
     const all = quiet ? pending : [...pending, `network busy (${page.network.pending} request${page.network.pending === 1 ? '' : 's'})`];
+    // A definition may come from a timer as well as a request: undefined elements are waited for to the bound.
     if (!all.length || bound.remainingMs() <= 0) return all;
-    // Fonts and animations finish on their own; definitions that no request brings may never come.
-    stuck = quiet && pending.join() === last && pending.every((p) => p.includes('custom element')) ? stuck + 1 : 0;
-    if (stuck >= STUCK_ROUNDS) return all;
-    last = pending.join();
   }
 }

@@ -46,14 +46,14 @@ function pixel(path: string, x: number, y: number): [number, number, number] {
 
 describe('ready before the first look', () => {
   it('waits for custom elements whose definitions arrive late (Shoelace loaded after load)', async () => {
-    const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/ready-shoelace.html?delay=600`, port: h.port } }] });
+    const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/ready-shoelace.html?delay=400`, port: h.port } }] });
     expect(r.out.status).toBe('ok');
     expect(r.out.context.pending).toBeUndefined();
     expect(r.out.viewportSnapshot).toMatch(/textbox "Full name" \[ref=s\d+e\d+\]/);
     expect(r.out.viewportSnapshot).toMatch(/checkbox "I agree" \[ref=s\d+e\d+\]/);
     // The page's own view: every element is upgraded now, and none was when the load event fired.
     expect(await h.value(r.out.tab, 'document.querySelectorAll(":not(:defined)").length')).toBe(0);
-    const goto = await h.cli({ tab: r.out.tab, steps: [{ goto: `${h.baseUrl}/ready-shoelace.html?delay=600` }] });
+    const goto = await h.cli({ tab: r.out.tab, steps: [{ goto: `${h.baseUrl}/ready-shoelace.html?delay=400` }] });
     expect(goto.out.viewportSnapshot).toMatch(/textbox "Full name" \[ref=s\d+e\d+\]/);
   });
 
