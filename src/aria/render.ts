@@ -24,6 +24,9 @@ export function nodeAttributes(n: AriaNode): string {
   if (n.required) a.push('[required]');
   if (n.invalid) a.push('[invalid]');
   if (n.focused) a.push('[focused]');
+  if (n.min !== undefined) a.push(`[min=${n.min}]`);
+  if (n.max !== undefined) a.push(`[max=${n.max}]`);
+  if (n.step !== undefined) a.push(`[step=${n.step}]`);
   if (n.type) a.push(`[type=${n.type}]`);
   if (n.field) a.push(`[name=${n.field}]`);
   if (n.url !== undefined) a.push(`[url=${n.url}]`);

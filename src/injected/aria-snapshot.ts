@@ -1,7 +1,8 @@
 // The accessibility snapshot walker: a plain tree of roles, names, states, values and refs, with
 // generic wrappers flattened and text kept. Rendering to YAML is aria/'s job. Runs in the page.
+import { isClickablePlainRole, nodeStates } from './aria-states.js';
 import type { Counters } from './ref-map.js';
-import { accessibleName, capName, collapseSpace, controlValue, textMaxLength } from './aria-name.js';
+import { accessibleName, capName, collapseSpace, textMaxLength } from './aria-name.js';
 import { isInteractiveRole, isLandmarkRole, roleOf } from './aria-role.js';
 import { isHtml, isVisible } from './dom-describe.js';
 import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
@@ -20,6 +21,10 @@ export interface AriaNode {
   invalid?: true;
   focused?: true;
   value?: string;
+  /** A slider's range. */
+  min?: string;
+  max?: string;
+  step?: string;
   url?: string;
   /** The form field's name attribute. */
   field?: string;
@@ -61,10 +66,13 @@ interface WalkState {
   ordinals: Map<string, number>;
   vw: number;
   vh: number;
+  /** Where the document being walked sits in the top viewport (a frame's content box), for `vp`. */
+  dx: number;
+  dy: number;
 }
 
-export function inViewport(r: DOMRect, vw: number, vh: number): boolean {
-  return r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw && (r.width > 0 || r.height > 0);
+export function inViewport(r: DOMRect, vw: number, vh: number, dx = 0, dy = 0): boolean {
+  return r.bottom + dy > 0 && r.right + dx > 0 && r.top + dy < vh && r.left + dx < vw && (r.width > 0 || r.height > 0);
 }
 
 export function isClickableGeneric(el: Element, style: CSSStyleDeclaration): boolean {
@@ -72,40 +80,6 @@ export function isClickableGeneric(el: Element, style: CSSStyleDeclaration): boo
   if (style.cursor !== 'pointer') return false;
   const parent = el.parentElement;
   return !parent || getComputedStyle(parent).cursor !== 'pointer';
-}
-
-export function nodeStates(el: Element, role: string, node: AriaNode): void {
-  const aria = (name: string): string | null => el.getAttribute(`aria-${name}`);
-  if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') {
-    if (isHtml(el, 'input')) node.checked = el.indeterminate ? 'mixed' : el.checked ? 'true' : 'false';
-    else { const c = aria('checked'); node.checked = c === 'mixed' ? 'mixed' : c === 'true' ? 'true' : 'false'; }
-  }
-  if (el.matches(':disabled') || aria('disabled') === 'true') node.disabled = true;
-  const expanded = aria('expanded');
-  if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
-  else if (el.localName === 'summary' && isHtml(el.parentElement, 'details')) node.expanded = el.parentElement.open;
-  const pressed = aria('pressed');
-  if (pressed === 'true' || pressed === 'false' || pressed === 'mixed') node.pressed = pressed;
-  if ((isHtml(el, 'option') && el.selected) || aria('selected') === 'true') node.selected = true;
-  if ((el as HTMLInputElement).required || aria('required') === 'true') node.required = true;
-  const invalid = aria('invalid');
-  if ((invalid && invalid !== 'false') || el.matches(':user-invalid')) node.invalid = true;
-  if (el === deepActiveElement()) node.focused = true;
-  if (role === 'heading') {
-    const level = Number(aria('level')) || Number(/^h([1-6])$/.exec(el.localName)?.[1]);
-    if (level) node.level = level;
-  }
-  if (role === 'link') {
-    const href = el.getAttribute('href');
-    if (href !== null) node.url = shortUrl((el as HTMLAnchorElement).href || href);
-  }
-  const value = controlValue(el, role);
-  if (value !== undefined && role !== 'checkbox' && role !== 'radio') node.value = value;
-  const field = el.getAttribute('name');
-  if (field && (isHtml(el, 'input') || isHtml(el, 'select') || isHtml(el, 'textarea'))) node.field = field;
-  if (isHtml(el, 'input') && /^(date|datetime-local|time|month|week|file|color)$/.test(el.type)) node.type = el.type;
-  const live = aria('live');
-  if (role === 'status' || role === 'alert' || role === 'log' || (live && live !== 'off')) node.live = 1;
 }
 
 export function deepActiveElement(): Element | null {
@@ -153,7 +127,7 @@ export function walkChildren(parent: Element | ShadowRoot | Document, depth: num
       let vp = false;
       const range = document.createRange();
       range.selectNodeContents(child);
-      vp = inViewport(range.getBoundingClientRect(), st.vw, st.vh);
+      vp = inViewport(range.getBoundingClientRect(), st.vw, st.vh, st.dx, st.dy);
       pushText(out, raw, vp);
     } else if (child.nodeType === Node.ELEMENT_NODE) {
       walkElement(child as Element, depth, st, out);
@@ -172,8 +146,10 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   const hiddenSelf = style.visibility === 'hidden' || style.visibility === 'collapse';
   let role = roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
-  const clickable = st.opts.refs && !hiddenSelf && (role === 'generic' || role === 'presentation') && isClickableGeneric(el, style);
-  if (clickable) role = 'generic';
+  const plain = role === 'generic' || role === 'presentation';
+  // A clickable cell, row or list item (a calendar's day, a table row that opens) is a choice: it gets a ref.
+  const clickable = st.opts.refs && !hiddenSelf && (plain || isClickablePlainRole(role)) && isClickableGeneric(el, style);
+  if (clickable && plain) role = 'generic';
   if (hiddenSelf || ((role === 'generic' || role === 'presentation' || role === 'none-labelling') && !clickable)) {
     if (role === 'none-labelling') {
       // Labels name their controls; their text would only repeat the control's name.
@@ -191,7 +167,7 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   if (name) node.name = name;
   nodeStates(el, role, node);
   const rect = el.getBoundingClientRect();
-  if (inViewport(rect, st.vw, st.vh)) node.vp = 1;
+  if (inViewport(rect, st.vw, st.vh, st.dx, st.dy)) node.vp = 1;
   if (st.opts.refs && (isInteractiveRole(role) || clickable)) {
     const key = `${role}|${name}`;
     const ordinal = st.ordinals.get(key) ?? 0;
@@ -208,12 +184,22 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   if (!inline) pushText(out, ' ', false);
 }
 
+/** A same-origin frame's content, walked under its iframe node (cross-origin frames stay closed). */
 export function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState, out: AriaNode[]): void {
   if (!st.opts.includeFrames) return;
   let doc: Document | null = null;
   try { doc = frame.contentDocument; } catch { doc = null; }
   if (!doc?.body) return;
-  walkChildren(doc.body, depth + 1, st, out);
+  const box = frame.getBoundingClientRect();
+  const [dx, dy] = [st.dx, st.dy];
+  st.dx = dx + box.left + frame.clientLeft;
+  st.dy = dy + box.top + frame.clientTop;
+  try {
+    walkChildren(doc.body, depth + 1, st, out);
+  } finally {
+    st.dx = dx;
+    st.dy = dy;
+  }
 }
 
 /** Trims text, drops text that only repeats the node's name, and inlines a lone text child. */
@@ -269,6 +255,13 @@ export function findRoot(root: string | undefined, autoScope: boolean): { el: El
   return { el: document.body ?? document.documentElement };
 }
 
+/** Popups shown outside the scope (portals at the end of <body>: an open listbox, menu, dialog, tooltip). */
+export function popupsOutside(scope: Element): Element[] {
+  const selector = '[role=listbox], [role=menu], [role=dialog], [role=alertdialog], [role=tooltip], [role=tree], [role=grid], dialog[open]';
+  const found = Array.from(document.querySelectorAll(selector)).filter((el) => !scope.contains(el) && !el.contains(scope) && isVisible(el));
+  return found.filter((el) => !found.some((other) => other !== el && other.contains(el))).slice(0, 10);
+}
+
 /** Landmarks outside the scope, for the auto-scope header. */
 export function otherLandmarks(scope: Element): string[] {
   const out: string[] = [];
@@ -290,11 +283,13 @@ export function ariaSnapshot(opts: SnapshotOptions): SnapshotOutcome {
   if (!opts.internal) s.snapshotId++;
   const st: WalkState = {
     opts, sid: Math.max(1, s.snapshotId), count: 0, truncated: false, ordinals: new Map(),
-    vw: window.innerWidth, vh: window.innerHeight,
+    vw: window.innerWidth, vh: window.innerHeight, dx: 0, dy: 0,
   };
   const tree: AriaNode[] = [];
   if (found.el === document.body || found.el === document.documentElement) walkChildren(found.el, 0, st, tree);
   else walkElement(found.el, 0, st, tree);
+  // Auto-scoped to <main>: popups rendered elsewhere still show, where they are in the document.
+  if (found.scope === 'main' && !opts.root) for (const popup of popupsOutside(found.el)) walkElement(popup, 0, st, tree);
   const holder: AriaNode = { role: 'root' };
   settleChildren(holder, tree);
   const outcome: SnapshotOutcome = {

@@ -35,8 +35,8 @@ export function controlStates(roots: Array<Document | ShadowRoot>): string {
   return parts.join('|');
 }
 
-export function effectSlot(): { probe?: EffectProbe } {
-  const g = globalThis as unknown as { __cdpSkillEffects?: { probe?: EffectProbe } };
+export function effectSlot(): { probe?: EffectProbe; scroller?: Element } {
+  const g = globalThis as unknown as { __cdpSkillEffects?: { probe?: EffectProbe; scroller?: Element } };
   return (g.__cdpSkillEffects ??= {});
 }
 
@@ -66,6 +66,7 @@ export function effectEvent(e: Event): string | undefined {
 export function armEffectProbe(): void {
   const slot = effectSlot();
   if (slot.probe) disarmEffectProbe(slot.probe);
+  slot.scroller = undefined;
   const roots: Array<Document | ShadowRoot> = [];
   effectRoots(document, roots, 0);
   const probe: EffectProbe = {
@@ -76,7 +77,11 @@ export function armEffectProbe(): void {
     observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
     probe.observers.push(observer);
     if (root.nodeType !== 9) continue;
-    const listener = (e: Event): void => { probe.seen ??= effectEvent(e); };
+    const listener = (e: Event): void => {
+      probe.seen ??= effectEvent(e);
+      // The element that scrolled, for context.scroll (page-context.ts); the document's own scroll is window's.
+      if (e.type === 'scroll' && (e.target as Node | null)?.nodeType === 1) slot.scroller = e.target as Element;
+    };
     for (const type of effectEvents()) root.addEventListener(type, listener, { capture: true, passive: true });
     probe.off.push(() => { for (const type of effectEvents()) root.removeEventListener(type, listener, { capture: true }); });
   }
@@ -91,10 +96,15 @@ export function disarmEffectProbe(probe: EffectProbe): void {
   for (const off of probe.off) off();
 }
 
-/** What the probe saw since it was armed (it stops). Not armed in this document: a new document, so changed. */
-export function takeEffects(): Effects {
+/**
+ * What the probe saw since it was armed (it stops). Not armed in this document: a new document, so
+ * changed. When nothing was seen yet, one frame is awaited first (at most 50 ms): a container's
+ * scroll event only fires with the next frame.
+ */
+export async function takeEffects(): Promise<Effects> {
   const slot = effectSlot();
   const probe = slot.probe;
+  if (probe && !probe.seen) await Promise.race([new Promise((r) => requestAnimationFrame(r)), new Promise((r) => setTimeout(r, 50))]);
   const counters = syncCounters(undefined);
   if (!probe) return { changed: true, why: 'new document', counters };
   slot.probe = undefined;

@@ -1,12 +1,14 @@
 // Finding elements for agents (SPEC §6.5, §11.3, §11.4): CSS queries with output modes, role queries
 // with name and state filters, open shadow roots included; and the ref context every finder shares,
 // so refs come from the one ref map and number like re-resolution counts. Runs in the page.
+import { isClickablePlainRole } from './aria-states.js';
 import type { Counters } from './ref-map.js';
 import type { AriaNode } from './aria-snapshot.js';
 import type { Box } from './ref-box.js';
 import { accessibleName, capName, collapseSpace, isSecretInput } from './aria-name.js';
 import { isInteractiveRole, roleOf } from './aria-role.js';
-import { isClickableGeneric, nodeStates } from './aria-snapshot.js';
+import { isClickableGeneric } from './aria-snapshot.js';
+import { nodeStates } from './aria-states.js';
 import { isVisible } from './dom-describe.js';
 import { roundedBox } from './ref-box.js';
 import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
@@ -88,8 +90,10 @@ export function snapshotRefOf(ctx: RefContext, el: Element): string | undefined 
   if (!isExposed(el)) return undefined;
   const role = cachedRole(ctx, el);
   if (isInteractiveRole(role)) return refOf(ctx, el, role, cachedName(ctx, el, role)).ref;
-  if ((role === 'generic' || role === 'presentation') && isClickableGeneric(el, getComputedStyle(el))) {
-    return refOf(ctx, el, 'generic', capName(accessibleName(el, 'generic'))).ref;
+  const plain = role === 'generic' || role === 'presentation';
+  if ((plain || isClickablePlainRole(role)) && isClickableGeneric(el, getComputedStyle(el))) {
+    const as = plain ? 'generic' : role;
+    return refOf(ctx, el, as, capName(accessibleName(el, as))).ref;
   }
   return undefined;
 }

@@ -1,9 +1,12 @@
 // The page context reported after every command (SPEC §14.4). Runs in the page.
+import { effectSlot } from './effect-probe.js';
 import { isSecretInput } from './aria-name.js';
 import { isHtml, isVisible, selectorFor } from './dom-describe.js';
 
 export interface ActiveElementInfo {
   tag: string;
+  /** The iframe the element is in (its selector in the top document), when it is in one. */
+  frame?: string;
   selector: string;
   box: { x: number; y: number; width: number; height: number };
   editable: boolean;
@@ -15,21 +18,44 @@ export interface ActiveElementInfo {
 export interface PageContext {
   url: string;
   title: string;
-  scroll: { y: number; percent: number };
+  /** The window's scroll, or the container's (`scroller`) when one scrolled during the command. */
+  scroll: { y: number; percent: number; scroller?: string };
   viewport: { width: number; height: number };
   activeElement?: ActiveElementInfo;
   modal?: { title: string };
 }
 
-export function describeActiveElement(): ActiveElementInfo | undefined {
+/** The focused element, through shadow roots and same-origin frames; with the frame it is in and its offset. */
+export function focusedDeep(): { el: Element | null; frame?: Element; dx: number; dy: number } {
   let el: Element | null = document.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  let frame: Element | undefined;
+  let dx = 0;
+  let dy = 0;
+  for (let i = 0; el && i < 20; i++) {
+    if (el.shadowRoot?.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    let inner: Document | null = null;
+    try { inner = el.localName === 'iframe' ? (el as HTMLIFrameElement).contentDocument : null; } catch { inner = null; }
+    const next = inner?.activeElement;
+    // A frame's body counts only as an editor (contenteditable, as TinyMCE's is).
+    if (!inner || !next || (next === inner.body && !(next as HTMLElement).isContentEditable)) break;
+    const box = el.getBoundingClientRect();
+    dx += box.left + el.clientLeft;
+    dy += box.top + el.clientTop;
+    frame ??= el;
+    el = next;
+  }
+  return { el, ...(frame ? { frame } : {}), dx, dy };
+}
+
+export function describeActiveElement(): ActiveElementInfo | undefined {
+  const { el, frame, dx, dy } = focusedDeep();
   if (!el || el === document.body || el === document.documentElement) return undefined;
   const r = el.getBoundingClientRect();
   const info: ActiveElementInfo = {
     tag: el.tagName.toLowerCase(),
+    ...(frame ? { frame: selectorFor(frame) } : {}),
     selector: selectorFor(el),
-    box: { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) },
+    box: { x: Math.round(r.x + dx), y: Math.round(r.y + dy), width: Math.round(r.width), height: Math.round(r.height) },
     editable: (el as HTMLElement).isContentEditable || el.matches('input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=image]):not([type=range]):not([type=color]), textarea, select'),
   };
   if (isHtml(el, 'input') || isHtml(el, 'textarea')) {
@@ -70,6 +96,15 @@ export function clipPageText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…[cut: ${text.length - max} more characters]` : text;
 }
 
+/** The container that scrolled during the command (effect-probe.ts saw it), as context.scroll reports it. */
+export function scrollerScroll(): PageContext['scroll'] | undefined {
+  const el = effectSlot().scroller;
+  if (!el || !el.isConnected || el === document.scrollingElement) return undefined;
+  const y = Math.round(el.scrollTop);
+  const maxY = Math.max(0, el.scrollHeight - el.clientHeight);
+  return { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0, scroller: selectorFor(el) };
+}
+
 export function pageContext(): PageContext {
   const scroller = document.scrollingElement ?? document.documentElement;
   const y = Math.round(window.scrollY);
@@ -77,7 +112,7 @@ export function pageContext(): PageContext {
   const ctx: PageContext = {
     url: pageUrl(),
     title: pageTitle(),
-    scroll: { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
+    scroll: scrollerScroll() ?? { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
     viewport: { width: window.innerWidth, height: window.innerHeight },
   };
   const active = describeActiveElement();

@@ -4,7 +4,7 @@
 // frames are walked under their frame. view-diff.ts compares two walks. Runs in the page.
 import { accessibleName, capName, collapseSpace } from './aria-name.js';
 import { isInteractiveRole, roleOf } from './aria-role.js';
-import { nodeStates } from './aria-snapshot.js';
+import { nodeStates } from './aria-states.js';
 import { isHtml } from './dom-describe.js';
 import { textSnippet } from './observe.js';
 

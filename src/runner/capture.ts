@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
 import { captureScreenshot } from '../capture/index.js';
-import { IsolatedWorlds, callIsolated, type FrameTarget, type Page } from '../page/index.js';
+import { IsolatedWorlds, callIsolated, waitPageReady, type FrameTarget, type Page } from '../page/index.js';
 import type { CdpSession, TabEntry } from '../cdp/index.js';
 import {
   fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile,
@@ -23,7 +23,7 @@ const SETTLE_QUIET_MS = 50;
 
 function internalOptions(entry: TabEntry): SnapshotOptions {
   return {
-    autoScope: false, pierceShadow: true, includeFrames: false, maxDepth: 50, maxElements: 20_000,
+    autoScope: false, pierceShadow: true, includeFrames: true, maxDepth: 50, maxElements: 20_000,
     refs: true, internal: true, ...(entry.counters ? { counters: entry.counters } : {}),
   };
 }
@@ -99,6 +99,17 @@ export async function changedSinceBefore(tab: AttachedTab, before: BeforeCapture
   }
 }
 
+/**
+ * Ready before the first look (issue 13): after a navigation (a new document or another URL), the
+ * capture waits — bounded, event-driven — for the page to be ready; returns what was still pending.
+ */
+async function readyForFirstLook(tab: AttachedTab, startUrl: string): Promise<string[]> {
+  const { lifecycle } = tab.page;
+  const stripHash = (u: string): string => u.split('#')[0]!;
+  if (lifecycle.documentCount === 0 && stripHash(lifecycle.url) === stripHash(startUrl)) return [];
+  return waitPageReady(tab.page, Deadline.after(CAPTURE_TIMEOUT_MS));
+}
+
 /** What a command that changed nothing says instead of a diff. */
 export const NO_EFFECT = { summary: 'Nothing changed on the page.' };
 
@@ -121,6 +132,7 @@ export async function captureAfter(
     const out = await captureAfter(tab, { ...opts, visual: false });
     return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
   }
+  const pending = opts.visual ? await readyForFirstLook(tab, opts.startUrl) : [];
   const { page, alias } = tab;
   const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
   const snapOpts = opts.visual ? internalOptions(tab.entry) : undefined;
@@ -146,6 +158,8 @@ export async function captureAfter(
   shot?.catch(() => { /* a failed screenshot only leaves its field out (SPEC §17.1) */ });
   const [state, framed] = await Promise.allSettled([page.guard(stateP), frameP && page.guard(frameP)]);
   const out = await describe(tab, opts, state.status === 'fulfilled' ? { ...state.value, ...(framed.status === 'fulfilled' && framed.value ? framed.value : {}) } : undefined);
+  // The bound ran out: say what the first look may be missing (e.g. "2 custom elements undefined (sl-input)").
+  if (pending.length && out.context) out.context = { ...(out.context as object), pending };
   if (shot) {
     try {
       out.screenshot = (await shot).path;

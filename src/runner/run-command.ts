@@ -144,6 +144,26 @@ async function profileFor(url: string | undefined): Promise<ProfileLookup> {
   }
 }
 
+/**
+ * A command never returns the same YAML twice (issue 13): a whole-page `snapshot` taken after the
+ * last step that could change the page already shows the screen, so `viewportSnapshot` goes.
+ */
+function dropRepeatedView<T extends { viewportSnapshot?: string; truncated?: true }>(captured: T, cmd: Command, results: StepResult[]): T {
+  if (!captured.viewportSnapshot) return captured;
+  let lastAction = -1;
+  cmd.steps.forEach((s, i) => { if (!isReadOnlyStep(s.def, s.params)) lastAction = i; });
+  const shown = results.some((r, i) => i > lastAction && r.status === 'ok' && isWholeSnapshot(r.output, cmd.steps[i]?.params));
+  if (!shown) return captured;
+  const { viewportSnapshot: _same, truncated: _cut, ...rest } = captured;
+  return rest as T;
+}
+
+function isWholeSnapshot(output: unknown, params: unknown): boolean {
+  const o = output as { yaml?: unknown; snapshotId?: unknown } | undefined;
+  const p = params as { root?: string; detail?: string; viewportOnly?: boolean } | undefined;
+  return typeof o?.yaml === 'string' && typeof o.snapshotId === 'string' && !p?.root && p?.detail !== 'summary';
+}
+
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */
 async function saveTabState(watch: TabWatch): Promise<void> {
   const { entry, alias, page } = watch.tab;
@@ -169,7 +189,7 @@ async function capturePhase(run: Run): Promise<{ captured: AfterCapture | Record
   const profile = profileFor(run.navigatedTo);
   progress.phase = CAPTURE_PHASE;
   const captured = alive
-    ? await captureAfter(alive.tab, { visual: run.visual, startUrl: alive.startUrl, before: run.before, actions: run.cmd.steps.map((s) => s.action) })
+    ? dropRepeatedView(await captureAfter(alive.tab, { visual: run.visual, startUrl: alive.startUrl, before: run.before, actions: run.cmd.steps.map((s) => s.action) }), run.cmd, run.steps)
     : {};
   if (watch && !session.closedOwnTab) await Promise.all([saveTabState(watch), guarded]);
   return { captured, profile: await profile, capturedPage: Boolean(alive && run.visual) };

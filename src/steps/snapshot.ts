@@ -13,7 +13,7 @@ interface SnapshotParams extends Omit<TakeOptions, 'internal'> {
 }
 
 const DEFAULTS: SnapshotParams = {
-  detail: 'full', viewportOnly: false, pierceShadow: true, includeFrames: false, maxDepth: 50, maxElements: 50_000, inlineLimit: DEFAULT_INLINE_LIMIT,
+  detail: 'full', viewportOnly: false, pierceShadow: true, includeFrames: true, maxDepth: 50, maxElements: 50_000, inlineLimit: DEFAULT_INLINE_LIMIT,
 };
 /** Hashes of this many recent snapshots are kept per tab for `since`. */
 const KEPT_HASHES = 8;

@@ -92,7 +92,8 @@ describe('concurrency', () => {
     const tabs: string[] = [];
     for (let i = 0; i < 6; i++) tabs.push(await h.open(`page2.html?order=${i}`));
     const timed = async (tab: string): Promise<CliResult> => {
-      const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
+      // The page changes (an attribute), so the answer carries the screenshot of the tab (capture by effect).
+      const r = await h.cli({ tab, steps: [{ pageFunction: 'document.body.dataset.seen = "yes"; document.title' }] });
       expect(r.out.status).toBe('ok');
       expect(r.out.steps[0].output).toEqual({ type: 'string', value: 'Second page' });
       expect(r.out.screenshot).toBe(join(h.tmp, 'cdp-skill', `${tab}.after.png`));

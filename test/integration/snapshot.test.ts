@@ -169,10 +169,10 @@ describe('refs', () => {
     expect(again).toMatchObject({ reResolved: true, x: box.x, y: box.y });
   });
 
-  it('includes same-origin frames when asked', async () => {
+  it('includes same-origin frames by default (issue 13), and not when told', async () => {
     const tab = await h.open('frames.html');
-    expect((await snap(tab)).yaml).not.toMatch(/Framed button/);
-    const yaml = (await snap(tab, { includeFrames: true })).yaml;
+    expect((await snap(tab, { includeFrames: false })).yaml).not.toMatch(/Framed button/);
+    const yaml = (await snap(tab)).yaml;
     expect(withoutRefs(yaml)).toMatch(/- iframe "Inner frame":\n\s+- heading "Inside the frame" \[level=2\]\n\s+- button "Framed button"/);
   });
 });
