@@ -16,6 +16,8 @@ export interface FillOptions extends TargetOptions {
 
 export interface FillResult extends SettleResult {
   filled: true;
+  /** The field, as role and name. */
+  target: string;
   method: 'insertText' | 'nativeSetter' | 'select';
   /** What the field holds when it differs from the value asked for (maxlength). */
   value?: string;
@@ -29,7 +31,7 @@ type Fillable = Located & { x?: number; y?: number; autoForced?: true };
 async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable> {
   const r = await page.guard(evaluateIn(page.evalTarget(), (rt) => rt.holdFocused(), undefined, { deadline, what: 'the focused element' }));
   if (!r.ok) throw new ElementNotEditableError('Nothing is focused to fill: name the field with {"selector"|"ref"|"label", "value"}, or click it first', { category: 'not-editable' });
-  return { handle: r.handle, desc: r.desc };
+  return { handle: r.handle, desc: r.desc, name: r.name };
 }
 
 async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: boolean, deadline: Deadline): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean }> {
@@ -100,7 +102,7 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
   const settled = await settleAfterAction(page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   return {
-    filled: true, method, ...settled, ...(shown !== undefined ? { value: shown } : {}),
+    filled: true, target: el.name, method, ...settled, ...(shown !== undefined ? { value: shown } : {}),
     ...(el.reResolved ? { reResolved: true } : {}), ...(el.autoForced ? { autoForced: true } : {}), warnings,
   };
 }

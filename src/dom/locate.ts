@@ -40,6 +40,8 @@ export interface TargetOptions {
 export interface Located {
   handle: number;
   desc: string;
+  /** Role and accessible name, as the answer names the element (`button "Save"`). */
+  name: string;
   reResolved?: true;
   selectorIndex?: number;
 }
@@ -115,7 +117,7 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
       { target, within: opts.within, counters: refs.counters }, { deadline, what: `the element ${describeTarget(target)}` }));
     if (r.ok) {
       refs.counters = r.counters;
-      return { handle: r.handle, desc: r.desc, ...(r.reResolved ? { reResolved: true } : {}), ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}) };
+      return { handle: r.handle, desc: r.desc, name: r.name, ...(r.reResolved ? { reResolved: true } : {}), ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}) };
     }
     const final = r.reason === 'invalid-selector' || r.reason === 'earlier-page' || r.reason === 'malformed';
     if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within, page.frame?.url);
@@ -160,7 +162,7 @@ export async function prepareAction(
   { deadline, what: `the element ${describeTarget(target)}` }));
   if (quick?.check.ok) {
     refs.counters = quick.found.counters;
-    const located: Located = { handle: quick.found.handle, desc: quick.found.desc, ...(quick.found.reResolved ? { reResolved: true } : {}), ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}) };
+    const located: Located = { handle: quick.found.handle, desc: quick.found.desc, name: quick.found.name, ...(quick.found.reResolved ? { reResolved: true } : {}), ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}) };
     return actionable(page, located, quick.check, action, deadline, false, undefined);
   }
   let located = await locate(page, target, refs, opts, deadline);

@@ -162,6 +162,8 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
       return i.failure.name === 'ContextDestroyedError' ? { [i.action]: i.raw } : undefined;
     case 'frame': return { frame: { list: true } };
     case 'crashed': return { reload: true };
+    // A fallback or keys nothing reacted to: dismiss what covers the target, else the thrower's suggestion.
+    case 'no-effect': return i.context?.coveredBy?.dismiss ? { click: i.context.coveredBy.dismiss.ref } : details.nextStep as SuggestedStep | undefined;
     // dialog-open (a tab blocked by a dialog no one could answer): no step helps; the message says what does.
     default: return undefined;
   }

@@ -122,7 +122,9 @@ defineStep<ClickParams>({
         .catch(() => { /* waitAfter is best effort: a page that keeps changing is reported by the diff */ });
     }
     return {
-      clicked: true, method: r.method,
+      clicked: true, target: r.target, method: r.method,
+      ...(r.fallback ? { fallback: r.fallback } : {}),
+      ...(r.effect ? { effect: r.effect } : {}),
       ...(r.cdpAttempted ? { cdpAttempted: true } : {}),
       ...(await settledOutput(tab, r)),
       ...(r.reResolved ? { reResolved: true } : {}),

@@ -1,0 +1,65 @@
+// Acting on what real apps are built from (issue 14): Shoelace web components and Tom Select, served
+// from node_modules. Every claim is checked against the app's own state, not read back from our answer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => { h = await startHarness(); });
+afterAll(async () => { await h?.close(); });
+
+async function openActing(): Promise<string> {
+  const tab = await h.open('acting.html');
+  await h.cli({ tab, steps: [{ pageFunction: 'Promise.all(["sl-button", "sl-input", "sl-dialog"].map((n) => customElements.whenDefined(n)))' }] });
+  return tab;
+}
+
+describe('honest clicks and keys (items 4 and 13)', () => {
+  it('fails a fallback click nothing followed, with a nextStep, and leaves the widget as it was', async () => {
+    const tab = await openActing();
+    // Tom Select hides the original <select> behind its own control: only element.click() reaches it.
+    const r = await h.cli({ tab, steps: [{ click: { selector: '#fruit', timeout: 500 } }] });
+    expect(r.out.status).toBe('error');
+    expect(r.out.steps[0]).toMatchObject({ status: 'error', category: 'no-effect' });
+    expect(r.out.steps[0].error).toMatch(/element\.click\(\) \(untrusted\).*nothing followed/);
+    expect(r.out.steps[0].nextStep).toEqual({ elementsAt: { x: expect.any(Number), y: expect.any(Number) } });
+    expect(await h.value(tab, '[fruit.isOpen, fruit.getValue(), document.activeElement === document.body]')).toEqual([false, '', true]);
+  });
+
+  it('says how a covered button was clicked and what followed, then sends no keys to where focus stayed', async () => {
+    const tab = await openActing();
+    await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("dlg").show()' }, { wait: { selector: '#dlg[open]', state: 'attached' } }] });
+    const r = await h.cli({ tab, steps: [{ click: { selector: '#behind', timeout: 500 } }, { type: 'abc' }, { press: 'Enter' }] });
+    const [click, type] = r.out.steps;
+    expect(click).toMatchObject({ status: 'ok', output: { method: 'jsClick-auto', target: 'button "Add row"' } });
+    expect(click.output.fallback).toMatch(/^element\.click\(\) \(untrusted\) on button "Add row": it is covered by/);
+    expect(click.output.effect).toMatch(/the page changed/);
+    expect(type).toMatchObject({ status: 'error', category: 'no-effect' });
+    expect(type.error).toMatch(/No key was sent.*dialog "Rename"/);
+    expect(r.out.steps).toHaveLength(2); // the batch stopped before the keyboard steps
+    // The app's state: the row was added once; the dialog's field never got the keys.
+    expect(await h.value(tab, '[document.querySelectorAll("#rows li").length, document.getElementById("rename").value]')).toEqual([1, '']);
+  });
+
+  it('fails keys that went to the page body when nothing reacted, and names where keys went', async () => {
+    const tab = await openActing();
+    const lost = await h.cli({ tab, steps: [{ press: 'x' }] });
+    expect(lost.out.steps[0]).toMatchObject({ status: 'error', category: 'no-effect' });
+    expect(lost.out.steps[0].error).toMatch(/went to the page body/);
+    // Tab from the body moves focus: the page reacted, so the step stands.
+    const tabbed = await h.cli({ tab, steps: [{ press: 'Tab' }] });
+    expect(tabbed.out.steps[0]).toMatchObject({ status: 'ok', output: { pressed: 'Tab', target: 'the page body (no element has focus)' } });
+    expect(await h.value(tab, 'document.activeElement !== document.body')).toBe(true);
+    const typed = await h.cli({ tab, steps: [{ click: '.ts-control' }, { type: 'Cher' }] });
+    expect(typed.out.steps[1].output).toEqual({ typed: 'Cher', target: 'combobox "Favourite fruit"' });
+    expect(await h.value(tab, 'fruit.control_input.value')).toBe('Cher');
+  });
+});
+
+describe('saying what was acted on (item 5)', () => {
+  it('prefers the Shoelace <sl-button> to the <h2> of the same text, and names it', async () => {
+    const tab = await openActing();
+    const r = await h.cli({ tab, steps: [{ click: { text: 'Preferences' } }] });
+    expect(r.out.steps[0].output).toMatchObject({ clicked: true, method: 'cdp', target: 'button "Preferences"' });
+    expect(await h.value(tab, 'document.getElementById("prefs-count").textContent')).toBe('opened 1 times');
+  });
+});
