@@ -32,6 +32,13 @@ const ROWS = [
     check: '!fruit.isOpen && fruit.getValue() === "" && document.activeElement === document.body',
   },
   {
+    item: '1 delegated focus', goal: 'type into <sl-input> and a component wrapping one, by host', page: 'acting.html',
+    before: 3, why: 'type failed "cannot take keyboard focus"; fill "not a text field"; pageFunction',
+    calls: [(tab) => ({ tab, steps: [READY, { type: { selector: 'sl-input[name=nick]', text: 'neo' } }, { fill: { selector: '#card', value: 'Oslo' } }] })],
+    expect: (answers) => answers[0].status === 'ok',
+    check: 'document.getElementById("nick").value === "neo" && card.city.value === "Oslo"',
+  },
+  {
     item: '5 say what was acted on', goal: 'open Preferences (<sl-button> next to an <h2>)', page: 'acting.html',
     before: 3, why: 'clicked the <h2>, ok; a snapshot to find out; click the ref',
     calls: [(tab) => ({ tab, steps: [READY, { click: { text: 'Preferences' } }] })],

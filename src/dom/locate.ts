@@ -188,7 +188,8 @@ async function actionable(page: Page, located: Located, r: ActionReady, action: 
   // Inside a frame the page reports frame coordinates; Input events take the top viewport's.
   const off = page.frame && action !== 'select' && action !== 'upload' ? await page.guard(page.frames.offset(page.frame.frameId, deadline)) : { x: 0, y: 0 };
   return {
-    ...located, pointerHandle: r.handle, x: r.x + off.x, y: r.y + off.y, local: { x: r.x, y: r.y },
+    // A web component's delegated control: keys and values go to it (the answer still names the host).
+    ...located, ...(r.delegated ? { handle: r.handle } : {}), pointerHandle: r.handle, x: r.x + off.x, y: r.y + off.y, local: { x: r.x, y: r.y },
     ...(r.viaLabel ? { viaLabel: true } : {}), ...(r.checked !== undefined ? { checked: r.checked } : {}),
     ...(autoForced ? { autoForced: true, forcedBecause: because } : {}),
   };

@@ -55,6 +55,25 @@ describe('honest clicks and keys (items 4 and 13)', () => {
   });
 });
 
+describe('web components that delegate focus (item 1)', () => {
+  it('clicks, types, fills and focuses Shoelace <sl-input> through its host, at any depth', async () => {
+    const tab = await openActing();
+    const r = await h.cli({ tab, steps: [
+      { click: 'sl-input[name=nick]' }, { type: 'neo' },
+      { type: { selector: '#card', text: 'Oslo' } },
+    ] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[1].output.target).toBe('textbox "Nickname"');
+    // Shoelace's own value property, and the element that holds focus, say where the keys went.
+    expect(await h.value(tab, '[document.getElementById("nick").value, card.city.value]')).toEqual(['neo', 'Oslo']);
+    const f = await h.cli({ tab, steps: [{ fill: { selector: 'sl-input[name=nick]', value: 'trinity' } }, { fill: { selector: '#card', value: 'Bergen' } }, { press: { key: 'End', selector: 'sl-input[name=nick]' } }] });
+    expect(f.out.status, f.stdout).toBe('ok');
+    expect(f.out.steps[0].output).toMatchObject({ filled: true, target: 'textbox "Nickname"' });
+    expect(await h.value(tab, '[document.getElementById("nick").value, card.city.value, document.activeElement.id, document.activeElement.shadowRoot.activeElement.localName]'))
+      .toEqual(['trinity', 'Bergen', 'nick', 'input']);
+  });
+});
+
 describe('saying what was acted on (item 5)', () => {
   it('prefers the Shoelace <sl-button> to the <h2> of the same text, and names it', async () => {
     const tab = await openActing();
