@@ -39,6 +39,13 @@ const ROWS = [
     check: 'document.getElementById("nick").value === "neo" && card.city.value === "Oslo"',
   },
   {
+    item: '2 formatted inputs', goal: 'fill $1,234.50 into react-number-format with react:true', page: 'formatted.html',
+    before: 2, why: 'failed "did not take the value: it still shows $1,234.50"; fill again without react',
+    calls: [(tab) => ({ tab, steps: [{ fill: { label: 'Amount', value: '1234.50', react: true } }] })],
+    expect: (answers) => answers[0].status === 'ok' && /formatted/.test(answers[0].steps[0].warning),
+    check: '__state.amount.floatValue === 1234.5',
+  },
+  {
     item: '5 say what was acted on', goal: 'open Preferences (<sl-button> next to an <h2>)', page: 'acting.html',
     before: 3, why: 'clicked the <h2>, ok; a snapshot to find out; click the ref',
     calls: [(tab) => ({ tab, steps: [READY, { click: { text: 'Preferences' } }] })],

@@ -54,6 +54,18 @@ async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: 
   return { ...after, before: before.value };
 }
 
+/** The same letters and digits in the same order: "$1,234.50" shows "1234.50", "(555) 010-2000" shows "5550102000". */
+export function sameSignificant(shown: string, asked: string): boolean {
+  const sig = (s: string): string => s.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  return sig(shown) !== '' && sig(shown) === sig(asked);
+}
+
+/** The warning for a value the page formatted or rewrote: both values, unless the field is a secret. */
+function rewroteWarning(el: Located, asked: string, shown: string): string {
+  if (looksSensitive(el.desc)) return `the page rewrote the value of ${el.desc}`;
+  return sameSignificant(shown, asked) ? `the page formatted "${asked}" as "${shown}" in ${el.name}` : `the page rewrote "${asked}" as "${shown}" in ${el.name}`;
+}
+
 /** Fills one field; `target` undefined means the focused element. */
 export async function fill(page: Page, target: TargetSpec | undefined, value: string, refs: RefHolder, opts: FillOptions, deadline: Deadline): Promise<FillResult> {
   const el: Fillable = target ? await prepareAction(page, target, 'fill', refs, opts, deadline) : await focusedElement(page, deadline);
@@ -83,18 +95,20 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
     } else if (typed?.truncated) {
       shown = typed.value;
       warnings.push(`${el.desc} kept ${typed.value.length} characters (maxlength)`);
-    } else if (typed && !typed.ok && typed.value !== typed.before) {
-      // The page took the typing and rewrote it (formatting, upper-casing): its value is the truth.
+    } else if (typed && !typed.ok && (typed.value !== typed.before || sameSignificant(typed.value, value))) {
+      // The page took the typing and formatted or rewrote it ($1,234.50, upper case): its value is the truth.
       shown = typed.value;
-      warnings.push(`the page rewrote the value of ${el.desc} as "${typed.value}"`);
+      warnings.push(rewroteWarning(el, value, typed.value));
     } else if (!typed?.ok) {
-      const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.setValueNatively(a.handle, a.want ?? rt.currentValue(rt.heldElement(a.handle)!) + a.value),
-        { handle: el.handle, want: clear ? value : undefined, value }, { deadline, what: `setting the value of ${el.desc}` }));
+      const before = typed?.before ?? await page.guard(evaluateIn(page.evalTarget(), (rt, h) => rt.currentValue(rt.heldElement(h)!), el.handle, { deadline, what: `reading ${el.desc}` }));
+      const r = await page.guard(evaluateIn(page.evalTarget(), (rt, a) => rt.setValueNatively(a.handle, a.want),
+        { handle: el.handle, want: clear ? value : before + value }, { deadline, what: `setting the value of ${el.desc}` }));
       method = 'nativeSetter';
       if (!r.ok) {
-        if (r.value === (typed?.before ?? r.value) && r.value !== value) throw new ExecutionError(`${el.desc} did not take the value: it still shows "${r.value}" (typing and the native setter were both tried)`, { category: 'not-editable' });
+        const took = r.value !== before || sameSignificant(r.value, value);
+        if (!took) throw new ExecutionError(`${el.desc} did not take the value: it still shows "${r.value}" (${opts.react ? 'the native setter was tried' : 'typing and the native setter were both tried'})`, { category: 'not-editable' });
         shown = r.value;
-        warnings.push(`the page rewrote the value of ${el.desc} as "${r.value}"`);
+        warnings.push(rewroteWarning(el, value, r.value));
       }
     }
   }

@@ -82,3 +82,25 @@ describe('saying what was acted on (item 5)', () => {
     expect(await h.value(tab, 'document.getElementById("prefs-count").textContent')).toBe('opened 1 times');
   });
 });
+
+describe('formatted inputs (item 2)', () => {
+  it('takes a value react-number-format re-formatted as success with a warning naming both, on every fill path', async () => {
+    const tab = await h.open('formatted.html');
+    const r = await h.cli({ tab, steps: [
+      { fill: { label: 'Amount', value: '1234.50', react: true } },
+      { fill: { selector: '#phone', value: '5550102000' } },
+    ] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output).toMatchObject({ filled: true, method: 'nativeSetter', value: '$1,234.50', target: 'textbox "Amount"' });
+    expect(r.out.steps[0].warning).toBe('the page formatted "1234.50" as "$1,234.50" in textbox "Amount"');
+    expect(r.out.steps[1].output).toMatchObject({ filled: true, method: 'insertText', value: '(555) 010-2000' });
+    expect(r.out.steps[1].warning).toMatch(/formatted "5550102000" as "\(555\) 010-2000"/);
+    // The library's own state: the numbers it parsed out of the formatted text.
+    expect(await h.value(tab, '[__state.amount.floatValue, __state.phone.value]')).toEqual([1234.5, '5550102000']);
+    // The same value again (the field already shows it) and a batch fill: still success, still named.
+    const again = await h.cli({ tab, steps: [{ fill: { label: 'Amount', value: '1234.50' } }, { fill: { Amount: '99', '#phone': '5550102001' } }] });
+    expect(again.out.status, again.stdout).toBe('ok');
+    expect(again.out.steps[0].warning).toMatch(/formatted "1234.50" as "\$1,234.50"/);
+    expect(await h.value(tab, '[__state.amount.floatValue, __state.phone.value, document.getElementById("amount").value]')).toEqual([99, '5550102001', '$99.00']);
+  });
+});
