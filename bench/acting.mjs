@@ -46,6 +46,13 @@ const ROWS = [
     check: '__state.amount.floatValue === 1234.5',
   },
   {
+    item: '15 no false hints', goal: 'draw one shape on a canvas by drag, no second drag', page: 'canvas-drag.html',
+    before: 2, why: 'dropped:false "try html5"; following it drew a second shape',
+    calls: [(tab) => ({ tab, steps: [{ drag: { source: { x: 60, y: 120 }, target: { x: 200, y: 220 } } }] })],
+    expect: (answers) => answers[0].status === 'ok' && answers[0].steps[0].output.dropped === undefined,
+    check: '__shapes.length === 1',
+  },
+  {
     item: '5 say what was acted on', goal: 'open Preferences (<sl-button> next to an <h2>)', page: 'acting.html',
     before: 3, why: 'clicked the <h2>, ok; a snapshot to find out; click the ref',
     calls: [(tab) => ({ tab, steps: [READY, { click: { text: 'Preferences' } }] })],

@@ -4,6 +4,7 @@
 
 import type { StepFailureContext } from './diagnostics.js';
 import type { ClassifiedError } from './failure.js';
+import { differsInIdentifier } from './near-match.js';
 
 export type SuggestedStep = Record<string, unknown>;
 
@@ -128,12 +129,15 @@ export async function nextStep(i: NextStepInput): Promise<SuggestedStep | undefi
 async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
   const { category, details } = i.failure;
   const target = targetOf(details);
-  const near = i.context?.nearMatches ?? [];
+  // A near match that names another identifier (ORD-00211 for ORD-04711) is another thing: never a step.
+  const wanted = typeof details.name === 'string' ? details.name : target?.by === 'text' || target?.by === 'label' ? target.value : '';
+  const near = (i.context?.nearMatches ?? []).filter((m) => !differsInIdentifier(wanted, m.name));
   switch (category) {
     case 'selector-not-found': {
       if (near[0]) return retarget(i.action, i.raw, target, near[0].ref) ?? { snapshot: true };
       // Nothing alike on screen, but the page scrolls: the element may be further down.
-      if (i.action === 'click' && (i.context?.scrollPosition?.maxY ?? 0) > 0) return withOption(i.action, i.raw, 'scrollUntilVisible', true);
+      const scroll = i.context?.scrollPosition;
+      if (i.action === 'click' && scroll && scroll.y < scroll.maxY - 1) return withOption(i.action, i.raw, 'scrollUntilVisible', true);
       return { snapshot: true };
     }
     case 'stale-ref': {

@@ -104,3 +104,26 @@ describe('formatted inputs (item 2)', () => {
     expect(await h.value(tab, '[__state.amount.floatValue, __state.phone.value, document.getElementById("amount").value]')).toEqual([99, '5550102001', '$99.00']);
   });
 });
+
+describe('no false alarms (item 15)', () => {
+  it('does not call a drag on a canvas ignored, nor advise dragging again with html5', async () => {
+    const tab = await h.open('canvas-drag.html');
+    const box = await h.value(tab, '(() => { const r = document.getElementById("board").getBoundingClientRect(); return { x: r.x, y: r.y }; })()');
+    const r = await h.cli({ tab, steps: [{ drag: { source: { x: box.x + 50, y: box.y + 50 }, target: { x: box.x + 200, y: box.y + 150 } } }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.dropped).toBeUndefined();
+    expect(r.stdout).not.toMatch(/html5|ignored the drag/);
+    expect(r.out.steps[0].warning).toMatch(/<canvas>/);
+    expect(await h.value(tab, '__shapes.length')).toBe(1); // the app drew exactly one shape
+  });
+
+  it('offers no near match that names another order as the step to run', async () => {
+    const tab = await h.open('acting.html');
+    await h.cli({ tab, steps: [{ pageFunction: 'document.querySelector("main").insertAdjacentHTML("beforeend", "<table><tr><td><button>ORD-00211</button></td></tr></table>")' }] });
+    const r = await h.cli({ tab, steps: [{ click: { text: 'ORD-04711', timeout: 300 } }] });
+    expect(r.out.steps[0].category).toBe('selector-not-found');
+    // The near match is there for the agent to read, but not as a step to run.
+    expect(r.out.steps[0].context.nearMatches.map((m: { name: string }) => m.name)).toContain('ORD-00211');
+    expect(JSON.stringify(r.out.steps[0].nextStep)).not.toMatch(/"click"/);
+  });
+});
