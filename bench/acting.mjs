@@ -53,6 +53,13 @@ const ROWS = [
     check: '__shapes.length === 1',
   },
   {
+    item: '3 iframe clicks', goal: 'pay in a cross-origin frame partly below the fold', page: 'xframes.html',
+    before: 3, why: 'jsClick-auto ok, targetReceived:false; a look in the frame; a coordinate click',
+    calls: [(tab) => ({ tab, steps: [{ pageFunction: 'document.getElementById("same").style.marginTop = (innerHeight - 60) + "px"' }, { frame: { name: 'payment' } }, { click: { text: 'Pay now' } }] })],
+    expect: (answers) => answers[0].status === 'ok' && answers[0].steps[2].output.method === 'cdp',
+    check: 'scrollY > 0',
+  },
+  {
     item: '5 say what was acted on', goal: 'open Preferences (<sl-button> next to an <h2>)', page: 'acting.html',
     before: 3, why: 'clicked the <h2>, ok; a snapshot to find out; click the ref',
     calls: [(tab) => ({ tab, steps: [READY, { click: { text: 'Preferences' } }] })],

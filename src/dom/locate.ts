@@ -10,6 +10,7 @@ import type { Counters } from '../injected/ref-map.js';
 import type { LocateFailure, TargetSpec } from '../injected/locate.js';
 import type { ActionFailure, ActionKind, ActionOutcome } from '../injected/actionability.js';
 import { refProblem } from '../injected/ref-box.js';
+import { revealFramePoint } from './frame-point.js';
 
 export type { TargetSpec } from '../injected/locate.js';
 export type { ActionKind } from '../injected/actionability.js';
@@ -185,11 +186,12 @@ export async function prepareAction(
 
 /** The element, ready: its pointer point in top-viewport coordinates (a frame's offset added). */
 async function actionable(page: Page, located: Located, r: ActionReady, action: ActionKind, deadline: Deadline, autoForced: boolean, because: ActionFailure | undefined): Promise<Actionable> {
-  // Inside a frame the page reports frame coordinates; Input events take the top viewport's.
-  const off = page.frame && action !== 'select' && action !== 'upload' ? await page.guard(page.frames.offset(page.frame.frameId, deadline)) : { x: 0, y: 0 };
+  // Inside a frame the page reports frame coordinates; Input events take the top viewport's, and
+  // the frame itself may need scrolling into view by the documents above it.
+  const top = page.frame && action !== 'select' && action !== 'upload' ? await revealFramePoint(page, page.frame.frameId, r, deadline) : { x: r.x, y: r.y };
   return {
     // A web component's delegated control: keys and values go to it (the answer still names the host).
-    ...located, ...(r.delegated ? { handle: r.handle } : {}), pointerHandle: r.handle, x: r.x + off.x, y: r.y + off.y, local: { x: r.x, y: r.y },
+    ...located, ...(r.delegated ? { handle: r.handle } : {}), pointerHandle: r.handle, x: top.x, y: top.y, local: { x: r.x, y: r.y },
     ...(r.viaLabel ? { viaLabel: true } : {}), ...(r.checked !== undefined ? { checked: r.checked } : {}),
     ...(autoForced ? { autoForced: true, forcedBecause: because } : {}),
   };

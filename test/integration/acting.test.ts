@@ -127,3 +127,31 @@ describe('no false alarms (item 15)', () => {
     expect(JSON.stringify(r.out.steps[0].nextStep)).not.toMatch(/"click"/);
   });
 });
+
+describe('clicks inside iframes (item 3)', () => {
+  const recordClicks = 'window.__clicks = []; document.addEventListener("click", (e) => __clicks.push(e.target.id + ":" + e.isTrusted), true); true';
+  it('lands a trusted click in a cross-origin frame and a same-origin frame partly below the fold', async () => {
+    const tab = await h.open('xframes.html');
+    // Push both frames down so each shows only its top strip: their buttons start below the fold.
+    await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("same").style.marginTop = (innerHeight - 60) + "px"; window.__topClicks = []; document.addEventListener("click", (e) => __topClicks.push(e.target.id)); true' }] });
+    const r = await h.cli({ tab, steps: [
+      { frame: { name: 'details' } }, { pageFunction: recordClicks }, { click: '#child-button' },
+      { frame: 'top' }, { pageFunction: 'scrollTo(0, 0)' },
+      { frame: { name: 'payment' } }, { pageFunction: recordClicks }, { click: { text: 'Pay now' } },
+    ] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    for (const i of [2, 7]) {
+      expect(r.out.steps[i].output).toMatchObject({ clicked: true, method: 'cdp', targetReceived: true });
+      expect(r.ms).toBeLessThan(15_000);
+    }
+    // Each frame's own document saw one trusted click on its button; the host page saw none.
+    const seen = await h.cli({ tab, steps: [
+      { frame: 'top' }, { frame: { name: 'details' } }, { pageFunction: 'JSON.stringify(window.__clicks)' }, { frame: 'top' }, { frame: { name: 'payment' } }, { pageFunction: 'JSON.stringify([window.__clicks, document.getElementById("done").hidden])' },
+      { frame: 'top' }, { pageFunction: 'JSON.stringify([window.__topClicks, scrollY > 0])' },
+    ] });
+    expect(seen.out.status, seen.stdout).toBe("ok");
+    expect(JSON.parse(seen.out.steps[2].output.value)).toEqual(['child-button:true']);
+    expect(JSON.parse(seen.out.steps[5].output.value)).toEqual([['pay-button:true'], false]);
+    expect(JSON.parse(seen.out.steps[7].output.value)).toEqual([[], true]);
+  });
+});
