@@ -60,6 +60,13 @@ const ROWS = [
     check: 'scrollY > 0',
   },
   {
+    item: '8 frames at any depth', goal: 'run a step in the grandchild frame "inner"', page: 'xframes.html',
+    before: 3, why: '"not here", nextStep the same list; frame list; frame {frameId}',
+    calls: [(tab) => ({ tab, steps: [{ frame: { name: 'inner' } }, { pageFunction: 'window.__hereInner = true' }] })],
+    expect: (answers) => answers[0].status === 'ok',
+    check: 'document.querySelector("#same").contentDocument.querySelector("iframe[name=inner]").contentWindow.__hereInner === true',
+  },
+  {
     item: '5 say what was acted on', goal: 'open Preferences (<sl-button> next to an <h2>)', page: 'acting.html',
     before: 3, why: 'clicked the <h2>, ok; a snapshot to find out; click the ref',
     calls: [(tab) => ({ tab, steps: [READY, { click: { text: 'Preferences' } }] })],

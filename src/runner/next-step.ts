@@ -164,7 +164,7 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
     case 'navigation':
       if (details.beforeunload) return { dialog: { accept: true } };
       return i.failure.name === 'ContextDestroyedError' ? { [i.action]: i.raw } : undefined;
-    case 'frame': return { frame: { list: true } };
+    case 'frame': return (details.nextStep as SuggestedStep | undefined) ?? { frame: { list: true } };
     case 'crashed': return { reload: true };
     // A fallback or keys nothing reacted to: dismiss what covers the target, else the thrower's suggestion.
     case 'no-effect': return i.context?.coveredBy?.dismiss ? { click: i.context.coveredBy.dismiss.ref } : details.nextStep as SuggestedStep | undefined;

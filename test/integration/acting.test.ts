@@ -155,3 +155,22 @@ describe('clicks inside iframes (item 3)', () => {
     expect(JSON.parse(seen.out.steps[7].output.value)).toEqual([[], true]);
   });
 });
+
+describe('frames by name at any depth (item 8)', () => {
+  it('finds a grandchild and a sibling frame by name, right after a goto, and suggests the frameId of a near name', async () => {
+    const tab = await h.open('basic.html');
+    const r = await h.cli({ tab, steps: [
+      { goto: `${h.baseUrl}/xframes.html` }, { frame: { name: 'inner' } }, { pageFunction: 'location.search' },
+      { frame: { name: 'payment' } }, { pageFunction: 'location.pathname' },
+    ] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[2].output.value).toBe('?level=2'); // the grandchild's own document
+    expect(r.out.steps[4].output.value).toBe('/xframe-pay.html');
+    const miss = await h.cli({ tab, steps: [{ frame: 'top' }, { frame: { name: 'Payment' } }] });
+    expect(miss.out.steps[1]).toMatchObject({ status: 'error', category: 'frame' });
+    const next = miss.out.steps[1].nextStep;
+    expect(next).toEqual({ frame: { frameId: expect.any(String) } });
+    const ran = await h.cli({ tab, steps: [next, { pageFunction: 'location.pathname' }] });
+    expect(ran.out.steps[1].output.value).toBe('/xframe-pay.html');
+  });
+});
