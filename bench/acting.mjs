@@ -67,6 +67,13 @@ const ROWS = [
     check: 'document.querySelector("#same").contentDocument.querySelector("iframe[name=inner]").contentWindow.__hereInner === true',
   },
   {
+    item: '6 hover that opens', goal: 'read a Tippy tooltip shown after 300 ms', page: 'tippy.html',
+    before: 3, why: 'visibleElements: []; wait; a snapshot to read it',
+    calls: [(tab) => ({ tab, steps: [{ hover: { selector: '#help', captureResult: true } }] })],
+    expect: (answers) => /Opens the handbook/.test(JSON.stringify(answers[0].steps[0].output.capturedResult)),
+    check: 'tip.state.isVisible === true',
+  },
+  {
     item: '5 say what was acted on', goal: 'open Preferences (<sl-button> next to an <h2>)', page: 'acting.html',
     before: 3, why: 'clicked the <h2>, ok; a snapshot to find out; click the ref',
     calls: [(tab) => ({ tab, steps: [READY, { click: { text: 'Preferences' } }] })],

@@ -23,6 +23,9 @@ export interface HoverResult {
 
 /** Time for a hover-triggered menu or tooltip to show when captureResult asks and no duration is given. */
 const CAPTURE_SETTLE_MS = 150;
+/** Longest captureResult waits for a layer that opens after a delay (tooltips: 300–500 ms). */
+const CAPTURE_WAIT_MS = 1_000;
+const CAPTURE_POLL_MS = 50;
 const MAX_HOVER_ATTEMPTS = 3;
 
 /**
@@ -33,6 +36,16 @@ async function moveOff(page: Page, a: Actionable, deadline: Deadline): Promise<v
   if (mousePosition(page)) return; // moved in this command already: its path is real
   const off = await page.guard(evaluateIn(page.evalTarget(), (rt, h) => rt.pointOff(h), a.pointerHandle, { deadline, what: 'a point off the element' }));
   if (off) await moveMouse(page, { x: off.x + a.x - a.local.x, y: off.y + a.y - a.local.y }, deadline, { steps: 1 });
+}
+
+/** Waits, bounded, for a menu or tooltip that opens after a delay; returns at once when one is there. */
+async function waitForLayer(page: Page, deadline: Deadline): Promise<void> {
+  const until = deadline.cap(CAPTURE_WAIT_MS - CAPTURE_SETTLE_MS);
+  while (!until.expired()) {
+    const n = await page.guard(evaluateIn(page.evalTarget(), (rt) => rt.countAppeared(), undefined, { deadline, what: 'a layer the hover opens' }));
+    if (n > 0) return;
+    await until.sleep(CAPTURE_POLL_MS);
+  }
 }
 
 export async function hover(page: Page, target: TargetSpec, refs: RefHolder, opts: HoverOptions, deadline: Deadline): Promise<HoverResult> {
@@ -50,6 +63,7 @@ export async function hover(page: Page, target: TargetSpec, refs: RefHolder, opt
   }
   const hold = opts.durationMs ?? (opts.captureResult ? CAPTURE_SETTLE_MS : 0);
   if (hold) await deadline.sleep(hold);
+  if (opts.captureResult && opts.durationMs === undefined) await waitForLayer(page, deadline);
   const warnings = a.autoForced ? [`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`] : [];
   const out: HoverResult = { hovered: true, target: a.name, ...(a.autoForced ? { autoForced: true } : {}), ...(a.reResolved ? { reResolved: true } : {}), warnings };
   if (opts.captureResult) {

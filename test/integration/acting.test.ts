@@ -135,12 +135,12 @@ describe('clicks inside iframes (item 3)', () => {
     // Push both frames down so each shows only its top strip: their buttons start below the fold.
     await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("same").style.marginTop = (innerHeight - 60) + "px"; window.__topClicks = []; document.addEventListener("click", (e) => __topClicks.push(e.target.id)); true' }] });
     const r = await h.cli({ tab, steps: [
-      { frame: { name: 'details' } }, { pageFunction: recordClicks }, { click: '#child-button' },
+      { frame: { name: 'details' } }, { wait: '#child-button' }, { pageFunction: recordClicks }, { click: '#child-button' },
       { frame: 'top' }, { pageFunction: 'scrollTo(0, 0)' },
-      { frame: { name: 'payment' } }, { pageFunction: recordClicks }, { click: { text: 'Pay now' } },
+      { frame: { name: 'payment' } }, { wait: '#pay-button' }, { pageFunction: recordClicks }, { click: { text: 'Pay now' } },
     ] });
     expect(r.out.status, r.stdout).toBe('ok');
-    for (const i of [2, 7]) {
+    for (const i of [3, 9]) {
       expect(r.out.steps[i].output).toMatchObject({ clicked: true, method: 'cdp', targetReceived: true });
       expect(r.ms).toBeLessThan(15_000);
     }
@@ -172,5 +172,23 @@ describe('frames by name at any depth (item 8)', () => {
     expect(next).toEqual({ frame: { frameId: expect.any(String) } });
     const ran = await h.cli({ tab, steps: [next, { pageFunction: 'location.pathname' }] });
     expect(ran.out.steps[1].output.value).toBe('/xframe-pay.html');
+  });
+});
+
+describe('hover that opens things (item 6)', () => {
+  it('waits for a delayed Tippy tooltip, and reopens a Tippy menu under a pointer that already rests there', async () => {
+    const tab = await h.open('tippy.html');
+    const tip = await h.cli({ tab, steps: [{ hover: { selector: '#help', captureResult: true } }, { pageFunction: 'String(tip.state.isVisible)' }] });
+    expect(tip.out.status, tip.stdout).toBe('ok');
+    expect(JSON.stringify(tip.out.steps[0].output.capturedResult.visibleElements)).toMatch(/Opens the handbook/);
+    expect(tip.out.steps[1].output.value).toBe('true'); // Tippy's own state, read in the same command
+    const first = await h.cli({ tab, steps: [{ hover: { selector: '#actions', captureResult: true } }] });
+    expect(JSON.stringify(first.out.steps[0].output.capturedResult.visibleElements)).toMatch(/Rename/);
+    // The menu closes while the pointer stays on the button; hovering again must open it again.
+    await h.cli({ tab, steps: [{ pageFunction: 'menu.hide(); menu.popper.remove(); true' }] });
+    expect(await h.value(tab, 'menu.state.isVisible')).toBe(false);
+    const again = await h.cli({ tab, steps: [{ hover: { selector: '#actions', captureResult: true } }, { pageFunction: 'String(menu.state.isVisible)' }] });
+    expect(JSON.stringify(again.out.steps[0].output.capturedResult.visibleElements)).toMatch(/Rename/);
+    expect(again.out.steps[1].output.value).toBe('true');
   });
 });
