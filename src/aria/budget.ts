@@ -2,7 +2,7 @@
 // month calendar) costs at most ~4 KB inline. Long runs of siblings of one role are cut to their
 // first few with a count of the rest; what still does not fit is cut at a line, with a count.
 // The full snapshot file keeps everything. Pure.
-import type { AriaNode } from '../injected/aria-snapshot.js';
+import type { AriaNode } from '../injected/index.js';
 import { renderYaml } from './render.js';
 
 export const VIEW_BUDGET_BYTES = 4_096;

@@ -6,8 +6,9 @@ import { isContextDestroyed } from '../cdp/index.js';
 import { ExecutionError, type Deadline } from '../common/index.js';
 import { type Page } from '../page/index.js';
 import { clickAt, moveMouse, type Point } from './mouse.js';
-import { prepareAction, type Actionable, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
+import { prepareAction, targetValue, type Actionable, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
+import { noteFallback, readEffects, watchEffects } from './effects.js';
 import type { ProbeReport } from '../injected/index.js';
 
 export interface ClickOptions extends TargetOptions {
@@ -27,6 +28,12 @@ export interface ClickResult extends SettleResult {
   viaLabel?: true;
   checked?: boolean;
   element?: string;
+  /** The element acted on, as role and name. */
+  target: string;
+  /** How element.click() came to be used, when it was a fallback. */
+  fallback?: string;
+  /** What followed a click made through element.click(). */
+  effect?: string;
   warnings: string[];
 }
 
@@ -79,8 +86,15 @@ export async function clickCoordinates(page: Page, at: Point, count: number, dea
   return settleAfterAction(page, mark, deadline);
 }
 
+/** Why the trusted click was not used: the cover it would hit, or where the trusted clicks went. */
+function fallbackReason(a: Actionable, probe: ProbeReport | undefined): string {
+  if (!probe) return `it ${a.forcedBecause?.message ?? 'failed its checks'}, so a trusted click would hit that instead`;
+  return probe.other ? `trusted clicks at (${Math.round(a.x)}, ${Math.round(a.y)}) landed on ${probe.other}` : 'no point of it could be reached by a trusted click';
+}
+
 export async function click(page: Page, target: TargetSpec, refs: RefHolder, opts: ClickOptions, deadline: Deadline): Promise<ClickResult> {
   if (opts.nativeOnly) opts = { ...opts, keepCoverCheck: true };
+  noteFallback(page, undefined);
   let a = await prepareAction(page, target, 'click', refs, opts, deadline);
   const count = opts.doubleClick ? 2 : 1;
   const warnings: string[] = [];
@@ -88,13 +102,17 @@ export async function click(page: Page, target: TargetSpec, refs: RefHolder, opt
   const coveredForce = a.autoForced && (a.forcedBecause?.reason === 'covered' || a.forcedBecause?.reason === 'pointer-events');
   const useJs = opts.jsClick || (coveredForce && !opts.nativeOnly);
   const mark = markBeforeAction(page);
+  const dialogsBefore = page.dialogs.length;
   let method: ClickResult['method'] = useJs ? (opts.jsClick ? 'jsClick' : 'jsClick-auto') : 'cdp';
   let targetReceived: boolean | undefined;
   let checked = a.checked;
   let cdpAttempted: true | undefined;
+  let fallback: string | undefined;
   if (useJs) {
+    await watchEffects(page, a.pointerHandle, deadline);
     const r = await jsClick(page, a.pointerHandle, count, deadline);
     if (r.checked !== undefined) checked = r.checked;
+    if (!opts.jsClick) fallback = fallbackReason(a, undefined);
   } else {
     const t = await trustedClick(page, target, refs, opts, a, count, deadline);
     a = t.a;
@@ -102,22 +120,30 @@ export async function click(page: Page, target: TargetSpec, refs: RefHolder, opt
     targetReceived = !probe.armed || probe.reached.length > 0;
     if (probe.checked !== undefined) checked = probe.checked;
     if (!targetReceived) {
-      const missedBy = probe.other ? ` by ${probe.other}` : '';
       if (opts.nativeOnly) {
-        throw new ExecutionError(`The trusted click on ${a.desc} was intercepted${missedBy} (swallowed, nothing was clicked); nativeOnly allows no fallback`, { category: 'covered' });
+        throw new ExecutionError(`The trusted click on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); nativeOnly allows no fallback`, { category: 'covered' });
       }
+      await watchEffects(page, a.pointerHandle, deadline);
       const r = await jsClick(page, a.pointerHandle, count, deadline);
       method = 'jsClick-auto';
       cdpAttempted = true;
       if (r.checked !== undefined) checked = r.checked;
-      warnings.push(`trusted clicks kept landing elsewhere${missedBy} (swallowed); used element.click()`);
+      fallback = fallbackReason(a, probe);
     } else if (probe.toggled === false) {
       warnings.push(`the click reached ${a.desc} but its checked state did not change (still ${probe.checked ? 'checked' : 'unchecked'})`);
     }
   }
-  if (a.autoForced) warnings.push(`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`);
+  if (a.autoForced && !fallback) warnings.push(`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`);
   const settled = await settleAfterAction(page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
+  let effect: string | undefined;
+  if (method !== 'cdp') {
+    const e = await readEffects(page, mark, settled, dialogsBefore, deadline);
+    const toggled = checked !== undefined && checked !== a.checked;
+    if (fallback && !e.observable && !toggled) throw noEffectError(a, target, fallback);
+    effect = toggled && !e.observable ? `it is now ${checked ? 'checked' : 'unchecked'}` : e.summary;
+    if (!e.focusInTarget && !settled.navigated) noteFallback(page, { target: a.name, focus: e.focusOnBody ? 'the page body' : (e.focus ?? 'another element') });
+  }
   return {
     clicked: true, method, ...settled,
     ...(cdpAttempted ? { cdpAttempted } : {}),
@@ -127,7 +153,23 @@ export async function click(page: Page, target: TargetSpec, refs: RefHolder, opt
     ...(a.selectorIndex !== undefined ? { selectorIndex: a.selectorIndex } : {}),
     ...(a.viaLabel ? { viaLabel: true } : {}),
     ...(checked !== undefined ? { checked } : {}),
-    element: a.desc,
+    ...(fallback ? { fallback: `element.click() (untrusted) on ${a.name}: ${fallback}` } : {}),
+    ...(effect ? { effect } : {}),
+    element: a.desc, target: a.name,
     warnings,
   };
+}
+
+/** A fallback click after which nothing happened: a failure, with a look at what a person would hit. */
+function noEffectError(a: Actionable, target: TargetSpec, why: string): ExecutionError {
+  const at = { x: Math.round(a.x), y: Math.round(a.y) };
+  return new ExecutionError(
+    `${a.name} was clicked only through element.click() (untrusted), because ${why}; nothing followed: no focus, no change on the page. `
+    + 'The page ignores untrusted clicks here: act on what a person would click there (nextStep lists it), or dismiss what covers it',
+    {
+      category: 'no-effect', element: a.desc, target: { by: target.by, value: targetValue(target) },
+      ...(a.forcedBecause?.interceptor ? { interceptor: a.forcedBecause.interceptor } : {}),
+      nextStep: { elementsAt: at },
+    },
+  );
 }

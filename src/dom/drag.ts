@@ -92,7 +92,19 @@ async function readEffect(page: Page, deadline: Deadline): Promise<DragReport> {
   }
 }
 
-function verdict(method: 'mouse' | 'html5', intercepted: boolean, r: DragReport, src: string, dst: string, warnings: string[]): boolean {
+/** What the page did elsewhere during a mouse drag: a canvas end (pixels only) or DOM changes away from both ends. */
+interface Elsewhere { canvas: boolean; mutations: number }
+
+async function elsewhere(page: Page, handles: (number | undefined)[], deadline: Deadline): Promise<Elsewhere> {
+  const held = handles.filter((h): h is number => h !== undefined);
+  const [e, canvas] = await Promise.all([
+    inPage(page, (rt) => rt.clickProbe.readEffects(0), undefined, deadline, 'what the drag changed'),
+    inPage(page, (rt, hs) => hs.some((h) => rt.locate.heldElement(h)?.localName === 'canvas'), held, deadline, 'the ends of the drag'),
+  ]);
+  return { canvas, mutations: e.mutations };
+}
+
+function verdict(method: 'mouse' | 'html5', intercepted: boolean, r: DragReport, src: string, dst: string, warnings: string[], away: Elsewhere): boolean | undefined {
   if (method === 'html5') {
     if (r.drops === 0) warnings.push(`no drop event fired: ${dst} did not accept the drop (its dragover handler must call preventDefault)`);
     return r.drops > 0;
@@ -100,8 +112,19 @@ function verdict(method: 'mouse' | 'html5', intercepted: boolean, r: DragReport,
   const dropped = r.moved || r.targetChanged || r.valueChanged || r.drops > 0;
   // With interception on, a native drag that started would have come to us: the page cancelled it.
   if (intercepted && r.dragstarts > 0) warnings.push('dragstart fired but the page cancelled it, so no native drag started');
-  if (!dropped) warnings.push(`nothing changed: ${src} did not move and ${dst} did not change — the page ignored the drag${r.dragstarts ? '' : ' (try "method": "html5")'}`);
-  return dropped;
+  if (dropped) return true;
+  // Only a drag that changed nothing anywhere was ignored: a canvas app draws pixels, a calendar
+  // re-renders its grid; there "try html5" would drag a second time.
+  if (away.canvas) {
+    warnings.push(`the drag went to a <canvas>: its effect is pixels, not DOM — check it with a screenshot`);
+    return undefined;
+  }
+  if (away.mutations) {
+    warnings.push(`${src} did not move and ${dst} did not change, but the page changed elsewhere (${away.mutations} DOM mutations): check the result before dragging again`);
+    return undefined;
+  }
+  warnings.push(`nothing changed: ${src} did not move and ${dst} did not change — the page ignored the drag${r.dragstarts ? '' : ' (try "method": "html5")'}`);
+  return false;
 }
 
 export async function drag(page: Page, source: DragEndSpec, target: DragEndSpec, refs: RefHolder, opts: DragOptions, deadline: Deadline): Promise<DragResult> {
@@ -123,15 +146,16 @@ export async function drag(page: Page, source: DragEndSpec, target: DragEndSpec,
     if (settled.warning) warnings.push(settled.warning);
     return { ...base('range'), ...(r.value !== undefined ? { value: r.value } : {}), ...forced, ...settled, warnings };
   }
-  await inPage(page, (rt, a) => rt.drag.armDragProbe(a.source, a.target), { source: src.handle, target: dst.handle }, deadline, 'the drop probe');
+  await inPage(page, (rt, a) => { rt.drag.armDragProbe(a.source, a.target); rt.clickProbe.watchEffects(undefined); }, { source: src.handle, target: dst.handle }, deadline, 'the drop probe');
   const done = await perform(page, src, kind, pts.from, pts.to, opts, deadline, warnings);
   const report = await readEffect(page, deadline);
-  const dropped = done.synthetic && !done.started ? false : verdict(done.method, !!done.intercepted, report, src.desc, dst.desc, warnings);
+  const away = report === NAVIGATED ? { canvas: false, mutations: 0 } : await elsewhere(page, [src.handle, dst.handle], deadline);
+  const dropped = done.synthetic && !done.started ? false : verdict(done.method, !!done.intercepted, report, src.desc, dst.desc, warnings, away);
   const value = kind === 'range' && report !== NAVIGATED ? await inPage(page, (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), src.handle!, deadline, 'the range value') : undefined;
   const settled = await settleAfterAction(page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   return {
-    ...base(done.method), ...(value !== undefined ? { value } : {}), dropped,
+    ...base(done.method), ...(value !== undefined ? { value } : {}), ...(dropped !== undefined ? { dropped } : {}),
     ...(done.synthetic ? { synthetic: true } : {}), ...forced, ...settled, warnings,
   };
 }

@@ -16,6 +16,8 @@ export interface FillOptions extends TargetOptions {
 
 export interface FillResult extends SettleResult {
   filled: true;
+  /** The field, as role and name. */
+  target: string;
   method: 'insertText' | 'nativeSetter' | 'select';
   /** What the field holds when it differs from the value asked for (maxlength). */
   value?: string;
@@ -29,7 +31,7 @@ type Fillable = Located & { x?: number; y?: number; autoForced?: true };
 async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable> {
   const r = await page.call(page.frame, (rt) => rt.locate.holdFocused(), undefined, { deadline, what: 'the focused element' });
   if (!r.ok) throw new ElementNotEditableError('Nothing is focused to fill: name the field with {"selector"|"ref"|"label", "value"}, or click it first', { category: 'not-editable' });
-  return { handle: r.handle, desc: r.desc };
+  return { handle: r.handle, desc: r.desc, name: r.name };
 }
 
 async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: boolean, deadline: Deadline): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean; secret?: boolean }> {
@@ -52,6 +54,18 @@ async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: 
   const after = await call((rt, a) => rt.formInput.confirmValue(a.handle, a.want, true), { handle: el.handle, want });
   if (before.secret) [before.value, after.value].forEach(markSecret); // what the field held and kept (a cut card number)
   return { ...after, before: before.value, secret: before.secret };
+}
+
+/** The same letters and digits in the same order: "$1,234.50" shows "1234.50", "(555) 010-2000" shows "5550102000". */
+export function sameSignificant(shown: string, asked: string): boolean {
+  const sig = (s: string): string => s.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  return sig(shown) !== '' && sig(shown) === sig(asked);
+}
+
+/** The warning for a value the page formatted or rewrote: both values, unless the field is a secret. */
+function rewroteWarning(el: Located, asked: string, shown: string): string {
+  if (looksSensitive(el.desc)) return `the page rewrote the value of ${el.desc}`;
+  return sameSignificant(shown, asked) ? `the page formatted "${asked}" as "${shown}" in ${el.name}` : `the page rewrote "${asked}" as "${shown}" in ${el.name}`;
 }
 
 /** Fills one field; `target` undefined means the focused element. */
@@ -85,20 +99,22 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
     } else if (typed?.truncated) {
       shown = typed.value;
       warnings.push(`${el.desc} kept ${typed.value.length} characters (maxlength)`);
-    } else if (typed && !typed.ok && typed.value !== typed.before) {
-      // The page took the typing and rewrote it (formatting, upper-casing): its value is the truth.
+    } else if (typed && !typed.ok && (typed.value !== typed.before || sameSignificant(typed.value, value))) {
+      // The page took the typing and formatted or rewrote it ($1,234.50, upper case): its value is the truth.
       shown = typed.value;
-      warnings.push(`the page rewrote the value of ${el.desc} as "${typed.value}"`);
+      warnings.push(rewroteWarning(el, value, typed.value));
     } else if (!typed?.ok) {
-      const r = await page.call(page.frame, (rt, a) => ({ ...rt.formInput.setValueNatively(a.handle, a.want ?? rt.formInput.currentValue(rt.locate.heldElement(a.handle)!) + a.value), secret: rt.formInput.isSecretHeld(a.handle) }),
-        { handle: el.handle, want: clear ? value : undefined, value }, { deadline, what: `setting the value of ${el.desc}` });
+      const before = typed?.before ?? await page.call(page.frame, (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), el.handle, { deadline, what: `reading ${el.desc}` });
+      const r = await page.call(page.frame, (rt, a) => ({ ...rt.formInput.setValueNatively(a.handle, a.want), secret: rt.formInput.isSecretHeld(a.handle) }),
+        { handle: el.handle, want: clear ? value : before + value }, { deadline, what: `setting the value of ${el.desc}` });
       method = 'nativeSetter';
-      if (r.secret) [value, r.value].forEach(markSecret);
+      if (r.secret) [value, before, r.value].forEach(markSecret);
       secret ||= r.secret;
       if (!r.ok) {
-        if (r.value === (typed?.before ?? r.value) && r.value !== value) throw new ExecutionError(`${el.desc} did not take the value: it still shows "${r.value}" (typing and the native setter were both tried)`, { category: 'not-editable' });
+        const took = r.value !== before || sameSignificant(r.value, value);
+        if (!took) throw new ExecutionError(`${el.desc} did not take the value: it still shows "${r.value}" (${opts.react ? 'the native setter was tried' : 'typing and the native setter were both tried'})`, { category: 'not-editable' });
         shown = r.value;
-        warnings.push(`the page rewrote the value of ${el.desc} as "${r.value}"`);
+        warnings.push(rewroteWarning(el, value, r.value));
       }
     }
   }
@@ -107,7 +123,7 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
   if (settled.warning) warnings.push(settled.warning);
   return {
     // A secret field's value is never echoed, not even the part the page kept (DECISIONS).
-    filled: true, method, ...settled, ...(shown !== undefined ? { value: secret ? REDACTED : shown } : {}),
+    filled: true, target: el.name, method, ...settled, ...(shown !== undefined ? { value: secret ? REDACTED : shown } : {}),
     ...(el.reResolved ? { reResolved: true } : {}), ...(el.autoForced ? { autoForced: true } : {}), warnings,
   };
 }

@@ -25,6 +25,7 @@ export async function chooseFrame(page: Page, choice: FrameChoice, refs: RefHold
   } else {
     const r = await page.call(page.frame, (rt, a) => rt.locate.holdFrameOwner(a.index, a.name),
       { index: 'index' in choice ? choice.index : undefined, name: 'name' in choice ? choice.name : undefined }, { deadline, what: 'the frame element' });
+    if (!r.ok && 'name' in choice) return frameByName(page, choice.name, r.count, deadline);
     if (!r.ok) {
       const which = 'index' in choice ? `index ${choice.index}` : `name "${choice.name}"`;
       throw new ElementNotFoundError(`No frame with ${which} here (this document has ${r.count} frame${r.count === 1 ? '' : 's'}); list them with {"frame": {"list": true}}`, { category: 'frame' });
@@ -33,6 +34,30 @@ export async function chooseFrame(page: Page, choice: FrameChoice, refs: RefHold
   }
   const frameId = await frameIdOfOwner(page, handle, desc, deadline);
   return page.guard(page.frames.target(frameId, deadline));
+}
+
+/**
+ * A frame named `name` anywhere in the tab's frame tree (grandchildren, frames inside cross-origin
+ * frames): the one below the current frame first. Not found: the names there are, with the frameId
+ * of the closest as the next step.
+ */
+async function frameByName(page: Page, name: string, here: number, deadline: Deadline): Promise<FrameTarget> {
+  const frames = await page.guard(page.frames.list(deadline));
+  const named = frames.filter((f) => f.name === name);
+  const current = page.frame?.frameId;
+  const below = (id: string | undefined): boolean => {
+    for (let f = frames.find((i) => i.frameId === id); f; f = frames.find((i) => i.frameId === f!.parentId)) if (f.frameId === current) return true;
+    return false;
+  };
+  const hit = named.find((f) => current === undefined || below(f.frameId)) ?? named[0];
+  if (hit) return page.guard(page.frames.target(hit.frameId, deadline));
+  const names = frames.filter((f) => f.name).map((f) => ({ name: f.name!, frameId: f.frameId }));
+  const close = names.find((f) => f.name.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(f.name.toLowerCase()));
+  const listed = names.slice(0, 10).map((f) => `"${f.name}"`).join(', ');
+  throw new ElementNotFoundError(
+    `No frame named "${name}" in this tab (this document has ${here} frame${here === 1 ? '' : 's'}; named frames: ${listed || 'none'})`,
+    { category: 'frame', ...(close ? { nextStep: { frame: { frameId: close.frameId } } } : {}) },
+  );
 }
 
 const FRAME_SEARCH_INTERVAL_MS = 100;

@@ -24,6 +24,8 @@ export type { KeyDefinition, ModifierName } from './key-definitions.js';
 export { pressCombo, typeText, typingPlan, unknownKeyWarning } from './keyboard.js';
 export type { TypeOutcome } from './keyboard.js';
 export { focusElement } from './focus.js';
+export { keyReceiver, readEffects, takeFallbackNote, watchEffects } from './effects.js';
+export type { Effects } from './effects.js';
 export { chooseFrame, findFrameWith } from './frame-select.js';
 export type { FrameChoice } from './frame-select.js';
 export { drag } from './drag.js';

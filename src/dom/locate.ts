@@ -6,9 +6,8 @@ import {
   ElementNotEditableError, ElementNotFoundError, ExecutionError, StaleElementError, StepValidationError, TimeoutError, type Deadline,
 } from '../common/index.js';
 import { type Page } from '../page/index.js';
-import type { Counters } from '../injected/index.js';
-import type { LocateFailure, TargetSpec } from '../injected/index.js';
-import type { ActionFailure, ActionKind, ActionOutcome } from '../injected/index.js';
+import type { ActionFailure, ActionKind, ActionOutcome, Counters, LocateFailure, TargetSpec } from '../injected/index.js';
+import { revealFramePoint } from './frame-point.js';
 
 export type { TargetSpec } from '../injected/index.js';
 export type { ActionKind } from '../injected/index.js';
@@ -39,6 +38,8 @@ export interface TargetOptions {
 export interface Located {
   handle: number;
   desc: string;
+  /** Role and accessible name, as the answer names the element (`button "Save"`). */
+  name: string;
   reResolved?: true;
   selectorIndex?: number;
 }
@@ -114,7 +115,7 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
       { target, within: opts.within, counters: refs.counters }, { deadline, what: `the element ${describeTarget(target)}` });
     if (r.ok) {
       refs.counters = r.counters;
-      return { handle: r.handle, desc: r.desc, ...(r.reResolved ? { reResolved: true } : {}), ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}) };
+      return { handle: r.handle, desc: r.desc, name: r.name, ...(r.reResolved ? { reResolved: true } : {}), ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}) };
     }
     const final = r.reason === 'invalid-selector' || r.reason === 'earlier-page' || r.reason === 'malformed';
     if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within, page.frame?.url);
@@ -160,7 +161,7 @@ export async function prepareAction(
   { deadline, what: `the element ${describeTarget(target)}` });
   if (quick?.check.ok) {
     refs.counters = quick.found.counters;
-    const located: Located = { handle: quick.found.handle, desc: quick.found.desc, ...(quick.found.reResolved ? { reResolved: true } : {}), ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}) };
+    const located: Located = { handle: quick.found.handle, desc: quick.found.desc, name: quick.found.name, ...(quick.found.reResolved ? { reResolved: true } : {}), ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}) };
     return actionable(page, located, quick.check, action, deadline, false, undefined);
   }
   deadline.log(`waiting for ${describeTarget(target)} to be ready for ${action}`);
@@ -186,10 +187,12 @@ export async function prepareAction(
 
 /** The element, ready: its pointer point in top-viewport coordinates (a frame's offset added). */
 async function actionable(page: Page, located: Located, r: ActionReady, action: ActionKind, deadline: Deadline, autoForced: boolean, because: ActionFailure | undefined): Promise<Actionable> {
-  // Inside a frame the page reports frame coordinates; Input events take the top viewport's.
-  const off = page.frame && action !== 'select' && action !== 'upload' ? await page.guard(page.frames.offset(page.frame.frameId, deadline)) : { x: 0, y: 0 };
+  // Inside a frame the page reports frame coordinates; Input events take the top viewport's, and
+  // the frame itself may need scrolling into view by the documents above it.
+  const top = page.frame && action !== 'select' && action !== 'upload' ? await revealFramePoint(page, page.frame.frameId, r, deadline) : { x: r.x, y: r.y };
   return {
-    ...located, pointerHandle: r.handle, x: r.x + off.x, y: r.y + off.y, local: { x: r.x, y: r.y },
+    // A web component's delegated control: keys and values go to it (the answer still names the host).
+    ...located, ...(r.delegated ? { handle: r.handle } : {}), pointerHandle: r.handle, x: top.x, y: top.y, local: { x: r.x, y: r.y },
     ...(r.viaLabel ? { viaLabel: true } : {}), ...(r.checked !== undefined ? { checked: r.checked } : {}),
     ...(autoForced ? { autoForced: true, forcedBecause: because } : {}),
   };

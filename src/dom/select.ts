@@ -11,6 +11,7 @@ export type { OptionChoice } from '../injected/index.js';
 
 export interface SelectResult extends SettleResult {
   selected: string[];
+  target: string;
   multiple: boolean;
   reResolved?: true;
 }
@@ -25,5 +26,5 @@ export async function selectOption(page: Page, target: TargetSpec, choice: Optio
     throw new ExecutionError(`${a.desc} ${r.message}${options ? `. Options: ${options}` : ''}`, { category: 'option-not-found', options: r.options });
   }
   const settled = await settleAfterAction(page, mark, deadline);
-  return { selected: r.selected, multiple: r.multiple, ...settled, ...(a.reResolved ? { reResolved: true } : {}) };
+  return { selected: r.selected, target: a.name, multiple: r.multiple, ...settled, ...(a.reResolved ? { reResolved: true } : {}) };
 }

@@ -31,7 +31,7 @@ export type ActionFailure = {
   control?: string;
 };
 export type ActionOutcome =
-  | { ok: true; x: number; y: number; handle: number; viaLabel?: true; checked?: boolean }
+  | { ok: true; x: number; y: number; handle: number; viaLabel?: true; checked?: boolean; delegated?: true }
   | ActionFailure;
 
 export function isDisabled(el: Element): boolean {
@@ -43,6 +43,28 @@ export function isDisabled(el: Element): boolean {
     return !legend?.contains(el);
   }
   return false;
+}
+
+/**
+ * The control a web component hands its focus to (Shoelace's <sl-input> → its shadow <input>), at
+ * any depth of nested shadow roots: what a person's click would focus. Undefined when `el` takes
+ * the keys itself.
+ */
+export function delegatedControl(el: Element, action: 'fill' | 'focus'): Element | undefined {
+  if (!el.shadowRoot || isTextControl(el)) return undefined;
+  const selfFocusable = (el as HTMLElement).tabIndex >= 0 && !el.shadowRoot.delegatesFocus;
+  if (action === 'focus' && selfFocusable) return undefined;
+  let fallback: Element | undefined;
+  const walk = (root: ShadowRoot, depth: number): Element | undefined => {
+    for (const n of Array.from(root.querySelectorAll('*'))) {
+      if (isTextControl(n) && !isHtml(n, 'select') && isVisible(n)) return n;
+      if (!fallback && action === 'focus' && (n as HTMLElement).tabIndex >= 0 && isVisible(n)) fallback = n;
+      const inner = n.shadowRoot && depth < 8 ? walk(n.shadowRoot, depth + 1) : undefined;
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  return walk(el.shadowRoot, 0) ?? fallback;
 }
 
 /** SPEC §8.2: why `el` can't take typed text, or undefined when it can. */
@@ -158,6 +180,9 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
   let el = original;
   let handle = c.handle;
   let viaLabel: true | undefined;
+  // Keys for a web component go where it delegates its focus: act on that control.
+  const inner = c.action === 'fill' || c.action === 'focus' ? delegatedControl(el, c.action) : undefined;
+  if (inner) { el = inner; handle = holdElement(inner); }
   const checkedOf = (): boolean | undefined => (isHtml(original, 'input') && /^(checkbox|radio)$/.test(original.type) ? original.checked : undefined);
   if (!c.force) {
     if (c.action === 'fill') {
@@ -190,7 +215,7 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
   const points = candidatePoints(el);
   const done = (p: { x: number; y: number }): ActionOutcome => {
     const checked = checkedOf();
-    return { ok: true, x: p.x, y: p.y, handle, ...(viaLabel ? { viaLabel } : {}), ...(checked !== undefined ? { checked } : {}) };
+    return { ok: true, x: p.x, y: p.y, handle, ...(viaLabel ? { viaLabel } : {}), ...(checked !== undefined ? { checked } : {}), ...(inner ? { delegated: true as const } : {}) };
   };
   if (c.force) {
     const r = el.getBoundingClientRect();

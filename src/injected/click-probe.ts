@@ -1,6 +1,9 @@
 // Did the pointer events reach the element? Listeners armed on window (capture phase, so the page's
 // own handlers can't hide the event from us) before a trusted click and read right after it, so
 // the fallback runs only when the click truly missed — a click never happens twice. Runs in the page.
+import { deepActiveElement } from './aria-snapshot.js';
+import { deepElementFromPoint } from './element-search.js';
+import { targetName } from './locate.js';
 import { pointReaches } from './actionability.js';
 import { isHtml } from './dom-describe.js';
 import { describeElement, heldElement } from './locate.js';
@@ -97,4 +100,106 @@ export function jsClick(handle: number, count: number): { ok: boolean; checked?:
   }
   const checked = isHtml(el, 'input') && /^(checkbox|radio)$/.test(el.type) ? el.checked : undefined;
   return { ok: true, ...(checked !== undefined ? { checked } : {}) };
+}
+
+/** What followed an action the page could have ignored: focus, DOM mutations, scrolling. */
+export interface EffectReport {
+  armed: boolean;
+  mutations: number;
+  scrolled: boolean;
+  /** The element that has focus now, when focus moved since the watch began. */
+  focus?: string;
+  /** Focus is on the watched element or inside it. */
+  focusInTarget: boolean;
+  /** Focus rests on the document (body, html or nothing). */
+  focusOnBody: boolean;
+}
+
+interface EffectWatch { target?: Element; before: Element | null; mutations: number; scrolled: boolean; off: () => void }
+
+export function effectSlot(): { watch?: EffectWatch } {
+  const g = globalThis as unknown as { __cdpSkillEffects?: { watch?: EffectWatch } };
+  if (!g.__cdpSkillEffects) g.__cdpSkillEffects = {};
+  return g.__cdpSkillEffects;
+}
+
+/** The focused element, through open shadow roots and same-origin frames. */
+export function focusedDeep(): Element | null {
+  let el = deepActiveElement();
+  for (let i = 0; i < 10 && el && (el.localName === 'iframe' || el.localName === 'frame'); i++) {
+    let doc: Document | null = null;
+    try { doc = (el as HTMLIFrameElement).contentDocument; } catch { doc = null; }
+    const inner = doc?.activeElement;
+    if (!doc || !inner || inner === doc.body || inner === doc.documentElement) break;
+    el = inner;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  }
+  return el;
+}
+
+export function onBody(el: Element | null): boolean {
+  return !el || el.localName === 'body' || el.localName === 'html';
+}
+
+/** Starts watching for effects of the next action (on `handle`'s element when given). */
+export function watchEffects(handle: number | undefined): void {
+  effectSlot().watch?.off();
+  const target = handle === undefined ? undefined : heldElement(handle);
+  const w: EffectWatch = { ...(target ? { target } : {}), before: focusedDeep(), mutations: 0, scrolled: false, off: () => {} };
+  const observer = new MutationObserver((records) => { w.mutations += records.length; });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const onScroll = (): void => { w.scrolled = true; };
+  window.addEventListener('scroll', onScroll, { capture: true, passive: true });
+  w.off = () => { observer.disconnect(); window.removeEventListener('scroll', onScroll, { capture: true }); };
+  effectSlot().watch = w;
+}
+
+/** Reads (and ends) the watch; when nothing showed yet, gives the page up to `waitMs` to react. */
+export async function readEffects(waitMs: number): Promise<EffectReport> {
+  const w = effectSlot().watch;
+  const quiet = (): boolean => !!w && w.mutations === 0 && !w.scrolled && focusedDeep() === w.before;
+  const until = Date.now() + waitMs;
+  while (quiet() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  w?.off();
+  effectSlot().watch = undefined;
+  const now = focusedDeep();
+  const focusInTarget = !!(w?.target && now && composedContains(w.target, now));
+  const moved = !!w && !!now && now !== w.before;
+  return {
+    armed: !!w, mutations: w?.mutations ?? 0, scrolled: w?.scrolled ?? false, focusInTarget, focusOnBody: onBody(now),
+    ...(moved ? { focus: targetName(now!) } : {}),
+  };
+}
+
+/** `outer` contains `inner` across shadow boundaries (a host's shadow input counts as the host). */
+export function composedContains(outer: Element, inner: Element): boolean {
+  for (let n: Node | null = inner; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null) if (n === outer) return true;
+  return false;
+}
+
+/** Where typed keys would go now: the focused element, named, and whether it is only the document. */
+export function keyReceiver(): { target: string; onBody: boolean; handle?: number } {
+  const el = focusedDeep();
+  if (onBody(el)) return { target: 'the page body (no element has focus)', onBody: true };
+  return { target: targetName(el!), onBody: false };
+}
+
+/**
+ * A point just outside the element (viewport coordinates of its frame) whose topmost element is not
+ * inside it: where a pointer resting on it moves off to, so moving back on is a fresh mouseenter.
+ */
+export function pointOff(handle: number): { x: number; y: number } | undefined {
+  const el = heldElement(handle);
+  if (!el) return undefined;
+  const r = el.getBoundingClientRect();
+  const gap = 6;
+  const cx = r.left + r.width / 2;
+  const cy = r.top + r.height / 2;
+  const candidates = [{ x: cx, y: r.top - gap }, { x: r.left - gap, y: cy }, { x: cx, y: r.bottom + gap }, { x: r.right + gap, y: cy }];
+  for (const p of candidates) {
+    if (p.x < 0 || p.y < 0 || p.x >= innerWidth || p.y >= innerHeight) continue;
+    const hit = deepElementFromPoint(p.x, p.y);
+    if (!hit || !composedContains(el, hit)) return p;
+  }
+  return { x: 0, y: 0 };
 }

@@ -44,7 +44,7 @@ export type PageRuntime = typeof import('./index.js');
 // Types the Node side reads (page calls' arguments and answers).
 export type { ActionFailure, ActionKind, ActionOutcome } from './actionability.js';
 export type { AriaNode, SnapshotOptions } from './aria-snapshot.js';
-export type { ProbeReport } from './click-probe.js';
+export type { EffectReport, ProbeReport } from './click-probe.js';
 export type { GuardedDialog } from './dialog-guard.js';
 export type { DragEnd, DragKind, DragReport } from './drag.js';
 export type { FailureContextRequest, NearMatch, RefName } from './failure-context.js';

@@ -37,7 +37,7 @@ export type LocateFailure = {
   name?: string;
 };
 export type LocateOutcome =
-  | { ok: true; handle: number; desc: string; reResolved?: true; selectorIndex?: number; counters: Counters }
+  | { ok: true; handle: number; desc: string; name: string; reResolved?: true; selectorIndex?: number; counters: Counters }
   | LocateFailure;
 
 interface Held { map: Map<number, Element>; next: number }
@@ -71,6 +71,16 @@ export function describeElement(el: Element): string {
   return `${el.localName}${id}${cls}${secret}${text ? ` "${text}"` : ''}`;
 }
 
+/** How an agent would name the element: role and accessible name (`button "Save"`), else the tag form. */
+export function targetName(el: Element): string {
+  const inner = hostedControl(el);
+  const role = roleOf(inner ?? el);
+  const name = collapseSpace(accessibleName(inner ?? el, role) || (inner ? el.textContent ?? '' : '')).slice(0, 60);
+  if (!role || role === 'generic' || role === 'none' || role === 'presentation') return describeElement(el);
+  const id = el.id ? `#${el.id}` : '';
+  return name ? `${role} "${name}"` : `${role} ${el.localName}${id}`;
+}
+
 /** Matches of `selector` under `root`: light DOM first, then inside open shadow roots. */
 export function cssMatches(root: Document | Element, selector: string): Element[] {
   const light = Array.from(root.querySelectorAll(selector));
@@ -99,12 +109,29 @@ export function textScore(have: string, want: string, exact: boolean): number {
   return hl.includes(wl) ? 1 : 0;
 }
 
+/** The control a custom element is built around (Shoelace's <sl-button> holds a <button>), if any. */
+export function hostedControl(el: Element): Element | undefined {
+  let root = el.localName.includes('-') ? el.shadowRoot : null;
+  for (let depth = 0; root && depth < 5; depth++) {
+    const inner = root.querySelector('button, a[href], input:not([type=hidden]), textarea, select, [role=button], [role=link], [role=checkbox], [role=switch], [role=tab], [role=menuitem], [contenteditable=""], [contenteditable=true]');
+    if (inner) return inner;
+    const nested = Array.from(root.querySelectorAll('*')).find((n) => n.localName.includes('-') && n.shadowRoot);
+    root = nested?.shadowRoot ?? null;
+  }
+  return undefined;
+}
+
 /** SPEC §6.4 click-by-text groups, then any element whose own text matches (deepest first). */
 export function textGroup(el: Element): number {
   if (el.matches('button, input[type=button], input[type=submit], input[type=reset], input[type=image]')) return 0;
   if (el.matches('a[href]')) return 1;
   if (el.matches('[role=button], [role=link], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=checkbox], [role=radio], [role=switch], [role=treeitem]')) return 2;
+  // A custom element acting as a button (its shadow root holds the control) ranks with ARIA roles.
+  if (hostedControl(el)) return 2;
   if (el.matches('[onclick], [tabindex], label, summary')) return 3;
+  // A clickable: the pointer cursor set on it, not inherited from a clickable parent.
+  const pointer = (e: Element | null): boolean => !!e && getComputedStyle(e).cursor === 'pointer';
+  if (pointer(el) && !pointer(el.parentElement)) return 3;
   return 4;
 }
 
@@ -184,7 +211,7 @@ export function findInScope(root: Document | Element, target: TargetSpec): Eleme
 export function locateElement(req: LocateRequest): LocateOutcome {
   syncCounters(req.counters);
   const done = (el: Element, extra: { reResolved?: true; selectorIndex?: number } = {}): LocateOutcome =>
-    ({ ok: true, handle: holdElement(el), desc: describeElement(el), ...extra, counters: syncCounters(undefined) });
+    ({ ok: true, handle: holdElement(el), desc: describeElement(el), name: targetName(el), ...extra, counters: syncCounters(undefined) });
   const t = req.target;
   const selectors = t.by === 'css' ? [t.selector] : t.by === 'selectors' ? t.selectors : [];
   for (const s of req.within ? [...selectors, req.within] : selectors) {
@@ -219,10 +246,10 @@ export function locateElement(req: LocateRequest): LocateOutcome {
 }
 
 /** The focused element, inside shadow roots and same-origin frames' documents excluded. */
-export function holdFocused(): { ok: true; handle: number; desc: string } | { ok: false } {
+export function holdFocused(): { ok: true; handle: number; desc: string; name: string } | { ok: false } {
   const el = deepActiveElement();
   if (!el || el === document.body || el === document.documentElement) return { ok: false };
-  return { ok: true, handle: holdElement(el), desc: describeElement(el) };
+  return { ok: true, handle: holdElement(el), desc: describeElement(el), name: targetName(el) };
 }
 
 /** The n-th <iframe>/<frame> of this document, or the one with this name, held for DOM lookups. */

@@ -30,6 +30,13 @@ export function markOverlays(): number {
   return visible.length;
 }
 
+/** How many layers appeared since markOverlays, without ending the watch (a hover polls it). */
+export function countAppeared(): number {
+  const before = (globalThis as unknown as { __cdpSkillOverlays?: WeakSet<Element> }).__cdpSkillOverlays;
+  if (!before) return 0;
+  return overlayCandidates().filter((el) => isVisible(el) && !before.has(el)).length;
+}
+
 export function appearedOverlays(counters: Counters | undefined): { visibleElements: AppearedElement[]; counters: Counters } {
   const g = globalThis as unknown as { __cdpSkillOverlays?: WeakSet<Element> };
   const before = g.__cdpSkillOverlays ?? new WeakSet<Element>();

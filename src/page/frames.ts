@@ -109,7 +109,9 @@ export class Frames {
     };
     add((await this.#top.send('Page.getFrameTree')).frameTree, 0);
     for (const child of this.#children.values()) {
-      const tree = (await child.session.send('Page.getFrameTree')).frameTree;
+      // A child session can go with its frame (a goto just replaced the document): it has no frames now.
+      const tree = await child.session.send('Page.getFrameTree').then((r) => r.frameTree, () => undefined);
+      if (!tree) continue;
       const parent = out.find((f) => f.frameId === child.parentFrameId);
       add(tree, (parent?.depth ?? 0) + 1, child.parentFrameId);
     }
@@ -129,7 +131,8 @@ export class Frames {
     const child = this.#children.get(frameId);
     if (child) return { frameId, session: child.session, url: child.url, crossOrigin: originOf(child.url) !== originOf(topUrl) };
     for (const c of this.#children.values()) {
-      const nested = findIn((await c.session.send('Page.getFrameTree')).frameTree);
+      const tree = await c.session.send('Page.getFrameTree').then((r) => r.frameTree, () => undefined);
+      const nested = tree && findIn(tree);
       if (nested) return this.#inSession(c.session, frameId, nested.url, topUrl);
     }
     throw new ExecutionError(`No frame ${frameId} in this tab (it was removed or the page navigated). List frames with {"frame": {"list": true}}.`, { category: 'frame' });

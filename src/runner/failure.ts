@@ -11,7 +11,7 @@ import { isContextDestroyed, isStaleNode, isTargetClosed } from '../cdp/index.js
 /** Why a step failed, in words an agent can branch on. The set is fixed: documented, tested. */
 export const FAILURE_CATEGORIES = [
   'selector-not-found', 'invalid-selector', 'stale-ref', 'covered', 'not-visible', 'not-editable', 'disabled', 'option-not-found',
-  'timeout', 'navigation', 'dialog-open', 'frame', 'evaluation', 'crashed', 'connection', 'validation', 'storage',
+  'timeout', 'navigation', 'dialog-open', 'frame', 'evaluation', 'crashed', 'connection', 'validation', 'storage', 'no-effect',
 ] as const;
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
 

@@ -7,6 +7,7 @@ import { MAX_TIMEOUT_MS } from '../common/index.js';
 import { getStep, isObj, NAMING_KEYS, remedyStep, stringTarget, type TargetFacts } from '../steps/index.js';
 import type { StepFailureContext } from './diagnostics.js';
 import type { ClassifiedError } from './failure.js';
+import { differsInIdentifier } from './near-match.js';
 
 export type SuggestedStep = Record<string, unknown>;
 
@@ -129,13 +130,16 @@ export async function nextStep(i: NextStepInput): Promise<SuggestedStep | undefi
 async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
   const { category, details } = i.failure;
   const target = targetOf(details);
-  const near = i.context?.nearMatches ?? [];
+  // A near match that names another identifier (ORD-00211 for ORD-04711) is another thing: never a step.
+  const wanted = typeof details.name === 'string' ? details.name : target?.by === 'text' || target?.by === 'label' ? target.value : '';
+  const near = (i.context?.nearMatches ?? []).filter((m) => !differsInIdentifier(wanted, m.name));
   const def = getStep(i.action);
   switch (category) {
     case 'selector-not-found': {
       if (near[0]) return retarget(i.action, i.raw, target, near[0].ref) ?? remedyStep('look');
       // Nothing alike on screen, but the page scrolls: the element may be further down.
-      if (def?.params.keys?.scrollUntilVisible !== undefined && (i.context?.scrollPosition?.maxY ?? 0) > 0) return withOption(i.action, i.raw, 'scrollUntilVisible', true);
+      const scroll = i.context?.scrollPosition;
+      if (def?.params.keys?.scrollUntilVisible !== undefined && scroll && scroll.y < scroll.maxY - 1) return withOption(i.action, i.raw, 'scrollUntilVisible', true);
       return remedyStep('look');
     }
     case 'stale-ref': {
@@ -163,8 +167,10 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
     case 'navigation':
       if (details.beforeunload) return remedyStep('beforeunload');
       return i.failure.name === 'ContextDestroyedError' ? { [i.action]: i.raw } : undefined;
-    case 'frame': return remedyStep('frame');
+    case 'frame': return (details.nextStep as SuggestedStep | undefined) ?? remedyStep('frame');
     case 'crashed': return remedyStep('crashed');
+    // A fallback or keys nothing reacted to: dismiss what covers the target, else the thrower's suggestion.
+    case 'no-effect': return i.context?.coveredBy?.dismiss ? { click: i.context.coveredBy.dismiss.ref } : details.nextStep as SuggestedStep | undefined;
     // dialog-open (a tab blocked by a dialog no one could answer): no step helps; the message says what does.
     default: return undefined;
   }

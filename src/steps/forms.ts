@@ -65,7 +65,7 @@ defineStep<FillParams>({
       const f = p.fields[0]!;
       const r = await fill(tab.page, f.target, f.value, tab.entry, p.opts, ctx.deadline);
       return {
-        filled: true, method: r.method, ...(await settledOutput(tab, r)), ...(r.value !== undefined ? { value: r.value } : {}),
+        filled: true, target: r.target, method: r.method, ...(await settledOutput(tab, r)), ...(r.value !== undefined ? { value: r.value } : {}),
         ...(r.reResolved ? { reResolved: true } : {}), ...(r.autoForced ? { autoForced: true } : {}),
         ...(r.warnings.length ? { warnings: r.warnings } : {}),
       };
@@ -122,7 +122,7 @@ defineStep<SelectParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const r = await selectOption(tab.page, p.target, p.choice, tab.entry, p.opts, ctx.deadline);
-    return { selected: r.selected, multiple: r.multiple, ...(await settledOutput(tab, r)), ...(r.reResolved ? { reResolved: true } : {}) };
+    return { selected: r.selected, target: r.target, multiple: r.multiple, ...(await settledOutput(tab, r)), ...(r.reResolved ? { reResolved: true } : {}) };
   },
 });
 

@@ -68,7 +68,7 @@ function readWaitAfter(v: unknown): ClickParams['waitAfter'] {
   return { timeoutMs: optNumber(o, 'timeout', { min: 0, max: 60_000 }) ?? 2_000, quietMs: optNumber(o, 'stableTime', { min: 0, max: 10_000 }) ?? 100 };
 }
 
-const CLICK_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '', ref: '', text: '', exact: '', withinSelector: '', selectors: '[…]', x: '', y: '', doubleClick: '', force: '', jsClick: '', nativeOnly: '-', scrollUntilVisible: '', searchFrames: '', waitAfter: '', timeout: '-', stable: '-' }, returns: '{clicked, method, navigated, newTabs, checked}' };
+const CLICK_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '', ref: '', text: '', exact: '', withinSelector: '', selectors: '[…]', x: '', y: '', doubleClick: '', force: '', jsClick: '', nativeOnly: '-', scrollUntilVisible: '', searchFrames: '', waitAfter: '', timeout: '-', stable: '-' }, returns: '{clicked, target, method, navigated, newTabs, checked}' };
 
 defineStep<ClickParams>({
   name: 'click',
@@ -120,7 +120,9 @@ defineStep<ClickParams>({
         .catch(() => { /* waitAfter is best effort: a page that keeps changing is reported by the diff */ });
     }
     return {
-      clicked: true, method: r.method,
+      clicked: true, target: r.target, method: r.method,
+      ...(r.fallback ? { fallback: r.fallback } : {}),
+      ...(r.effect ? { effect: r.effect } : {}),
       ...(r.cdpAttempted ? { cdpAttempted: true } : {}),
       ...(await settledOutput(tab, r)),
       ...(r.reResolved ? { reResolved: true } : {}),

@@ -1,9 +1,10 @@
 // Keyboard steps: press (SPEC §9.4) and type (§9.3). Trusted key events go to whatever has focus,
 // or to the element named by selector/ref after focusing it, as a person's keyboard would.
 
-import { looksSensitive, markSecret, REDACTED, StepValidationError } from '../common/index.js';
+import type { Page } from '../page/index.js';
+import { ExecutionError, looksSensitive, type Deadline, markSecret, REDACTED, StepValidationError } from '../common/index.js';
 import {
-  focusElement, markBeforeAction, parseCombo, pressCombo, settleAfterAction, typeText, unknownKeyWarning, type KeyCombo, type TargetSpec,
+  focusElement, keyReceiver, markBeforeAction, readEffects, takeFallbackNote, watchEffects, type ActionMark, type SettleResult, parseCombo, pressCombo, settleAfterAction, typeText, unknownKeyWarning, type KeyCombo, type TargetSpec,
 } from '../dom/index.js';
 import { defineStep, keysOf, type ParamSchema, type StepContext } from './registry.js';
 import { obj, optNumber, ParamError, reqString, type Obj } from './params.js';
@@ -52,7 +53,36 @@ async function focusIfTargeted(ctx: StepContext, t: Target): Promise<string | un
   return (await focusElement(tab.page, t.target, tab.entry, t.opts ?? {}, ctx.deadline)).desc;
 }
 
-const PRESS_PARAMS: ParamSchema = { forms: ['"Enter"', '"Control+a"'], keys: { key: '', selector: '', ref: '', text: '', label: '', exact: '', withinSelector: '', times: '', timeout: '-' }, returns: '{pressed}', note: 'unknown key: `warning`' };
+/**
+ * Where the keys will go, named; refused before any key is sent when the click before this step
+ * fell back to element.click() and focus did not follow it (the keys would land elsewhere).
+ */
+async function keysGoTo(ctx: StepContext, t: Target): Promise<{ target: string; onBody: boolean }> {
+  const { page } = ctx.command.requireTab();
+  const note = takeFallbackNote(page);
+  const to = await keyReceiver(page, ctx.deadline);
+  if (note && !t.target) {
+    throw new ExecutionError(
+      `No key was sent: the click on ${note.target} before this step used element.click() and focus stayed on ${to.onBody ? 'the page body' : to.target}, not in it. `
+      + 'Name the element that should get the keys (selector | ref), or click something that takes focus first',
+      { category: 'no-effect', nextStep: { snapshot: true } },
+    );
+  }
+  // Keys to the body are watched: a page shortcut may take them; nothing reacting fails the step.
+  if (to.onBody) await watchEffects(page, undefined, ctx.deadline);
+  return to;
+}
+
+/** Keys the page body got and nothing reacted to went nowhere: a failure, not an ok. */
+async function checkKeysLanded(page: Page, to: { onBody: boolean }, what: string, mark: ActionMark, settled: SettleResult, dialogs: number, deadline: Deadline): Promise<void> {
+  if (!to.onBody) return;
+  const e = await readEffects(page, mark, settled, dialogs, deadline);
+  if (!e.focusOnBody || e.observable) return;
+  throw new ExecutionError(`${what} went to the page body (no element had focus) and nothing reacted: no change, no focus, no scroll. `
+    + 'Name the element that should get the keys (selector | ref), or click it first', { category: 'no-effect', nextStep: { snapshot: true } });
+}
+
+const PRESS_PARAMS: ParamSchema = { forms: ['"Enter"', '"Control+a"'], keys: { key: '', selector: '', ref: '', text: '', label: '', exact: '', withinSelector: '', times: '', timeout: '-' }, returns: '{pressed, target}', note: 'unknown key: `warning`' };
 
 defineStep<PressParams>({
   name: 'press',
@@ -67,14 +97,17 @@ defineStep<PressParams>({
     const tab = ctx.command.requireTab();
     const { page } = tab;
     await focusIfTargeted(ctx, p);
+    const to = await keysGoTo(ctx, p);
     const mark = markBeforeAction(page);
+    const dialogs = page.dialogs.length;
     for (let i = 0; i < p.times; i++) await page.guard(pressCombo(page.session, p.combo, ctx.deadline));
     const settled = await settleAfterAction(page, mark, ctx.deadline);
-    return { pressed: p.combo.name, ...(p.times > 1 ? { times: p.times } : {}), ...(await settledOutput(tab, settled)) };
+    await checkKeysLanded(page, to, `"${p.combo.name}"`, mark, settled, dialogs, ctx.deadline);
+    return { pressed: p.combo.name, target: to.target, ...(p.times > 1 ? { times: p.times } : {}), ...(await settledOutput(tab, settled)) };
   },
 });
 
-const TYPE_PARAMS: ParamSchema = { forms: ['"text"'], keys: { text: '', selector: '', ref: '', label: '', exact: '', withinSelector: '', delay: '', timeout: '-' }, returns: '{typed}' };
+const TYPE_PARAMS: ParamSchema = { forms: ['"text"'], keys: { text: '', selector: '', ref: '', label: '', exact: '', withinSelector: '', delay: '', timeout: '-' }, returns: '{typed, target}' };
 
 defineStep<TypeParams>({
   name: 'type',
@@ -97,12 +130,15 @@ defineStep<TypeParams>({
     const secret = await page.call(page.frame, (rt) => rt.formInput.isFocusSecret(), undefined, { deadline: ctx.deadline, what: 'the focused element' })
       || (desc !== undefined && looksSensitive(desc));
     if (secret) markSecret(p.text);
+    const to = await keysGoTo(ctx, p);
     const mark = markBeforeAction(page);
+    const dialogs = page.dialogs.length;
     const outcome = await page.guard(typeText(page.session, p.text, p.delayMs, ctx.deadline));
     const settled = await settleAfterAction(page, mark, ctx.deadline);
+    await checkKeysLanded(page, to, `The ${chars} typed character${chars === 1 ? '' : 's'}`, mark, settled, dialogs, ctx.deadline);
     const typed = secret ? REDACTED : chars > ECHO_CHARS ? `${[...p.text].slice(0, ECHO_CHARS).join('')}…` : p.text;
     return {
-      typed, ...(chars > ECHO_CHARS || secret ? { length: chars } : {}),
+      typed, target: to.target, ...(chars > ECHO_CHARS || secret ? { length: chars } : {}),
       ...(outcome.inserted ? { insertedAsText: outcome.inserted } : {}),
       ...(await settledOutput(tab, settled)),
     };

@@ -14,7 +14,7 @@ describe('click', () => {
     const tab = await h.open('actions.html');
     const r = await h.cli({ tab, steps: [{ click: '#save' }] });
     expect(r.out.status).toBe('ok');
-    expect(r.out.steps[0].output).toEqual({ clicked: true, method: 'cdp', targetReceived: true });
+    expect(r.out.steps[0].output).toEqual({ clicked: true, target: 'button "Save"', method: 'cdp', targetReceived: true });
     expect((await events(tab)).filter((e) => e.includes('save') && !e.includes('draft'))).toEqual(['mousedown:save', 'mouseup:save', 'click:save', 'save']);
   });
 
@@ -101,12 +101,18 @@ describe('click', () => {
     expect(strict.out.steps[0].error).toMatch(/covered by .*\(modal\)/);
     // The timeout ends with its call log: what the wait tried, repeated checks counted (issue 17).
     expect(strict.out.steps[0].error).toMatch(/\. Call log: waiting for "#under" to be ready for click; .*is covered by /);
+    // element.click() reaches the button, which does nothing: an untrusted click nothing followed is a
+    // failure, and the next step is the modal's own close button.
     const forced = await h.cli({ tab, steps: [{ click: { selector: '#under', timeout: 300 } }] });
-    expect(forced.out.steps[0].output).toMatchObject({ clicked: true, method: 'jsClick-auto', autoForced: true });
-    expect(forced.out.steps[0].warning).toMatch(/modal/);
+    expect(forced.out.steps[0]).toMatchObject({ status: 'error', category: 'no-effect' });
+    expect(forced.out.steps[0].error).toMatch(/element\.click\(\) \(untrusted\), because it is covered by .*\(modal\).*nothing followed/);
+    const next = forced.out.steps[0].nextStep;
+    expect(next).toEqual({ click: forced.out.steps[0].context.coveredBy.dismiss.ref });
+    expect((await h.cli({ tab, steps: [next] })).out.status).toBe('ok');
+    expect(await h.value(tab, 'document.getElementById("backdrop")')).toBeNull(); // the nextStep closed the modal
     const seen = await events(tab);
     expect(seen.filter((e) => e.includes('under'))).toEqual(['click:under:untrusted']);
-    expect(seen.filter((e) => e.includes('backdrop') || e === 'close')).toEqual([]);
+    expect(seen.filter((e) => e.includes('backdrop'))).toEqual([]);
   });
 
   it('never lets a click land on what slid under the pointer; it retries on the target', async () => {
@@ -176,7 +182,7 @@ describe('click', () => {
     expect(menu.role).toBe('menu');
     expect(menu.items.map((i: { name: string }) => i.name)).toEqual(['Alpha', 'Beta']);
     const click = await h.cli({ tab, steps: [{ hover: '#menu-trigger' }, { click: menu.items[0].ref }] });
-    expect(click.out.status).toBe('ok');
+    expect(click.out.status, JSON.stringify(click.out.steps)).toBe('ok');
     expect(await events(tab)).toContain('menu-a');
   });
 });

@@ -121,8 +121,8 @@ describe('selectOption', () => {
       { selectOption: { selector: '#langs', values: ['en', 'de'] } },
     ] });
     expect(r.out.steps.map((s: { output: unknown }) => s.output)).toEqual([
-      { selected: ['de'], multiple: false }, { selected: ['fr'], multiple: false }, { selected: [''], multiple: false },
-      { selected: ['en', 'de'], multiple: true },
+      { selected: ['de'], target: 'combobox "Country"', multiple: false }, { selected: ['fr'], target: 'combobox "Country"', multiple: false },
+      { selected: [''], target: 'combobox "Country"', multiple: false }, { selected: ['en', 'de'], target: 'listbox "Languages"', multiple: true },
     ]);
     expect((await h.value(tab, 'window.__events')).filter((e: string) => e.startsWith('change:country'))).toHaveLength(3);
   });
