@@ -5,7 +5,7 @@
 import { collapseSpace } from './aria-name.js';
 import { cachedName, cachedRole, refContext, refOf } from './element-query.js';
 import { serializeClip, serializeElementDesc, serializeErrorText, serializeValue } from './serialize.js';
-import type { Counters } from './ref-map.js';
+import { syncCounters, type Counters } from './ref-map.js';
 import type { RefContext } from './element-query.js';
 import type { SerializedValue } from './serialize.js';
 
@@ -44,6 +44,16 @@ export function pageValue(value: unknown, counters?: Counters): SerializedValue 
       return named;
     },
   });
+}
+
+/**
+ * What agents' code answers: the value, and — only when it named elements by ref — the refs it
+ * gave and the counters after them. A value without elements leaves the page's world without our state.
+ */
+export function valueAnswer(value: unknown, counters?: Counters): { value: SerializedValue; counters?: Counters; refs?: string[] } {
+  const serialized = pageValue(value, counters);
+  if (!valueRefs.length) return { value: serialized };
+  return { value: serialized, counters: syncCounters(undefined), refs: valueRefNames() };
 }
 
 /** At most this many refs of one value are made usable by later steps (each costs a few CDP round trips). */

@@ -43,13 +43,28 @@ export function readyPending(): string[] {
   return pending;
 }
 
+/** How often an isolated world looks whether custom elements were upgraded. */
+const POLL_DEFINED_MS = 50;
+
+/** Resolves once no custom element on the page is undefined (the caller bounds the wait). */
+export function allDefined(): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => { if (undefinedElements().size === 0) resolve(); else setTimeout(check, POLL_DEFINED_MS); };
+    check();
+  });
+}
+
 /**
  * Waits at most `budgetMs` for what readyPending names (definitions, fonts, dialog animations), then
  * one frame for upgraded elements to render; answers what is still pending.
  */
 export async function awaitReady(budgetMs: number): Promise<string[]> {
   const waits: Promise<unknown>[] = [];
-  for (const tag of undefinedElements().keys()) waits.push(customElements.whenDefined(tag));
+  const undef = undefinedElements();
+  // Our isolated world has no custom element registry of its own to wait on (customElements is null
+  // there): the upgrade is read from the DOM instead, every POLL_DEFINED_MS.
+  if (undef.size && typeof customElements !== 'undefined' && customElements) for (const tag of undef.keys()) waits.push(customElements.whenDefined(tag));
+  else if (undef.size) waits.push(allDefined());
   if (document.fonts && document.fonts.status === 'loading') waits.push(document.fonts.ready);
   for (const a of dialogAnimations()) waits.push(a.finished.catch(() => undefined));
   if (waits.length) {

@@ -44,7 +44,7 @@ export async function adoptRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWor
  * The other way: refs that agents' code in the page's world gave elements (a pageFunction that
  * returns elements) are handed to our isolated world, so a later step acts on them by ref.
  */
-export async function handBackValueRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWorld: EvalTarget, names: string[], deadline: Deadline): Promise<void> {
+export async function handBackValueRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWorld: EvalTarget, names: string[], counters: unknown, deadline: Deadline): Promise<void> {
   if (!names.length) return;
   const { session } = frame;
   const context = pageWorld.contextId !== undefined ? { contextId: pageWorld.contextId } : {};
@@ -68,7 +68,21 @@ export async function handBackValueRefs(worlds: IsolatedWorlds, frame: FrameRef,
   if (!adopt.length) return;
   await deadline.race(session.send('Runtime.callFunctionOn', {
     executionContextId: worldId, returnByValue: true,
-    functionDeclaration: `function (names, ...els) { const rt = ${READ_RUNTIME}; if (rt) rt.refMap.adoptRefs(names, els); }`,
-    arguments: [{ value: adopt.map((a) => a.ref) }, ...adopt.map((a) => ({ objectId: a.objectId }))],
+    // The page's world counted the refs it gave: our world counts on from there, never reusing one.
+    functionDeclaration: `function (names, counters, ...els) { const rt = ${READ_RUNTIME}; if (rt) { rt.refMap.adoptRefs(names, els); rt.refMap.syncCounters(counters ?? undefined); } }`,
+    arguments: [{ value: adopt.map((a) => a.ref) }, { value: counters ?? null }, ...adopt.map((a) => ({ objectId: a.objectId }))],
   }), 'our world to take the value\'s refs');
+}
+
+/** A function source that takes a first parameter (`(r) => …`, `el => …`, `function (x) {…}`): it may be handed refs. */
+const TAKES_PARAMETER = /^\s*(async\s+)?((function\b[^(]*)?\(\s*[^)\s]|[A-Za-z_$][\w$]*\s*=>)/;
+
+/**
+ * The line that puts `refs` in scope of agents' code in the page's world. The ref map is made
+ * there only when the code can use it (it names `refs`, or takes a parameter, or asked for it):
+ * otherwise the page's world holds none of our state.
+ */
+export function refsDeclaration(source: string, asked = false): string {
+  const wanted = asked || /\brefs\b/.test(source) || TAKES_PARAMETER.test(source);
+  return wanted ? 'const refs = rt.refMap.refsView();\n' : 'const refs = undefined;\n';
 }

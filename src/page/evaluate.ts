@@ -190,7 +190,7 @@ export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Ru
       .then((r) => r.result.value),
     'the result to serialize',
   );
-  const body = 'return { value: rt.hookValue.pageValue(this, counters ?? undefined), counters: rt.refMap.syncCounters(undefined), refs: rt.hookValue.valueRefNames() };';
+  const body = 'return rt.hookValue.valueAnswer(this, counters ?? undefined);';
   try {
     const value = await call(`function (counters) { const rt = ${READ_RUNTIME}; if (!rt) return '${MISSING}'; ${body} }`);
     if (value !== MISSING) return value as { value: unknown };

@@ -10,6 +10,7 @@ export { resolvePreset, presetNames } from './device-presets.js';
 export { callIsolated, callPageWorld, evaluateWithRuntime, terminate, serializeRemoteObject } from './evaluate.js';
 export { IsolatedWorlds, WORLD_NAME } from './worlds.js';
 export { RUNTIME_GLOBAL } from './runtime-global.js';
+export { refsDeclaration } from './agent-refs.js';
 export { waitPageReady, READY_MAX_MS } from './ready.js';
 export type { FailedRequest } from './network-idle.js';
 export type { EvalTarget, EvaluateOptions } from './evaluate.js';

@@ -216,9 +216,9 @@ export class Page {
   }
 
   /** Makes the refs agents' code gave elements in the page's world (`names`) usable by later steps. */
-  handBackValueRefs(frame: FrameTarget | undefined, names: string[] | undefined, deadline: Deadline): Promise<void> {
+  handBackValueRefs(frame: FrameTarget | undefined, names: string[] | undefined, counters: unknown, deadline: Deadline): Promise<void> {
     if (!names?.length) return Promise.resolve();
-    return this.guard(handBackValueRefs(this.worlds, this.frameRef(frame), this.pageWorld(frame), names, deadline));
+    return this.guard(handBackValueRefs(this.worlds, this.frameRef(frame), this.pageWorld(frame), names, counters, deadline));
   }
 
   /** A CDP object id, in our world of `frame`, for an element the runtime holds there (DOM.* commands take it). */

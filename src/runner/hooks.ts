@@ -5,7 +5,7 @@
 
 import { EvaluationError, POLL_INTERVAL_MS, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import type { Page } from '../page/index.js';
+import { refsDeclaration, type Page } from '../page/index.js';
 import { looksLikeFunction, malformationTip, preview } from '../steps/index.js';
 import type { HookPoll } from '../injected/index.js';
 
@@ -42,7 +42,7 @@ async function poll(page: Page, hook: HookName, source: string, deadline: Deadli
     // The page gives up a little before the deadline, so its answer (with the last value) arrives
     // in time; the deadline itself only guards a page that stops answering.
     const budget = Math.max(0, deadline.remainingMs() - PAGE_MARGIN_MS);
-    const body = `const refs = rt.refMap.refsView();\nconst fn = ${callable(source)};\nreturn rt.hookValue.pollHook(fn, ${budget}, ${POLL_INTERVAL_MS});`;
+    const body = `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.pollHook(fn, ${budget}, ${POLL_INTERVAL_MS});`;
     try {
       const r = await evaluateHook(page, hook, body, deadline, source) as HookPoll;
       return { ...r, elapsedMs: Date.now() - started };
@@ -76,7 +76,7 @@ export async function waitSettled(page: Page, source: string, deadline: Deadline
 /** SPEC §10.1 step 5: the observed value, or a warning when observe threw. */
 export async function observe(page: Page, source: string, deadline: Deadline): Promise<{ value: unknown } | { warning: string }> {
   try {
-    return { value: await evaluateHook(page, 'observe', `const refs = rt.refMap.refsView();\nconst fn = ${callable(source)};\nreturn rt.hookValue.observeHook(fn);`, deadline, source) };
+    return { value: await evaluateHook(page, 'observe', `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.observeHook(fn);`, deadline, source) };
   } catch (err) {
     if (err instanceof EvaluationError || err instanceof TimeoutError || isContextDestroyed(err)) return { warning: `observe failed: ${err instanceof Error ? err.message : String(err)}` };
     throw err;

@@ -145,7 +145,7 @@ async function profileFor(url: string | undefined): Promise<ProfileLookup> {
 }
 
 /**
- * A command never returns the same YAML twice (issue 13): a whole-page `snapshot` taken after the
+ * A command never returns the same YAML twice (issue 13): a whole-page snapshot step taken after the
  * last step that could change the page already shows the screen, so `viewportSnapshot` goes.
  */
 function dropRepeatedView<T extends { viewportSnapshot?: string; truncated?: true }>(captured: T, cmd: Command, results: StepResult[]): T {

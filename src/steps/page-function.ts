@@ -4,7 +4,7 @@
 
 import { EvaluationError, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
-import { RUNTIME_GLOBAL, serializeRemoteObject, terminate, type Page } from '../page/index.js';
+import { RUNTIME_GLOBAL, refsDeclaration, serializeRemoteObject, terminate, type Page } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
@@ -27,14 +27,14 @@ interface PageValue { value: unknown; counters?: Counters }
 async function runFunction(page: Page, p: PageFunctionParams, counters: Counters | undefined, deadline: Deadline): Promise<PageValue> {
   // `refs` is in scope by name and also the function's first parameter; get() re-resolves stale
   // refs (SPEC §12.1, §6.3). DECISIONS: refs usable as SKILL.md shows it, with or without refs: true.
-  const call = 'const refs = rt.refMap.refsView();\n'
+  const call = refsDeclaration(p.source, p.refs)
     + `const __cdpFn = (\n${p.source}\n);\n`
     + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
     + 'const __cdpValue = await __cdpFn(refs);\n'
-    + (p.serialize ? `return { value: rt.hookValue.pageValue(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined), counters: rt.refMap.syncCounters(undefined), refs: rt.hookValue.valueRefNames() };`
+    + (p.serialize ? `return rt.hookValue.valueAnswer(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined);`
       : 'return { value: __cdpValue };');
   const { refs, ...result } = await page.runAgentCode(page.frame, call, p.source, { deadline, what: 'pageFunction to return' }) as PageValue & { refs?: string[] };
-  await page.handBackValueRefs(page.frame, refs, deadline);
+  await page.handBackValueRefs(page.frame, refs, result.counters, deadline);
   return result;
 }
 
@@ -85,7 +85,7 @@ async function runExpression(page: Page, p: PageFunctionParams, counters: Counte
   }
   if (p.serialize) {
     const { refs, ...value } = await serializeRemoteObject(session, result, deadline, counters) as PageValue & { refs?: string[] };
-    await page.handBackValueRefs(page.frame, refs, deadline);
+    await page.handBackValueRefs(page.frame, refs, value.counters, deadline);
     return value;
   }
   if (!result.objectId) return { value: result.value };

@@ -8,7 +8,7 @@ import {
   Deadline, POLL_INTERVAL_MS,
 } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { callPageWorld, type Page } from '../page/index.js';
+import { callPageWorld, refsDeclaration, type Page } from '../page/index.js';
 import type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optNumber, optString, ParamError } from './params.js';
@@ -53,7 +53,7 @@ function limitMs(own: number | undefined, fallback: number, deadline: Deadline):
 interface PollParams { fn: string; intervalMs: number; timeoutMs?: number }
 
 async function pollOnce(page: Page, p: PollParams, limit: number, deadline: Deadline): Promise<PollOutcome> {
-  const body = `const refs = rt.refMap.refsView();\nreturn rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
+  const body = `${refsDeclaration(p.fn)}return rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
   return page.runAgentCode(page.frame, body, p.fn, {
     deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the poll predicate to return (a runaway loop?)',
   }) as Promise<PollOutcome>;
@@ -160,7 +160,7 @@ const FAILURE: Record<PipelineFailureReason, new (message: string, details?: Rec
 
 async function runPipeline(page: Page, p: PipelineParams, limit: number, deadline: Deadline): Promise<PipelineOutcome> {
   const where = page.evalTarget();
-  const body = `const refs = rt.refMap.refsView();\nreturn rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
+  const body = `${refsDeclaration(p.fns.join('\n'))}return rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
   try {
     return await page.runAgentCode(page.frame, body, body, {
       deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the pipeline to finish (a runaway loop?)',

@@ -41,7 +41,7 @@ describe('categoryOf', () => {
   it('classify carries the category and details; every category is in the documented set', () => {
     const c = classify(new ElementNotFoundError('No element', { target: { by: 'css', value: '#x' } }));
     expect(c).toMatchObject({ type: 'EXECUTION', name: 'ElementNotFoundError', category: 'selector-not-found', details: { target: { by: 'css', value: '#x' } } });
-    expect(FAILURE_CATEGORIES).toHaveLength(17);
+    expect(FAILURE_CATEGORIES).toHaveLength(18);
   });
 });
 
