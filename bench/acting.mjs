@@ -11,13 +11,25 @@ import { benchSession, formatTable, loadAverage, pageValue, runBench, CLI } from
 /** One call; unlike lib's cli() a failed answer is a result here (an honest failure is the point). */
 function call(command, env) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLI, JSON.stringify(command)], { env, timeout: 60_000, maxBuffer: 8 << 20 }, (err, stdout) => {
-      try { resolve(JSON.parse(stdout)); } catch { reject(err ?? new Error(`unparsable answer: ${stdout}`)); }
-    });
+    execFile(
+      process.execPath,
+      [CLI, JSON.stringify(command)],
+      { env, timeout: 60_000, maxBuffer: 8 << 20 },
+      (err, stdout) => {
+        try {
+          resolve(JSON.parse(stdout));
+        } catch {
+          reject(err ?? new Error(`unparsable answer: ${stdout}`));
+        }
+      },
+    );
   });
 }
 
-const READY = { pageFunction: 'Promise.all(["sl-button", "sl-input", "sl-dialog"].map((n) => customElements.whenDefined(n))).then(() => true)' };
+const READY = {
+  pageFunction:
+    'Promise.all(["sl-button", "sl-input", "sl-dialog"].map((n) => customElements.whenDefined(n))).then(() => true)',
+};
 
 /**
  * Each row: the goal, yesterday's calls and why, and today's calls (given the tab); `check` reads the
@@ -25,57 +37,101 @@ const READY = { pageFunction: 'Promise.all(["sl-button", "sl-input", "sl-dialog"
  */
 const ROWS = [
   {
-    item: '4+13 honest clicks/keys', goal: 'know the click on a hidden <select> did nothing (Tom Select)', page: 'acting.html',
-    before: 3, why: 'ok answer; type went nowhere; a snapshot showed no change',
+    item: '4+13 honest clicks/keys',
+    goal: 'know the click on a hidden <select> did nothing (Tom Select)',
+    page: 'acting.html',
+    before: 3,
+    why: 'ok answer; type went nowhere; a snapshot showed no change',
     calls: [(tab) => ({ tab, steps: [READY, { click: { selector: '#fruit', timeout: 500 } }, { type: 'Cher' }] })],
-    expect: (answers) => answers[0].status === 'error' && answers[0].steps[1].category === 'no-effect' && answers[0].steps.length === 2,
+    expect: (answers) =>
+      answers[0].status === 'error' && answers[0].steps[1].category === 'no-effect' && answers[0].steps.length === 2,
     check: '!fruit.isOpen && fruit.getValue() === "" && document.activeElement === document.body',
   },
   {
-    item: '1 delegated focus', goal: 'type into <sl-input> and a component wrapping one, by host', page: 'acting.html',
-    before: 3, why: 'type failed "cannot take keyboard focus"; fill "not a text field"; pageFunction',
-    calls: [(tab) => ({ tab, steps: [READY, { type: { selector: 'sl-input[name=nick]', text: 'neo' } }, { fill: { selector: '#card', value: 'Oslo' } }] })],
+    item: '1 delegated focus',
+    goal: 'type into <sl-input> and a component wrapping one, by host',
+    page: 'acting.html',
+    before: 3,
+    why: 'type failed "cannot take keyboard focus"; fill "not a text field"; pageFunction',
+    calls: [
+      (tab) => ({
+        tab,
+        steps: [
+          READY,
+          { type: { selector: 'sl-input[name=nick]', text: 'neo' } },
+          { fill: { selector: '#card', value: 'Oslo' } },
+        ],
+      }),
+    ],
     expect: (answers) => answers[0].status === 'ok',
     check: 'document.getElementById("nick").value === "neo" && card.city.value === "Oslo"',
   },
   {
-    item: '2 formatted inputs', goal: 'fill $1,234.50 into react-number-format with react:true', page: 'formatted.html',
-    before: 2, why: 'failed "did not take the value: it still shows $1,234.50"; fill again without react',
+    item: '2 formatted inputs',
+    goal: 'fill $1,234.50 into react-number-format with react:true',
+    page: 'formatted.html',
+    before: 2,
+    why: 'failed "did not take the value: it still shows $1,234.50"; fill again without react',
     calls: [(tab) => ({ tab, steps: [{ fill: { label: 'Amount', value: '1234.50', react: true } }] })],
     expect: (answers) => answers[0].status === 'ok' && /formatted/.test(answers[0].steps[0].warning),
     check: '__state.amount.floatValue === 1234.5',
   },
   {
-    item: '15 no false hints', goal: 'draw one shape on a canvas by drag, no second drag', page: 'canvas-drag.html',
-    before: 2, why: 'dropped:false "try html5"; following it drew a second shape',
+    item: '15 no false hints',
+    goal: 'draw one shape on a canvas by drag, no second drag',
+    page: 'canvas-drag.html',
+    before: 2,
+    why: 'dropped:false "try html5"; following it drew a second shape',
     calls: [(tab) => ({ tab, steps: [{ drag: { source: { x: 60, y: 120 }, target: { x: 200, y: 220 } } }] })],
     expect: (answers) => answers[0].status === 'ok' && answers[0].steps[0].output.dropped === undefined,
     check: '__shapes.length === 1',
   },
   {
-    item: '3 iframe clicks', goal: 'pay in a cross-origin frame partly below the fold', page: 'xframes.html',
-    before: 3, why: 'jsClick-auto ok, targetReceived:false; a look in the frame; a coordinate click',
-    calls: [(tab) => ({ tab, steps: [{ pageFunction: 'document.getElementById("same").style.marginTop = (innerHeight - 60) + "px"' }, { frame: { name: 'payment' } }, { click: { text: 'Pay now' } }] })],
+    item: '3 iframe clicks',
+    goal: 'pay in a cross-origin frame partly below the fold',
+    page: 'xframes.html',
+    before: 3,
+    why: 'jsClick-auto ok, targetReceived:false; a look in the frame; a coordinate click',
+    calls: [
+      (tab) => ({
+        tab,
+        steps: [
+          { pageFunction: 'document.getElementById("same").style.marginTop = (innerHeight - 60) + "px"' },
+          { frame: { name: 'payment' } },
+          { click: { text: 'Pay now' } },
+        ],
+      }),
+    ],
     expect: (answers) => answers[0].status === 'ok' && answers[0].steps[2].output.method === 'cdp',
     check: 'scrollY > 0',
   },
   {
-    item: '8 frames at any depth', goal: 'run a step in the grandchild frame "inner"', page: 'xframes.html',
-    before: 3, why: '"not here", nextStep the same list; frame list; frame {frameId}',
+    item: '8 frames at any depth',
+    goal: 'run a step in the grandchild frame "inner"',
+    page: 'xframes.html',
+    before: 3,
+    why: '"not here", nextStep the same list; frame list; frame {frameId}',
     calls: [(tab) => ({ tab, steps: [{ frame: { name: 'inner' } }, { pageFunction: 'window.__hereInner = true' }] })],
     expect: (answers) => answers[0].status === 'ok',
-    check: 'document.querySelector("#same").contentDocument.querySelector("iframe[name=inner]").contentWindow.__hereInner === true',
+    check:
+      'document.querySelector("#same").contentDocument.querySelector("iframe[name=inner]").contentWindow.__hereInner === true',
   },
   {
-    item: '6 hover that opens', goal: 'read a Tippy tooltip shown after 300 ms', page: 'tippy.html',
-    before: 3, why: 'visibleElements: []; wait; a snapshot to read it',
+    item: '6 hover that opens',
+    goal: 'read a Tippy tooltip shown after 300 ms',
+    page: 'tippy.html',
+    before: 3,
+    why: 'visibleElements: []; wait; a snapshot to read it',
     calls: [(tab) => ({ tab, steps: [{ hover: { selector: '#help', captureResult: true } }] })],
     expect: (answers) => /Opens the handbook/.test(JSON.stringify(answers[0].steps[0].output.capturedResult)),
     check: 'tip.state.isVisible === true',
   },
   {
-    item: '5 say what was acted on', goal: 'open Preferences (<sl-button> next to an <h2>)', page: 'acting.html',
-    before: 3, why: 'clicked the <h2>, ok; a snapshot to find out; click the ref',
+    item: '5 say what was acted on',
+    goal: 'open Preferences (<sl-button> next to an <h2>)',
+    page: 'acting.html',
+    before: 3,
+    why: 'clicked the <h2>, ok; a snapshot to find out; click the ref',
     calls: [(tab) => ({ tab, steps: [READY, { click: { text: 'Preferences' } }] })],
     expect: (answers) => answers[0].steps[1].output?.target === 'button "Preferences"',
     check: 'document.getElementById("prefs-count").textContent === "opened 1 times"',
@@ -92,12 +148,14 @@ async function main() {
       const tab = opened.tab;
       const answers = [];
       for (const c of row.calls) answers.push(await call(c(tab), env));
-      const right = row.expect(answers) && await pageValue(port, `${server.url}/${row.page}`, row.check) === true;
+      const right = row.expect(answers) && (await pageValue(port, `${server.url}/${row.page}`, row.check)) === true;
       allRight &&= right;
       rows.push([row.item, row.goal, row.before, row.calls.length, right ? 'yes' : 'NO', row.why]);
       await call({ tab, steps: [{ closeTab: tab }] }, env);
     }
-    console.log(`cdp-skill acting (issue 14) — calls to reach each goal, before vs now; node ${process.version}, load ${await loadAverage()}\n`);
+    console.log(
+      `cdp-skill acting (issue 14) — calls to reach each goal, before vs now; node ${process.version}, load ${await loadAverage()}\n`,
+    );
     console.log(formatTable(['item', 'goal', 'before', 'now', 'right', 'before: why'], rows));
     if (!allRight) {
       console.log('a row ended in the wrong page state or answer');

@@ -19,7 +19,11 @@ const RSS_PROBE = fileURLToPath(new URL('./rss-probe.mjs', import.meta.url));
 const CHILD_TIMEOUT_MS = 120_000;
 
 const { values: args } = parseArgs({
-  options: { agents: { type: 'string', default: '8' }, calls: { type: 'string', default: '25' }, elements: { type: 'string', default: '10000' } },
+  options: {
+    agents: { type: 'string', default: '8' },
+    calls: { type: 'string', default: '25' },
+    elements: { type: 'string', default: '10000' },
+  },
 });
 const AGENTS = Number(args.agents);
 const CALLS = Number(args.calls);
@@ -29,13 +33,21 @@ const ELEMENTS = Number(args.elements);
 function cli(command, env, nodeArgs = []) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [...nodeArgs, CLI, JSON.stringify(command)], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: CHILD_TIMEOUT_MS });
+    const child = spawn(process.execPath, [...nodeArgs, CLI, JSON.stringify(command)], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: CHILD_TIMEOUT_MS,
+    });
     const out = [];
     child.stdout.on('data', (c) => out.push(c));
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       let output;
-      try { output = JSON.parse(Buffer.concat(out).toString('utf8')); } catch { output = { status: 'unparsable' }; }
+      try {
+        output = JSON.parse(Buffer.concat(out).toString('utf8'));
+      } catch {
+        output = { status: 'unparsable' };
+      }
       resolve({ ms, code, output });
     });
   });
@@ -49,10 +61,14 @@ async function agent(i, ctx) {
   const failures = [];
   const record = (r, what) => {
     calls.push(r.ms);
-    if (r.output.status !== 'ok') failures.push(`agent ${i} ${what}: ${JSON.stringify(r.output.error ?? r.output.errors ?? r.output.status)}`);
+    if (r.output.status !== 'ok')
+      failures.push(`agent ${i} ${what}: ${JSON.stringify(r.output.error ?? r.output.errors ?? r.output.status)}`);
     return r;
   };
-  const opened = record(await cli({ steps: [{ openTab: { url: `${baseUrl}/actions.html?agent=${i}`, port } }] }, env), 'openTab');
+  const opened = record(
+    await cli({ steps: [{ openTab: { url: `${baseUrl}/actions.html?agent=${i}`, port } }] }, env),
+    'openTab',
+  );
   const tab = opened.output.tab;
   if (!tab) return { tab, failures: [...failures, `agent ${i}: no tab`], saves: 0 };
   let lastName;
@@ -68,24 +84,45 @@ async function agent(i, ctx) {
         break;
       case 2: {
         const r = record(await cli({ tab, steps: [{ pageFunction: 'location.search' }] }, env), `read ${k}`);
-        if (r.output.status === 'ok' && r.output.steps[0].output.value !== `?agent=${i}`) failures.push(`agent ${i}: tab ${tab} shows ${r.output.steps[0].output.value}`);
+        if (r.output.status === 'ok' && r.output.steps[0].output.value !== `?agent=${i}`)
+          failures.push(`agent ${i}: tab ${tab} shows ${r.output.steps[0].output.value}`);
         break;
       }
       default:
         record(await cli({ tab, steps: [{ snapshot: true }] }, env), `snapshot ${k}`);
     }
   }
-  const check = record(await cli({ tab, steps: [{ pageFunction: "JSON.stringify({ search: location.search, name: document.querySelector('#name').value, saves: window.__events.filter((e) => e === 'save').length })" }] }, env), 'check');
+  const check = record(
+    await cli(
+      {
+        tab,
+        steps: [
+          {
+            pageFunction:
+              "JSON.stringify({ search: location.search, name: document.querySelector('#name').value, saves: window.__events.filter((e) => e === 'save').length })",
+          },
+        ],
+      },
+      env,
+    ),
+    'check',
+  );
   if (check.output.status === 'ok') {
     const seen = JSON.parse(check.output.steps[0].output.value);
     const want = { search: `?agent=${i}`, name: lastName ?? '', saves };
-    if (JSON.stringify(seen) !== JSON.stringify(want)) failures.push(`agent ${i}: tab ${tab} holds ${JSON.stringify(seen)}, expected ${JSON.stringify(want)} (another agent acted on it?)`);
+    if (JSON.stringify(seen) !== JSON.stringify(want))
+      failures.push(
+        `agent ${i}: tab ${tab} holds ${JSON.stringify(seen)}, expected ${JSON.stringify(want)} (another agent acted on it?)`,
+      );
   }
   return { tab, failures, saves };
 }
 
 async function peakRss(env, baseUrl, port, dir) {
-  const opened = await cli({ timeout: 60_000, steps: [{ openTab: { url: `${baseUrl}/generated?n=${ELEMENTS}`, port } }] }, env);
+  const opened = await cli(
+    { timeout: 60_000, steps: [{ openTab: { url: `${baseUrl}/generated?n=${ELEMENTS}`, port } }] },
+    env,
+  );
   const tab = opened.output.tab;
   const measure = async (command) => {
     const file = join(dir, `rss-${Date.now()}.txt`);
@@ -97,11 +134,18 @@ async function peakRss(env, baseUrl, port, dir) {
   return {
     elements: nodes.output.steps?.[0]?.output?.value,
     rows: [
-      ['node -e 0 (floor)', await (async () => {
-        const file = join(dir, 'rss-floor.txt');
-        await new Promise((resolve) => spawn(process.execPath, ['--import', RSS_PROBE, '-e', '0'], { env: { ...env, CDP_BENCH_RSS_FILE: file } }).on('close', resolve));
-        return { ms: 0, ok: true, mb: Number(await readFile(file, 'utf8')) / 1024 };
-      })()],
+      [
+        'node -e 0 (floor)',
+        await (async () => {
+          const file = join(dir, 'rss-floor.txt');
+          await new Promise((resolve) =>
+            spawn(process.execPath, ['--import', RSS_PROBE, '-e', '0'], {
+              env: { ...env, CDP_BENCH_RSS_FILE: file },
+            }).on('close', resolve),
+          );
+          return { ms: 0, ok: true, mb: Number(await readFile(file, 'utf8')) / 1024 };
+        })(),
+      ],
       ['pageFunction (+capture)', await measure({ tab, steps: [{ pageFunction: 'document.title' }] })],
       ['snapshot (full page)', await measure({ tab, steps: [{ snapshot: { detail: 'full' } }] })],
       ['scroll bottom (+capture)', await measure({ tab, steps: [{ scroll: 'bottom' }] })],
@@ -127,18 +171,28 @@ async function main() {
     const failures = results.flatMap((r) => r.failures);
     if (new Set(aliases).size !== AGENTS) failures.push(`aliases: ${aliases.join(', ')} (lost or duplicated)`);
     const targets = aliases.map((a) => registry.tabs[a]?.targetId);
-    if (targets.some((t) => !t) || new Set(targets).size !== AGENTS) failures.push('registry: an alias is missing or two share a target');
+    if (targets.some((t) => !t) || new Set(targets).size !== AGENTS)
+      failures.push('registry: an alias is missing or two share a target');
     const sorted = [...ctx.calls].sort((a, b) => a - b);
-    console.log(`\n${AGENTS} agents × ${CALLS} calls on their own tabs in one Chrome (${ctx.calls.length} calls, ${(wallMs / 1000).toFixed(1)} s):`);
+    console.log(
+      `\n${AGENTS} agents × ${CALLS} calls on their own tabs in one Chrome (${ctx.calls.length} calls, ${(wallMs / 1000).toFixed(1)} s):`,
+    );
     console.log(`  calls/s sustained  ${(ctx.calls.length / (wallMs / 1000)).toFixed(2)}`);
     console.log(`  failures           ${failures.length}`);
-    console.log(`  latency ms         p50 ${percentile(sorted, 50).toFixed(0)}  p95 ${percentile(sorted, 95).toFixed(0)}  max ${sorted.at(-1).toFixed(0)}`);
-    console.log(`  aliases            ${aliases.join(' ')} (distinct, all in the registry: ${failures.every((f) => !/^aliases|^registry/.test(f))})`);
+    console.log(
+      `  latency ms         p50 ${percentile(sorted, 50).toFixed(0)}  p95 ${percentile(sorted, 95).toFixed(0)}  max ${sorted.at(-1).toFixed(0)}`,
+    );
+    console.log(
+      `  aliases            ${aliases.join(' ')} (distinct, all in the registry: ${failures.every((f) => !/^aliases|^registry/.test(f))})`,
+    );
     for (const f of failures.slice(0, 10)) console.log(`  ! ${f}`);
 
     const rss = await peakRss(env, server.url, port, dir);
     console.log(`\nPeak RSS of one CLI command on /generated?n=${ELEMENTS} (${rss.elements} DOM elements):`);
-    for (const [name, r] of rss.rows) console.log(`  ${name.padEnd(26)} ${r.mb.toFixed(1).padStart(6)} MB${r.ms ? `  ${r.ms.toFixed(0)} ms` : ''}${r.ok ? '' : '  (FAILED)'}`);
+    for (const [name, r] of rss.rows)
+      console.log(
+        `  ${name.padEnd(26)} ${r.mb.toFixed(1).padStart(6)} MB${r.ms ? `  ${r.ms.toFixed(0)} ms` : ''}${r.ok ? '' : '  (FAILED)'}`,
+      );
     process.exitCode = failures.length ? 1 : 0;
   } finally {
     await closeChrome(port);

@@ -7,7 +7,11 @@
 import { parseArgs } from 'node:util';
 import { benchSession, cli, percentile, positiveInt, runBench } from './lib.mjs';
 
-const median = (xs) => percentile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 const SIZES = [100, 1_000, 10_000];
 const IN_PAGE_TARGET_MS = 50; // at 1,000 rows
@@ -51,11 +55,15 @@ async function main() {
     console.log(`extract on /table?rows=N — medians of ${runs}\n`);
     console.log('table                 rows out  in-page ms  extract call ms  answer bytes  bytes/row');
     for (const r of rows) {
-      console.log(`${r.label.padEnd(20)}  ${String(r.rows).padStart(8)}  ${r.inPageMs.toFixed(1).padStart(10)}  ${r.callMs.toFixed(0).padStart(15)}  `
-        + `${String(r.bytes).padStart(12)}  ${(r.bytes / r.rows).toFixed(0).padStart(9)}`);
+      console.log(
+        `${r.label.padEnd(20)}  ${String(r.rows).padStart(8)}  ${r.inPageMs.toFixed(1).padStart(10)}  ${r.callMs.toFixed(0).padStart(15)}  ` +
+          `${String(r.bytes).padStart(12)}  ${(r.bytes / r.rows).toFixed(0).padStart(9)}`,
+      );
     }
     const at1k = rows.find((r) => r.label === '1000 rows, all');
-    console.log(`\ntarget: 1,000 rows in ≤ ${IN_PAGE_TARGET_MS} ms in the page: ${at1k.inPageMs.toFixed(1)} ms — ${at1k.inPageMs <= IN_PAGE_TARGET_MS ? 'met' : 'NOT met'}`);
+    console.log(
+      `\ntarget: 1,000 rows in ≤ ${IN_PAGE_TARGET_MS} ms in the page: ${at1k.inPageMs.toFixed(1)} ms — ${at1k.inPageMs <= IN_PAGE_TARGET_MS ? 'met' : 'NOT met'}`,
+    );
   } finally {
     await close();
   }

@@ -20,13 +20,21 @@ const BYSTANDERS = 3;
 function run(command, env, { onSpawn } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, JSON.stringify(command)], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const child = spawn(process.execPath, [CLI, JSON.stringify(command)], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
     const out = [];
     child.stdout.on('data', (c) => out.push(c));
     onSpawn?.(child);
     child.on('close', (code) => {
       let output;
-      try { output = JSON.parse(Buffer.concat(out).toString('utf8')); } catch { output = { status: 'unparsable' }; }
+      try {
+        output = JSON.parse(Buffer.concat(out).toString('utf8'));
+      } catch {
+        output = { status: 'unparsable' };
+      }
       resolve({ ms: Date.now() - started, endedAt: Date.now(), code, output });
     });
   });
@@ -37,16 +45,32 @@ async function evalIn(port, targetId, expression) {
   if (!target) return undefined;
   return new Promise((resolve) => {
     const ws = new WebSocket(target.webSocketDebuggerUrl);
-    const timer = setTimeout(() => { ws.terminate(); resolve(undefined); }, 5_000);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } })));
-    ws.on('message', (m) => { clearTimeout(timer); ws.close(); resolve(JSON.parse(m.toString()).result?.result?.value); });
-    ws.on('error', () => { clearTimeout(timer); resolve(undefined); });
+    const timer = setTimeout(() => {
+      ws.terminate();
+      resolve(undefined);
+    }, 5_000);
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } })),
+    );
+    ws.on('message', (m) => {
+      clearTimeout(timer);
+      ws.close();
+      resolve(JSON.parse(m.toString()).result?.result?.value);
+    });
+    ws.on('error', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
   });
 }
 
 function browserPid(port) {
   const r = spawnSync('pgrep', ['-f', `remote-debugging-port=${port}( |$)`], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter(Boolean).map(Number).find((pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type='));
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .find((pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type='));
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -55,7 +79,13 @@ async function main() {
   const { dir, env } = await privateEnv();
   const state = join(dir, 'cdp-skill');
   const registryFile = join(state, 'tabs.json');
-  const registry = () => { try { return JSON.parse(readFileSync(registryFile, 'utf8')); } catch { return { tabs: {} }; } };
+  const registry = () => {
+    try {
+      return JSON.parse(readFileSync(registryFile, 'utf8'));
+    } catch {
+      return { tabs: {} };
+    }
+  };
   const server = await startFixtureServer();
   const port = await freePort();
   const base = server.url;
@@ -91,85 +121,183 @@ async function main() {
     const victim = () => open('basic.html?victim=1');
 
     const faults = [
-      ['registry {"nextId":"x"} + openTab', 5_000, async () => {
-        writeFileSync(registryFile, JSON.stringify({ nextId: 'x', tabs: {}, browsers: {} }));
-        const r = await run({ timeout: 5_000, steps: [{ openTab: { url: `${base}/page2.html`, port } }] }, env);
-        const reused = issued.has(r.output.tab);
-        issued.add(r.output.tab);
-        return { ...r, note: reused ? `REUSED ${r.output.tab}` : `new alias ${r.output.tab}` };
-      }],
-      ['registry emptied (valid shape, nextId 1) + openTab', 5_000, async () => {
-        writeFileSync(registryFile, JSON.stringify({ nextId: 1, tabs: {}, browsers: {} }));
-        const r = await run({ timeout: 5_000, steps: [{ openTab: { url: `${base}/page2.html`, port } }] }, env);
-        const reused = issued.has(r.output.tab);
-        issued.add(r.output.tab);
-        return { ...r, note: reused ? `REUSED ${r.output.tab}` : `new alias ${r.output.tab}` };
-      }],
-      ['registry is a directory + command on a bystander', 5_000, async () => {
-        rmSync(registryFile, { force: true });
-        mkdirSync(join(registryFile, 'x'), { recursive: true });
-        return run({ tab: bystanders[0].tab, timeout: 5_000, steps: [{ pageFunction: 'location.search' }] }, env);
-      }],
-      ['registry garbage + listTabs', 5_000, async () => {
-        writeFileSync(registryFile, '\u0000{{{ not json');
-        return run({ timeout: 5_000, steps: [{ listTabs: { port } }] }, env);
-      }],
-      ['"tab": "__proto__"', 5_000, () => run({ tab: '__proto__', timeout: 5_000, steps: [{ pageFunction: '1' }] }, env)],
+      [
+        'registry {"nextId":"x"} + openTab',
+        5_000,
+        async () => {
+          writeFileSync(registryFile, JSON.stringify({ nextId: 'x', tabs: {}, browsers: {} }));
+          const r = await run({ timeout: 5_000, steps: [{ openTab: { url: `${base}/page2.html`, port } }] }, env);
+          const reused = issued.has(r.output.tab);
+          issued.add(r.output.tab);
+          return { ...r, note: reused ? `REUSED ${r.output.tab}` : `new alias ${r.output.tab}` };
+        },
+      ],
+      [
+        'registry emptied (valid shape, nextId 1) + openTab',
+        5_000,
+        async () => {
+          writeFileSync(registryFile, JSON.stringify({ nextId: 1, tabs: {}, browsers: {} }));
+          const r = await run({ timeout: 5_000, steps: [{ openTab: { url: `${base}/page2.html`, port } }] }, env);
+          const reused = issued.has(r.output.tab);
+          issued.add(r.output.tab);
+          return { ...r, note: reused ? `REUSED ${r.output.tab}` : `new alias ${r.output.tab}` };
+        },
+      ],
+      [
+        'registry is a directory + command on a bystander',
+        5_000,
+        async () => {
+          rmSync(registryFile, { force: true });
+          mkdirSync(join(registryFile, 'x'), { recursive: true });
+          return run({ tab: bystanders[0].tab, timeout: 5_000, steps: [{ pageFunction: 'location.search' }] }, env);
+        },
+      ],
+      [
+        'registry garbage + listTabs',
+        5_000,
+        async () => {
+          writeFileSync(registryFile, '\u0000{{{ not json');
+          return run({ timeout: 5_000, steps: [{ listTabs: { port } }] }, env);
+        },
+      ],
+      [
+        '"tab": "__proto__"',
+        5_000,
+        () => run({ tab: '__proto__', timeout: 5_000, steps: [{ pageFunction: '1' }] }, env),
+      ],
       ['closeTab "constructor"', 5_000, () => run({ timeout: 5_000, steps: [{ closeTab: 'constructor' }] }, env)],
-      ['closeTab racing a 3 s command (timeout 1000)', 1_000, async () => {
-        const v = await victim();
-        const busy = run({ tab: v.tab, steps: [{ pageFunction: "document.title = 'held'" }, { wait: 3_000 }] }, env);
-        while ((await evalIn(port, v.targetId, 'document.title')) !== 'held') await sleep(50);
-        const r = await run({ timeout: 1_000, steps: [{ closeTab: v.tab }] }, env);
-        const held = await busy;
-        return { ...r, note: `running command: ${held.output.status}; tab still open: ${(await evalIn(port, v.targetId, '1')) === 1}` };
-      }],
-      ['frozen Chrome (SIGSTOP) + openTab', 2_000, () => frozen(port, () => run({ timeout: 2_000, steps: [{ openTab: { url: `${base}/page2.html`, port } }] }, env))],
-      ['frozen Chrome (SIGSTOP) + pageFunction on a tab', 2_000, () => frozen(port, () => run({ tab: bystanders[1].tab, timeout: 2_000, steps: [{ pageFunction: '1' }] }, env))],
-      ['frozen Chrome (SIGSTOP) + goto', 3_000, async () => {
-        const v = await victim();
-        return frozen(port, () => run({ tab: v.tab, timeout: 3_000, steps: [{ goto: `${base}/page2.html` }] }, env));
-      }],
-      ['alert loop (goto)', 2_000, async () => {
-        const v = await victim();
-        const r = await run({ tab: v.tab, timeout: 2_000, steps: [{ goto: 'data:text/html,<script>for(;;)alert(1)</script>' }] }, env);
-        return { ...r, note: r.output.navigated ? 'claims navigated' : 'no false navigated' };
-      }],
-      ['load that never ends (goto)', 3_000, async () => {
-        const v = await victim();
-        return run({ tab: v.tab, timeout: 3_000, steps: [{ goto: `${base}/never` }] }, env);
-      }],
-      ['infinite loop (pageFunction)', 2_000, async () => {
-        const v = await victim();
-        return run({ tab: v.tab, timeout: 2_000, steps: [{ pageFunction: '() => { while (true) {} }' }] }, env);
-      }],
-      ['renderer crash (chrome://crash)', 5_000, async () => {
-        const v = await victim();
-        const r = await run({ tab: v.tab, timeout: 5_000, steps: [{ goto: 'chrome://crash' }] }, env);
-        return { ...r, note: r.output.steps?.[0]?.errorType };
-      }],
-      ['SIGTERM mid-command (answer after signal)', 1_000, async () => {
-        const v = await victim();
-        let child;
-        const pending = run({ tab: v.tab, steps: [{ pageFunction: "document.title = 'held'" }, { wait: 20_000 }] }, env, { onSpawn: (c) => { child = c; } });
-        while ((await evalIn(port, v.targetId, 'document.title')) !== 'held') await sleep(50);
-        const sentAt = Date.now();
-        child.kill('SIGTERM');
-        const r = await pending;
-        const next = await run({ tab: v.tab, timeout: 5_000, steps: [{ pageFunction: '1' }] }, env);
-        return { ...r, ms: r.endedAt - sentAt, note: `next command on the tab: ${next.output.status} in ${next.ms} ms` };
-      }],
-      ['tab closed by another program mid-command (answer after close)', 1_000, async () => {
-        const v = await victim();
-        const pending = run({ tab: v.tab, steps: [{ pageFunction: "document.title = 'held'" }, { wait: 20_000 }] }, env);
-        while ((await evalIn(port, v.targetId, 'document.title')) !== 'held') await sleep(50);
-        const closedAt = Date.now();
-        await fetch(`http://127.0.0.1:${port}/json/close/${v.targetId}`);
-        const r = await pending;
-        return { ...r, ms: r.endedAt - closedAt, note: String(r.output.error?.message ?? '').slice(0, 60) };
-      }],
-      ['javascript: URL (goto)', 5_000, () => run({ tab: bystanders[2].tab, timeout: 5_000, steps: [{ goto: "javascript:document.querySelector('#name').value='x'" }] }, env)],
-      ['bogus host "127.0.0.1:9690/x?"', 5_000, () => run({ timeout: 5_000, steps: [{ openTab: { url: 'about:blank', host: '127.0.0.1:9690/x?' } }] }, env)],
+      [
+        'closeTab racing a 3 s command (timeout 1000)',
+        1_000,
+        async () => {
+          const v = await victim();
+          const busy = run({ tab: v.tab, steps: [{ pageFunction: "document.title = 'held'" }, { wait: 3_000 }] }, env);
+          while ((await evalIn(port, v.targetId, 'document.title')) !== 'held') await sleep(50);
+          const r = await run({ timeout: 1_000, steps: [{ closeTab: v.tab }] }, env);
+          const held = await busy;
+          return {
+            ...r,
+            note: `running command: ${held.output.status}; tab still open: ${(await evalIn(port, v.targetId, '1')) === 1}`,
+          };
+        },
+      ],
+      [
+        'frozen Chrome (SIGSTOP) + openTab',
+        2_000,
+        () =>
+          frozen(port, () => run({ timeout: 2_000, steps: [{ openTab: { url: `${base}/page2.html`, port } }] }, env)),
+      ],
+      [
+        'frozen Chrome (SIGSTOP) + pageFunction on a tab',
+        2_000,
+        () => frozen(port, () => run({ tab: bystanders[1].tab, timeout: 2_000, steps: [{ pageFunction: '1' }] }, env)),
+      ],
+      [
+        'frozen Chrome (SIGSTOP) + goto',
+        3_000,
+        async () => {
+          const v = await victim();
+          return frozen(port, () => run({ tab: v.tab, timeout: 3_000, steps: [{ goto: `${base}/page2.html` }] }, env));
+        },
+      ],
+      [
+        'alert loop (goto)',
+        2_000,
+        async () => {
+          const v = await victim();
+          const r = await run(
+            { tab: v.tab, timeout: 2_000, steps: [{ goto: 'data:text/html,<script>for(;;)alert(1)</script>' }] },
+            env,
+          );
+          return { ...r, note: r.output.navigated ? 'claims navigated' : 'no false navigated' };
+        },
+      ],
+      [
+        'load that never ends (goto)',
+        3_000,
+        async () => {
+          const v = await victim();
+          return run({ tab: v.tab, timeout: 3_000, steps: [{ goto: `${base}/never` }] }, env);
+        },
+      ],
+      [
+        'infinite loop (pageFunction)',
+        2_000,
+        async () => {
+          const v = await victim();
+          return run({ tab: v.tab, timeout: 2_000, steps: [{ pageFunction: '() => { while (true) {} }' }] }, env);
+        },
+      ],
+      [
+        'renderer crash (chrome://crash)',
+        5_000,
+        async () => {
+          const v = await victim();
+          const r = await run({ tab: v.tab, timeout: 5_000, steps: [{ goto: 'chrome://crash' }] }, env);
+          return { ...r, note: r.output.steps?.[0]?.errorType };
+        },
+      ],
+      [
+        'SIGTERM mid-command (answer after signal)',
+        1_000,
+        async () => {
+          const v = await victim();
+          let child;
+          const pending = run(
+            { tab: v.tab, steps: [{ pageFunction: "document.title = 'held'" }, { wait: 20_000 }] },
+            env,
+            {
+              onSpawn: (c) => {
+                child = c;
+              },
+            },
+          );
+          while ((await evalIn(port, v.targetId, 'document.title')) !== 'held') await sleep(50);
+          const sentAt = Date.now();
+          child.kill('SIGTERM');
+          const r = await pending;
+          const next = await run({ tab: v.tab, timeout: 5_000, steps: [{ pageFunction: '1' }] }, env);
+          return {
+            ...r,
+            ms: r.endedAt - sentAt,
+            note: `next command on the tab: ${next.output.status} in ${next.ms} ms`,
+          };
+        },
+      ],
+      [
+        'tab closed by another program mid-command (answer after close)',
+        1_000,
+        async () => {
+          const v = await victim();
+          const pending = run(
+            { tab: v.tab, steps: [{ pageFunction: "document.title = 'held'" }, { wait: 20_000 }] },
+            env,
+          );
+          while ((await evalIn(port, v.targetId, 'document.title')) !== 'held') await sleep(50);
+          const closedAt = Date.now();
+          await fetch(`http://127.0.0.1:${port}/json/close/${v.targetId}`);
+          const r = await pending;
+          return { ...r, ms: r.endedAt - closedAt, note: String(r.output.error?.message ?? '').slice(0, 60) };
+        },
+      ],
+      [
+        'javascript: URL (goto)',
+        5_000,
+        () =>
+          run(
+            {
+              tab: bystanders[2].tab,
+              timeout: 5_000,
+              steps: [{ goto: "javascript:document.querySelector('#name').value='x'" }],
+            },
+            env,
+          ),
+      ],
+      [
+        'bogus host "127.0.0.1:9690/x?"',
+        5_000,
+        () => run({ timeout: 5_000, steps: [{ openTab: { url: 'about:blank', host: '127.0.0.1:9690/x?' } }] }, env),
+      ],
     ];
 
     const rows = [];
@@ -182,20 +310,34 @@ async function main() {
       }
       const c = await check();
       const type = r.output.error?.type ?? (r.output.status === 'ok' ? 'ok' : r.output.status);
-      rows.push({ name, timeout, ms: Math.round(r.ms), within: r.ms <= timeout + MARGIN_MS, type, ...c, note: r.note ?? '' });
+      rows.push({
+        name,
+        timeout,
+        ms: Math.round(r.ms),
+        within: r.ms <= timeout + MARGIN_MS,
+        type,
+        ...c,
+        note: r.note ?? '',
+      });
     }
     const pad = (s, n) => String(s).padEnd(n);
-    console.log(`${pad('fault', 60)} ${pad('timeout', 8)} ${pad('answer', 8)} ${pad('≤+1s', 5)} ${pad('answer type', 12)} ${pad('lost', 5)} ${pad('touched', 8)} note`);
+    console.log(
+      `${pad('fault', 60)} ${pad('timeout', 8)} ${pad('answer', 8)} ${pad('≤+1s', 5)} ${pad('answer type', 12)} ${pad('lost', 5)} ${pad('touched', 8)} note`,
+    );
     for (const r of rows) {
-      console.log(`${pad(r.name, 60)} ${pad(r.timeout, 8)} ${pad(r.ms, 8)} ${pad(r.within ? 'yes' : 'NO', 5)} ${pad(r.type, 12)} ${pad(r.lost, 5)} ${pad(r.touched, 8)} ${r.note}`);
+      console.log(
+        `${pad(r.name, 60)} ${pad(r.timeout, 8)} ${pad(r.ms, 8)} ${pad(r.within ? 'yes' : 'NO', 5)} ${pad(r.type, 12)} ${pad(r.lost, 5)} ${pad(r.touched, 8)} ${r.note}`,
+      );
     }
     const late = rows.filter((r) => !r.within);
     const lost = rows.reduce((n, r) => n + r.lost + r.duplicated, 0);
     const touched = rows.reduce((n, r) => n + r.touched, 0);
     const reused = rows.filter((r) => r.note.startsWith('REUSED')).length;
     const worst = Math.max(...rows.map((r) => r.ms - r.timeout));
-    console.log(`\n${rows.length} faults: ${rows.length - late.length} answered within timeout + 1 s (worst overshoot ${worst} ms); `
-      + `cross-agent effects ${touched}; lost or duplicated aliases ${lost}; reused aliases ${reused}`);
+    console.log(
+      `\n${rows.length} faults: ${rows.length - late.length} answered within timeout + 1 s (worst overshoot ${worst} ms); ` +
+        `cross-agent effects ${touched}; lost or duplicated aliases ${lost}; reused aliases ${reused}`,
+    );
     process.exitCode = late.length || lost || touched || reused ? 1 : 0;
   } finally {
     const pid = browserPid(port);

@@ -12,7 +12,10 @@ const RUNTIME = new URL('../dist/page-runtime.js', import.meta.url);
 /** A minimal CDP client over one page's socket. */
 async function pageClient(wsUrl) {
   const ws = new WebSocket(wsUrl);
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
   let id = 0;
   const pending = new Map();
   const listeners = new Set();
@@ -21,22 +24,32 @@ async function pageClient(wsUrl) {
     if (msg.id && pending.has(msg.id)) {
       const { resolve, reject } = pending.get(msg.id);
       pending.delete(msg.id);
-      if (msg.error) reject(new Error(JSON.stringify(msg.error))); else resolve(msg.result);
+      if (msg.error) reject(new Error(JSON.stringify(msg.error)));
+      else resolve(msg.result);
     } else for (const l of listeners) l(msg);
   });
-  const send = (method, params = {}) => new Promise((resolve, reject) => {
-    pending.set(++id, { resolve, reject });
-    ws.send(JSON.stringify({ id, method, params }));
-  });
-  const once = (method) => new Promise((resolve) => {
-    const l = (msg) => { if (msg.method === method) { listeners.delete(l); resolve(msg.params); } };
-    listeners.add(l);
-  });
+  const send = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      pending.set(++id, { resolve, reject });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  const once = (method) =>
+    new Promise((resolve) => {
+      const l = (msg) => {
+        if (msg.method === method) {
+          listeners.delete(l);
+          resolve(msg.params);
+        }
+      };
+      listeners.add(l);
+    });
   return { send, once, close: () => ws.close() };
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, file: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: '30' }, file: { type: 'string', multiple: true } },
+  });
   const runs = positiveInt('runs', values.runs);
   const files = values.file ?? [RUNTIME.pathname];
   const s = await benchSession();
@@ -55,12 +68,23 @@ async function main() {
         await c.send('Page.navigate', { url: `${url}?${i}` });
         await loaded;
         let t = performance.now();
-        const world = await c.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'cdp-skill-bench', grantUniveralAccess: false });
+        const world = await c.send('Page.createIsolatedWorld', {
+          frameId: frameTree.frame.id,
+          worldName: 'cdp-skill-bench',
+          grantUniveralAccess: false,
+        });
         const createMs = performance.now() - t;
         // The isolated world first: V8 may reuse the compilation of the same source in the second world.
-        for (const [kind, contextId] of [['isolated', world.executionContextId], ['main', undefined]]) {
+        for (const [kind, contextId] of [
+          ['isolated', world.executionContextId],
+          ['main', undefined],
+        ]) {
           t = performance.now();
-          const r = await c.send('Runtime.evaluate', { expression: `typeof (${expression})`, returnByValue: true, ...(contextId ? { contextId } : {}) });
+          const r = await c.send('Runtime.evaluate', {
+            expression: `typeof (${expression})`,
+            returnByValue: true,
+            ...(contextId ? { contextId } : {}),
+          });
           if (r.result.value !== 'object') throw new Error(`install failed: ${JSON.stringify(r)}`);
           if (i >= 2) samples[kind].push({ ms: performance.now() - t, bytes: expression.length });
         }
@@ -69,16 +93,29 @@ async function main() {
       console.log(`${file}: ${expression.length} bytes; ${runs} fresh documents; load ${await loadAverage()}`);
       for (const [kind, list] of Object.entries(samples)) {
         const r = summarize(list);
-        console.log(`  ${kind.padEnd(11)} median ${r.medianMs.toFixed(2)} ms  min ${r.minMs.toFixed(2)}  p95 ${r.p95Ms.toFixed(2)}`);
+        console.log(
+          `  ${kind.padEnd(11)} median ${r.medianMs.toFixed(2)} ms  min ${r.minMs.toFixed(2)}  p95 ${r.p95Ms.toFixed(2)}`,
+        );
       }
     }
     // A warm call: the same small read in the page's world and in an isolated world, alternated.
-    const world = await c.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'cdp-skill-bench', grantUniveralAccess: false });
+    const world = await c.send('Page.createIsolatedWorld', {
+      frameId: frameTree.frame.id,
+      worldName: 'cdp-skill-bench',
+      grantUniveralAccess: false,
+    });
     const warm = { main: [], isolated: [] };
     for (let i = 0; i < 4 * runs; i++) {
-      for (const [kind, contextId] of [['main', undefined], ['isolated', world.executionContextId]]) {
+      for (const [kind, contextId] of [
+        ['main', undefined],
+        ['isolated', world.executionContextId],
+      ]) {
         const t = performance.now();
-        await c.send('Runtime.evaluate', { expression: 'document.querySelectorAll("*").length', returnByValue: true, ...(contextId ? { contextId } : {}) });
+        await c.send('Runtime.evaluate', {
+          expression: 'document.querySelectorAll("*").length',
+          returnByValue: true,
+          ...(contextId ? { contextId } : {}),
+        });
         warm[kind].push({ ms: performance.now() - t, bytes: 0 });
       }
     }

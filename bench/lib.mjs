@@ -67,7 +67,10 @@ export async function closeChrome(port) {
     const timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
     ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.close' })));
     ws.on('error', resolve); // already gone: nothing left to close
-    ws.on('close', () => { clearTimeout(timer); resolve(); });
+    ws.on('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }
 
@@ -98,12 +101,15 @@ export async function pageValue(port, urlPrefix, expression) {
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`evaluating ${expression} timed out`)), EVAL_TIMEOUT_MS);
       ws.on('error', reject);
-      ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } })));
+      ws.on('open', () =>
+        ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } })),
+      );
       ws.on('message', (data) => {
         const msg = JSON.parse(data.toString());
         if (msg.id !== 1) return;
         clearTimeout(timer);
-        if (msg.error || msg.result.exceptionDetails) reject(new Error(`evaluating ${expression}: ${JSON.stringify(msg.error ?? msg.result.exceptionDetails)}`));
+        if (msg.error || msg.result.exceptionDetails)
+          reject(new Error(`evaluating ${expression}: ${JSON.stringify(msg.error ?? msg.result.exceptionDetails)}`));
         else resolve(msg.result.result.value);
       });
     });
@@ -135,7 +141,8 @@ export function summarize(samples) {
 /** A plain table: first column left-aligned, the rest right-aligned. */
 export function formatTable(head, rows) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
   return [line(head), ...rows.map(line)].join('\n');
 }
 

@@ -28,7 +28,8 @@ const STEPS = [
   { click: '#go' },
 ];
 const EXPECTED = '["ann@example.com","Ann Lee",true,"pro",true]';
-const CHECK = 'JSON.stringify([email.value, document.getElementById("name").value, agree.checked, plan.value, __events.includes("click:go")])';
+const CHECK =
+  'JSON.stringify([email.value, document.getElementById("name").value, agree.checked, plan.value, __events.includes("click:go")])';
 
 async function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
@@ -44,7 +45,8 @@ async function main() {
       { key: 'separate', label: '5 steps in 5 calls', calls: () => STEPS.map((s) => ({ tab, steps: [s] })) },
     ];
     const samples = Object.fromEntries(kinds.map((k) => [k.key, []]));
-    for (let i = 0; i <= runs; i++) { // round 0 warms up
+    for (let i = 0; i <= runs; i++) {
+      // round 0 warms up
       for (const kind of kinds) {
         await cli({ tab, steps: [{ goto: page }] }, env);
         let ms = 0;
@@ -55,21 +57,36 @@ async function main() {
           bytes += r.bytes;
         }
         const check = await cli({ tab, steps: [{ pageFunction: CHECK }] }, env);
-        if (check.output.steps[0].output.value !== EXPECTED) throw new Error(`${kind.label}: the page shows ${check.output.steps[0].output.value}`);
+        if (check.output.steps[0].output.value !== EXPECTED)
+          throw new Error(`${kind.label}: the page shows ${check.output.steps[0].output.value}`);
         if (i > 0) samples[kind.key].push({ ms, bytes });
       }
     }
-    const results = Object.fromEntries(kinds.map((k) => {
-      return [k.key, { label: k.label, ...summarize(samples[k.key]) }];
-    }));
+    const results = Object.fromEntries(
+      kinds.map((k) => {
+        return [k.key, { label: k.label, ...summarize(samples[k.key]) }];
+      }),
+    );
     const base = results.pipeline.medianMs;
     const head = ['', 'runs', 'min ms', 'median', 'p95', '×pipeline', 'bytes'];
-    const rows = Object.values(results).map((r) => [r.label, r.runs, r.minMs.toFixed(1), r.medianMs.toFixed(1), r.p95Ms.toFixed(1),
-      (r.medianMs / base).toFixed(2), Math.round(r.medianBytes)]);
-    console.log(`\ncdp-skill pipeline bench — node ${process.version}, ${runs} runs; time = all calls of the workflow, page checked after each\n`);
+    const rows = Object.values(results).map((r) => [
+      r.label,
+      r.runs,
+      r.minMs.toFixed(1),
+      r.medianMs.toFixed(1),
+      r.p95Ms.toFixed(1),
+      (r.medianMs / base).toFixed(2),
+      Math.round(r.medianBytes),
+    ]);
+    console.log(
+      `\ncdp-skill pipeline bench — node ${process.version}, ${runs} runs; time = all calls of the workflow, page checked after each\n`,
+    );
     console.log(formatTable(head, rows));
     await mkdir(RESULTS_DIR, { recursive: true });
-    await writeFile(join(RESULTS_DIR, 'pipeline.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, results }, null, 2)}\n`);
+    await writeFile(
+      join(RESULTS_DIR, 'pipeline.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, results }, null, 2)}\n`,
+    );
   } finally {
     await close();
   }

@@ -7,5 +7,7 @@ process.on('exit', () => {
   if (!file) return;
   try {
     writeFileSync(file, String(process.resourceUsage().maxRSS));
-  } catch { /* a benchmark probe: a lost figure is reported as missing, never a failed command */ }
+  } catch {
+    /* a benchmark probe: a lost figure is reported as missing, never a failed command */
+  }
 });

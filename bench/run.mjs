@@ -9,7 +9,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { cli, closeChrome, formatTable, getJson, loadAverage, positiveInt, privateEnv, removeDir, runBench, summarize, timeNode } from './lib.mjs';
+import {
+  cli,
+  closeChrome,
+  formatTable,
+  getJson,
+  loadAverage,
+  positiveInt,
+  privateEnv,
+  removeDir,
+  runBench,
+  summarize,
+  timeNode,
+} from './lib.mjs';
 
 const RAW_CLIENT = fileURLToPath(new URL('./raw-cdp-client.mjs', import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -41,7 +53,9 @@ async function measureCold(pageUrl, runs) {
     try {
       samples.push(await cli({ steps: [{ openTab: pageUrl }] }, env));
     } finally {
-      await closeChrome(ownPort(dir)).catch(() => { /* it did not start: nothing to close */ });
+      await closeChrome(ownPort(dir)).catch(() => {
+        /* it did not start: nothing to close */
+      });
       await removeDir(dir);
     }
   }
@@ -68,31 +82,72 @@ async function measure({ runs, coldRuns }) {
       { key: 'node', label: 'node -e 0', run: () => timeNode(['-e', '0'], env) },
       { key: 'rawCdp', label: 'raw CDP evaluate', run: () => timeNode([RAW_CLIENT, pageWs], env) },
       { key: 'listTabs', label: 'listTabs (read-only)', run: () => cli({ tab, steps: [{ listTabs: true }] }, env) },
-      { key: 'snapshot', label: 'snapshot (read-only)', run: () => cli({ tab: actions, steps: [{ snapshot: true }] }, env) },
-      { key: 'pageFunction', label: 'pageFunction', run: () => cli({ tab, steps: [{ pageFunction: 'document.title' }] }, env) },
+      {
+        key: 'snapshot',
+        label: 'snapshot (read-only)',
+        run: () => cli({ tab: actions, steps: [{ snapshot: true }] }, env),
+      },
+      {
+        key: 'pageFunction',
+        label: 'pageFunction',
+        run: () => cli({ tab, steps: [{ pageFunction: 'document.title' }] }, env),
+      },
       // A navigation and its after-capture (screenshot, snapshots) of the new page.
-      { key: 'goto', label: 'goto (+capture)', run: () => cli({ tab, steps: [{ goto: `${server.url}/demo.html` }] }, env) },
+      {
+        key: 'goto',
+        label: 'goto (+capture)',
+        run: () => cli({ tab, steps: [{ goto: `${server.url}/demo.html` }] }, env),
+      },
       // Interactions, each with its full post-command capture (screenshot, snapshots, diff).
       { key: 'click', label: 'click (+capture)', run: () => cli({ tab: actions, steps: [{ click: '#save' }] }, env) },
-      { key: 'fill', label: 'fill (+capture)', run: () => cli({ tab: actions, steps: [{ fill: { label: 'Full name', value: 'Ann Lee' } }] }, env) },
+      {
+        key: 'fill',
+        label: 'fill (+capture)',
+        run: () => cli({ tab: actions, steps: [{ fill: { label: 'Full name', value: 'Ann Lee' } }] }, env),
+      },
       // 20 characters as real key events; the field is cleared first so it never grows.
       {
         key: 'type20',
         label: 'type 20 chars (+capture)',
-        run: () => cli({ tab: keyboard, steps: [{ pageFunction: "document.querySelector('#field').value = ''" }, { type: { selector: '#field', text: 'twenty characters ok' } }] }, env),
+        run: () =>
+          cli(
+            {
+              tab: keyboard,
+              steps: [
+                { pageFunction: "document.querySelector('#field').value = ''" },
+                { type: { selector: '#field', text: 'twenty characters ok' } },
+              ],
+            },
+            env,
+          ),
       },
       // A mouse-gesture reorder: the first item dragged below the third (the list keeps cycling).
-      { key: 'drag', label: 'drag reorder (+capture)', run: () => cli({ tab: drag, steps: [{ drag: { source: '#list li:nth-child(1)', target: '#list li:nth-child(3)' } }] }, env) },
+      {
+        key: 'drag',
+        label: 'drag reorder (+capture)',
+        run: () =>
+          cli(
+            { tab: drag, steps: [{ drag: { source: '#list li:nth-child(1)', target: '#list li:nth-child(3)' } }] },
+            env,
+          ),
+      },
       {
         key: 'batch5',
         label: '5-step batch (+capture)',
-        run: () => cli({
-          tab: actions,
-          steps: [
-            { fill: { label: 'Email address', value: 'ann@example.com' } }, { fill: { '#city': 'Paris' } },
-            { selectOption: { selector: '#country', value: 'fr' } }, { click: '#news' }, { click: { text: 'Save draft' } },
-          ],
-        }, env),
+        run: () =>
+          cli(
+            {
+              tab: actions,
+              steps: [
+                { fill: { label: 'Email address', value: 'ann@example.com' } },
+                { fill: { '#city': 'Paris' } },
+                { selectOption: { selector: '#country', value: 'fr' } },
+                { click: '#news' },
+                { click: { text: 'Save draft' } },
+              ],
+            },
+            env,
+          ),
       },
     ];
     const warm = await measureWarm(kinds, runs);
@@ -121,8 +176,14 @@ function addRatios(results) {
 function printTable(labels, results) {
   const head = ['', 'runs', 'min ms', 'median', 'p95', '×node', '×raw', 'bytes'];
   const rows = Object.entries(results).map(([key, r]) => [
-    labels[key], r.runs, r.minMs.toFixed(1), r.medianMs.toFixed(1), r.p95Ms.toFixed(1),
-    r.ratioToNode.toFixed(2), r.ratioToRawCdp.toFixed(2), Math.round(r.medianBytes),
+    labels[key],
+    r.runs,
+    r.minMs.toFixed(1),
+    r.medianMs.toFixed(1),
+    r.p95Ms.toFixed(1),
+    r.ratioToNode.toFixed(2),
+    r.ratioToRawCdp.toFixed(2),
+    Math.round(r.medianBytes),
   ]);
   console.log(formatTable(head, rows));
 }
@@ -140,19 +201,35 @@ async function main() {
   addRatios(results);
   const ratio = results[TARGET.kind].ratioToNode;
   const target = { ...TARGET, ratio, met: ratio <= TARGET.maxRatioToNode };
-  console.log(`cdp-skill bench — node ${process.version}, ${chrome}, ${options.runs} runs (${options.coldRuns} cold), load ${await loadAverage()}\n`);
+  console.log(
+    `cdp-skill bench — node ${process.version}, ${chrome}, ${options.runs} runs (${options.coldRuns} cold), load ${await loadAverage()}\n`,
+  );
   printTable(labels, results);
-  console.log(`\ntarget: ${labels[TARGET.kind]} median ≤ ${TARGET.maxRatioToNode}× node -e 0: `
-    + `${ratio.toFixed(2)}× — ${target.met ? 'met' : 'NOT met'}`);
+  console.log(
+    `\ntarget: ${labels[TARGET.kind]} median ≤ ${TARGET.maxRatioToNode}× node -e 0: ` +
+      `${ratio.toFixed(2)}× — ${target.met ? 'met' : 'NOT met'}`,
+  );
   const clickRatio = results[CLICK_TARGET.kind].ratioToNode;
   target.click = { ...CLICK_TARGET, ratio: clickRatio, met: clickRatio <= CLICK_TARGET.maxRatioToNode };
-  console.log(`target: ${labels[CLICK_TARGET.kind]} median ≤ ${CLICK_TARGET.maxRatioToNode}× node -e 0: `
-    + `${clickRatio.toFixed(2)}× — ${target.click.met ? 'met' : 'NOT met'}`);
+  console.log(
+    `target: ${labels[CLICK_TARGET.kind]} median ≤ ${CLICK_TARGET.maxRatioToNode}× node -e 0: ` +
+      `${clickRatio.toFixed(2)}× — ${target.click.met ? 'met' : 'NOT met'}`,
+  );
   const coldMs = results.coldStart.medianMs;
   target.coldStart = { maxMs: COLD_TARGET_MS, ms: coldMs, met: coldMs <= COLD_TARGET_MS };
-  console.log(`target: cold start median ≤ ${COLD_TARGET_MS} ms: ${coldMs.toFixed(0)} ms — ${target.coldStart.met ? 'met' : 'NOT met'}`);
+  console.log(
+    `target: cold start median ≤ ${COLD_TARGET_MS} ms: ${coldMs.toFixed(0)} ms — ${target.coldStart.met ? 'met' : 'NOT met'}`,
+  );
   await mkdir(RESULTS_DIR, { recursive: true });
-  const report = { date: new Date().toISOString(), node: process.version, platform: `${process.platform}-${process.arch}`, chrome, ...options, target, results };
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    chrome,
+    ...options,
+    target,
+    results,
+  };
   await writeFile(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 }
 

@@ -12,7 +12,11 @@ const SIZES = [100, 1_000, 10_000];
 const IN_PAGE_TARGET_MS = 100; // at 1,000 elements
 const ANSWER_TARGET_BYTES = 2_048;
 
-const median = (xs) => percentile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 // In the page: the same walk the snapshot step does (auto-scoped, shadow roots, refs), timed there.
 const IN_PAGE = `async () => {
@@ -77,19 +81,28 @@ async function main() {
     console.log(`snapshot scaling — medians of ${runs}\n`);
     console.log('elements  DOM nodes  in-page ms  ms/1k  snapshot call ms  YAML bytes');
     for (const r of scaling) {
-      console.log(`${String(r.n).padStart(8)}  ${String(r.domElements).padStart(9)}  ${r.inPageMs.toFixed(1).padStart(10)}  `
-        + `${(r.inPageMs / (r.domElements / 1000)).toFixed(1).padStart(5)}  ${r.snapshotCallMs.toFixed(0).padStart(16)}  ${String(r.yamlBytes).padStart(10)}`);
+      console.log(
+        `${String(r.n).padStart(8)}  ${String(r.domElements).padStart(9)}  ${r.inPageMs.toFixed(1).padStart(10)}  ` +
+          `${(r.inPageMs / (r.domElements / 1000)).toFixed(1).padStart(5)}  ${r.snapshotCallMs.toFixed(0).padStart(16)}  ${String(r.yamlBytes).padStart(10)}`,
+      );
     }
     const at1k = scaling.find((r) => r.n === 1_000);
-    console.log(`\ntarget: 1,000 elements in ≤ ${IN_PAGE_TARGET_MS} ms in the page: ${at1k.inPageMs.toFixed(1)} ms — ${at1k.inPageMs <= IN_PAGE_TARGET_MS ? 'met' : 'NOT met'}`);
+    console.log(
+      `\ntarget: 1,000 elements in ≤ ${IN_PAGE_TARGET_MS} ms in the page: ${at1k.inPageMs.toFixed(1)} ms — ${at1k.inPageMs <= IN_PAGE_TARGET_MS ? 'met' : 'NOT met'}`,
+    );
     const wf = await workflowBytes(server, port, env);
     console.log(`\nworkflow on login.html (final state ${wf.ok ? 'right' : 'WRONG'}):`);
-    for (const s of wf.steps) console.log(`  ${s.label.padEnd(16)} ${String(s.bytes).padStart(6)} bytes  ${s.ms.toFixed(0).padStart(5)} ms${s.visual ? '  (visual)' : ''}`);
+    for (const s of wf.steps)
+      console.log(
+        `  ${s.label.padEnd(16)} ${String(s.bytes).padStart(6)} bytes  ${s.ms.toFixed(0).padStart(5)} ms${s.visual ? '  (visual)' : ''}`,
+      );
     const visual = wf.steps.filter((s) => s.visual);
     const worst = Math.max(...visual.map((s) => s.bytes));
     const total = wf.steps.reduce((a, s) => a + s.bytes, 0);
     console.log(`  total ${total} bytes; largest visual answer ${worst} bytes`);
-    console.log(`target: each visual answer ≤ ${ANSWER_TARGET_BYTES} bytes: ${worst <= ANSWER_TARGET_BYTES ? 'met' : 'NOT met'}`);
+    console.log(
+      `target: each visual answer ≤ ${ANSWER_TARGET_BYTES} bytes: ${worst <= ANSWER_TARGET_BYTES ? 'met' : 'NOT met'}`,
+    );
     if (!wf.ok) process.exitCode = 1;
   } finally {
     await close();

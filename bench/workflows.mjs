@@ -7,7 +7,17 @@
 // Usage: node bench/workflows.mjs [--repeat 3] [--only login]
 
 import { parseArgs } from 'node:util';
-import { benchSession, cli, formatTable, loadAverage, pageValue, percentile, positiveInt, runBench, timeNode } from './lib.mjs';
+import {
+  benchSession,
+  cli,
+  formatTable,
+  loadAverage,
+  pageValue,
+  percentile,
+  positiveInt,
+  runBench,
+  timeNode,
+} from './lib.mjs';
 
 const LOGIN_BYTES_TARGET = 4_096; // issue 7: workflow (1) total stdout
 
@@ -20,7 +30,10 @@ function workflows(base, port) {
       page: 'login.html',
       calls: [
         () => open('login.html'),
-        (tab) => ({ tab, steps: [{ fill: { Email: 'ann@example.com', Password: 'hunter2' } }, { click: { text: 'Sign in' } }] }),
+        (tab) => ({
+          tab,
+          steps: [{ fill: { Email: 'ann@example.com', Password: 'hunter2' } }, { click: { text: 'Sign in' } }],
+        }),
         (tab) => ({ tab, steps: [{ snapshotSearch: { text: 'Signed in' } }] }),
       ],
       check: "document.getElementById('who').textContent === 'Signed in as ann@example.com'",
@@ -30,7 +43,14 @@ function workflows(base, port) {
       page: 'search.html',
       calls: [
         () => open('search.html'),
-        (tab) => ({ tab, steps: [{ type: { label: 'Search products', text: 'blue' } }, { wait: { selector: '#results tbody tr' } }, { extract: { selector: '#results' } }] }),
+        (tab) => ({
+          tab,
+          steps: [
+            { type: { label: 'Search products', text: 'blue' } },
+            { wait: { selector: '#results tbody tr' } },
+            { extract: { selector: '#results' } },
+          ],
+        }),
       ],
       check: "document.querySelectorAll('#results tbody tr').length === 6",
       verify: (outputs) => JSON.stringify(outputs.at(-1).steps.at(-1).output).includes('Blue teapot'),
@@ -43,8 +63,10 @@ function workflows(base, port) {
         (tab) => ({
           tab,
           steps: [
-            { selectOption: { selector: '#size', value: 'm' } }, { click: { text: 'Gift wrap' } },
-            { fill: { label: 'Delivery date', value: '2026-12-24' } }, { click: { text: 'Place order' } },
+            { selectOption: { selector: '#size', value: 'm' } },
+            { click: { text: 'Gift wrap' } },
+            { fill: { label: 'Delivery date', value: '2026-12-24' } },
+            { click: { text: 'Place order' } },
           ],
         }),
       ],
@@ -57,13 +79,15 @@ function workflows(base, port) {
         () => open('drag-mouse.html'),
         (tab) => ({ tab, steps: [{ drag: { source: '#list li:nth-child(1)', target: '#list li:nth-child(3)' } }] }),
       ],
-      check: "[...document.querySelectorAll('#list li')].map((li) => li.textContent).join(',') === 'Two,Three,One,Four'",
+      check:
+        "[...document.querySelectorAll('#list li')].map((li) => li.textContent).join(',') === 'Two,Three,One,Four'",
     },
     {
       name: '30-call session',
       page: 'actions.html',
       calls: [() => open('actions.html'), ...sessionCalls()],
-      check: "window.__events.filter((e) => e === 'save').length === 4 && document.getElementById('name').value === 'Ann 3'",
+      check:
+        "window.__events.filter((e) => e === 'save').length === 4 && document.getElementById('name').value === 'Ann 3'",
     },
   ];
 }
@@ -93,8 +117,14 @@ export function fieldBytes(output) {
   const add = (name, bytes) => sizes.set(name, (sizes.get(name) ?? 0) + bytes);
   for (const [key, value] of Object.entries(output)) {
     const bytes = Buffer.byteLength(JSON.stringify({ [key]: value })) - 1; // less the braces, plus a comma
-    if (key !== 'steps' || !Array.isArray(value)) { add(key, bytes); continue; }
-    const outputs = value.reduce((n, step) => n + (step.output === undefined ? 0 : Buffer.byteLength(JSON.stringify({ output: step.output })) - 1), 0);
+    if (key !== 'steps' || !Array.isArray(value)) {
+      add(key, bytes);
+      continue;
+    }
+    const outputs = value.reduce(
+      (n, step) => n + (step.output === undefined ? 0 : Buffer.byteLength(JSON.stringify({ output: step.output })) - 1),
+      0,
+    );
     add('steps[].output', outputs);
     add('steps (records)', bytes - outputs);
   }
@@ -111,7 +141,8 @@ async function runWorkflow(wf, base, port, env) {
     samples.push(r);
     outputs.push(r.output);
   }
-  const right = (await pageValue(port, `${base}/${wf.page}`, wf.check)) === true && (wf.verify ? wf.verify(outputs) : true);
+  const right =
+    (await pageValue(port, `${base}/${wf.page}`, wf.check)) === true && (wf.verify ? wf.verify(outputs) : true);
   await cli({ steps: [{ closeTab: tab }] }, env);
   const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
   return {
@@ -136,8 +167,15 @@ function fieldTable(answers) {
     }
   }
   const all = [...totals.values()].reduce((n, t) => n + t.bytes, 0);
-  const rows = [...totals].sort((a, b) => b[1].bytes - a[1].bytes)
-    .map(([name, t]) => [name, t.answers, t.bytes, `${((100 * t.bytes) / all).toFixed(1)}%`, Math.round(t.bytes / t.answers)]);
+  const rows = [...totals]
+    .sort((a, b) => b[1].bytes - a[1].bytes)
+    .map(([name, t]) => [
+      name,
+      t.answers,
+      t.bytes,
+      `${((100 * t.bytes) / all).toFixed(1)}%`,
+      Math.round(t.bytes / t.answers),
+    ]);
   return formatTable(['field', 'answers', 'bytes', 'share', 'per answer'], rows);
 }
 
@@ -149,7 +187,10 @@ async function main() {
     await cli({ steps: [{ chromeStatus: { port } }] }, env); // launch Chrome outside the timings
     const floor = [];
     for (let i = 0; i < 10; i++) floor.push((await timeNode(['-e', '0'], env)).ms);
-    const nodeMs = percentile(floor.sort((a, b) => a - b), 0.5);
+    const nodeMs = percentile(
+      floor.sort((a, b) => a - b),
+      0.5,
+    );
     const rows = [];
     const results = {};
     const answers = [];
@@ -158,18 +199,46 @@ async function main() {
       const runs = [];
       for (let i = 0; i < repeat; i++) runs.push(await runWorkflow(wf, server.url, port, env));
       answers.push(...runs[0].fields); // every repeat answers alike: one pass counts
-      const med = (key) => percentile(runs.map((r) => r[key]).sort((a, b) => a - b), 0.5);
-      const r = { calls: runs[0].calls, totalMs: med('totalMs'), minMs: med('minMs'), medianMs: med('medianMs'), p95Ms: med('p95Ms'), bytes: med('bytes'), right: runs.every((x) => x.right) };
+      const med = (key) =>
+        percentile(
+          runs.map((r) => r[key]).sort((a, b) => a - b),
+          0.5,
+        );
+      const r = {
+        calls: runs[0].calls,
+        totalMs: med('totalMs'),
+        minMs: med('minMs'),
+        medianMs: med('medianMs'),
+        p95Ms: med('p95Ms'),
+        bytes: med('bytes'),
+        right: runs.every((x) => x.right),
+      };
       results[wf.name] = r;
       allRight &&= r.right;
-      rows.push([wf.name, r.calls, r.totalMs.toFixed(0), r.minMs.toFixed(0), r.medianMs.toFixed(0), r.p95Ms.toFixed(0),
-        (r.medianMs / nodeMs).toFixed(2), Math.round(r.bytes), r.right ? 'yes' : 'NO']);
+      rows.push([
+        wf.name,
+        r.calls,
+        r.totalMs.toFixed(0),
+        r.minMs.toFixed(0),
+        r.medianMs.toFixed(0),
+        r.p95Ms.toFixed(0),
+        (r.medianMs / nodeMs).toFixed(2),
+        Math.round(r.bytes),
+        r.right ? 'yes' : 'NO',
+      ]);
     }
-    console.log(`cdp-skill workflows — node ${process.version}, median of ${repeat} repeats, node -e 0 = ${nodeMs.toFixed(1)} ms, load ${await loadAverage()}\n`);
-    console.log(formatTable(['workflow', 'calls', 'total ms', 'min', 'median', 'p95', '×node', 'bytes', 'right'], rows));
+    console.log(
+      `cdp-skill workflows — node ${process.version}, median of ${repeat} repeats, node -e 0 = ${nodeMs.toFixed(1)} ms, load ${await loadAverage()}\n`,
+    );
+    console.log(
+      formatTable(['workflow', 'calls', 'total ms', 'min', 'median', 'p95', '×node', 'bytes', 'right'], rows),
+    );
     console.log(`\nanswer bytes by field, all workflows (${answers.length} answers):\n${fieldTable(answers)}`);
     const login = results.login?.bytes;
-    if (login !== undefined) console.log(`\ntarget: login workflow stdout ≤ ${LOGIN_BYTES_TARGET} B: ${Math.round(login)} B — ${login <= LOGIN_BYTES_TARGET ? 'met' : 'NOT met'}`);
+    if (login !== undefined)
+      console.log(
+        `\ntarget: login workflow stdout ≤ ${LOGIN_BYTES_TARGET} B: ${Math.round(login)} B — ${login <= LOGIN_BYTES_TARGET ? 'met' : 'NOT met'}`,
+      );
     if (!allRight) {
       console.log('a workflow ended in the wrong page state');
       process.exitCode = 1;

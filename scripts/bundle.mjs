@@ -5,8 +5,8 @@
 // CommonJS. A short-lived process then loads one file instead of sixty, through the CommonJS
 // loader and V8's code cache. dist/ is what ships; build/ stays for scripts and tests that import
 // single modules.
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { build, transform } from 'esbuild';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
 
 const dist = new URL('../dist/', import.meta.url);
 // Earlier builds put tsc's output and bundle chunks here: start from an empty folder.
@@ -20,11 +20,21 @@ mkdirSync(dist, { recursive: true });
 const splitOff = {
   name: 'split-off',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)runtime-source\.js$/ }, () => ({ path: new URL('./page-runtime-stub.cjs', import.meta.url).pathname }));
+    b.onResolve({ filter: /(^|\/)runtime-source\.js$/ }, () => ({
+      path: new URL('./page-runtime-stub.cjs', import.meta.url).pathname,
+    }));
     b.onResolve({ filter: /^commander$/ }, () => ({ path: './commander.cjs', external: true }));
   },
 };
-const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+};
 await build({
   ...common,
   entryPoints: [new URL('../build/cli.js', import.meta.url).pathname],
@@ -34,7 +44,9 @@ await build({
   // The CLI finds package.json and its root from its own URL: the bundle's, in CommonJS, made when
   // first asked for (--version, install, a lazily loaded built-in), not on every call.
   define: { 'import.meta.url': '__cdpSkillBundle.url' },
-  banner: { js: "const __cdpSkillBundle = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+  banner: {
+    js: "const __cdpSkillBundle = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
+  },
 });
 await build({ ...common, entryPoints: ['commander'], outfile: new URL('commander.cjs', dist).pathname });
 // The runtime goes to every new document, so it is minified, local names too (page/runtime-source.ts).
@@ -48,14 +60,20 @@ for (const name of ['cli.bundle.cjs', 'commander.cjs', 'page-runtime.js']) {
   const text = readFileSync(new URL(name, dist), 'utf8');
   const wide = text.search(/[^\x00-\x7f]/);
   if (wide >= 0) {
-    throw new Error(`dist/${name} is not pure ASCII near "${text.slice(Math.max(0, wide - 40), wide + 10)}": write the character as a \\u escape in src/`);
+    throw new Error(
+      `dist/${name} is not pure ASCII near "${text.slice(Math.max(0, wide - 40), wide + 10)}": write the character as a \\u escape in src/`,
+    );
   }
 }
 writeFileSync(new URL('package.json', dist), `${JSON.stringify({ type: 'commonjs' })}\n`);
 // The loader decides where its code cache lives by the CLI's own state-directory rule: that one
 // file (src/common/state-dir.ts and what it imports) is inlined into it, so there is one rule.
 const rule = await build({
-  ...common, minifySyntax: false, write: false, format: 'iife', globalName: 'stateDirRule',
+  ...common,
+  minifySyntax: false,
+  write: false,
+  format: 'iife',
+  globalName: 'stateDirRule',
   entryPoints: [new URL('../build/common/state-dir.js', import.meta.url).pathname],
   define: { 'import.meta.url': '__filename' },
 });
@@ -63,5 +81,8 @@ const loader = readFileSync(new URL('./cli-loader.cjs', import.meta.url), 'utf8'
 const marker = '/* @inline state-dir-rule */';
 if (!loader.includes(marker)) throw new Error(`scripts/cli-loader.cjs lost its ${marker} line`);
 const entry = new URL('cli.js', dist);
-writeFileSync(entry, loader.replace(marker, () => rule.outputFiles[0].text.trim()));
+writeFileSync(
+  entry,
+  loader.replace(marker, () => rule.outputFiles[0].text.trim()),
+);
 chmodSync(entry, 0o755);

@@ -7,7 +7,19 @@
 // cache only costs that saving: the bundle then compiles as usual.
 // The loader is CommonJS (dist/package.json says so): an ES module entry would set up Node's
 // ESM loader first, about 5 ms a call.
-const { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } = require('node:fs');
+const {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} = require('node:fs');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 
@@ -61,13 +73,18 @@ function readCache(file) {
 
 const cacheFile = cachePath();
 const cachedData = cacheFile ? readCache(cacheFile) : undefined;
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  filename: bundle,
+  cachedData,
+});
 // The cache holds what a run compiled: written after a command that acted on a page and captured
 // it (src/cli.ts emits the event when the command's result says so), so the common path is in it —
 // not after --version or a typo.
 if (cacheFile && (!cachedData || script.cachedDataRejected)) {
   let capturedPage = false;
-  process.once('cdp-skill:captured-page', () => { capturedPage = true; });
+  process.once('cdp-skill:captured-page', () => {
+    capturedPage = true;
+  });
   process.once('exit', () => {
     if (!capturedPage) return;
     try {
@@ -81,7 +98,8 @@ if (cacheFile && (!cachedData || script.cachedDataRejected)) {
       // Caches of earlier builds or Node versions are of no use any more.
       const dir = dirname(cacheFile);
       for (const f of readdirSync(dir)) {
-        if (f.startsWith('code-cache-') && f.endsWith('.bin') && join(dir, f) !== cacheFile) rmSync(join(dir, f), { force: true });
+        if (f.startsWith('code-cache-') && f.endsWith('.bin') && join(dir, f) !== cacheFile)
+          rmSync(join(dir, f), { force: true });
       }
     } catch {
       // a full disk or a race with another process: the next call caches instead

@@ -15,7 +15,9 @@ async function cdpSkill(command) {
   process.stdout.write(`\n$ cdp-skill '${JSON.stringify(command)}'\n`);
   let out;
   try {
-    ({ stdout: out } = await promisify(execFile)(process.execPath, [cli, JSON.stringify(command)], { encoding: 'utf8' }));
+    ({ stdout: out } = await promisify(execFile)(process.execPath, [cli, JSON.stringify(command)], {
+      encoding: 'utf8',
+    }));
   } catch (err) {
     out = err.stdout || String(err);
   }

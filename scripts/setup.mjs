@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (msg) => process.stderr.write(`[setup] ${msg}\n`);
-const run = (cmd, args, env = {}) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 2, 2], env: { ...process.env, ...env } });
+const run = (cmd, args, env = {}) =>
+  execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 2, 2], env: { ...process.env, ...env } });
 
 function newestMtime(dir) {
   let newest = 0;
@@ -37,9 +38,11 @@ function installDependencies() {
 
 function build() {
   const cli = join(root, 'dist', 'cli.js');
-  const stale = !existsSync(cli) || !existsSync(join(root, 'build', 'cli.js'))
-    || newestMtime(join(root, 'src')) > statSync(cli).mtimeMs
-    || statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(cli).mtimeMs;
+  const stale =
+    !existsSync(cli) ||
+    !existsSync(join(root, 'build', 'cli.js')) ||
+    newestMtime(join(root, 'src')) > statSync(cli).mtimeMs ||
+    statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(cli).mtimeMs;
   if (!stale) return;
   log('building build/ and dist/');
   run('npm', ['run', '--silent', 'build']);
@@ -51,7 +54,7 @@ async function ensureChrome() {
   const isRoot = process.getuid?.() === 0;
   const hasApt = process.platform === 'linux' && existsSync('/usr/bin/apt-get');
   if (isRoot && hasApt) {
-    log('no Chrome found: installing Debian\'s chromium package (apt-get install -y chromium)');
+    log("no Chrome found: installing Debian's chromium package (apt-get install -y chromium)");
     const env = { DEBIAN_FRONTEND: 'noninteractive' };
     run('apt-get', ['update', '-qq'], env);
     run('apt-get', ['install', '-y', '-qq', 'chromium'], env);

@@ -27,9 +27,14 @@ function readStdin(): Promise<string> {
       resolve(Buffer.concat(chunks).toString('utf8'));
     };
     // SPEC §18.6: no data within 100 ms means nothing is piped; never wait on an idle stdin.
-    const guard = setTimeout(() => { if (!started) finish(); }, STDIN_GUARD_MS);
+    const guard = setTimeout(() => {
+      if (!started) finish();
+    }, STDIN_GUARD_MS);
     const cap = setTimeout(finish, STDIN_MAX_MS);
-    process.stdin.on('data', (c: Buffer) => { started = true; chunks.push(c); });
+    process.stdin.on('data', (c: Buffer) => {
+      started = true;
+      chunks.push(c);
+    });
     process.stdin.on('end', finish);
     process.stdin.on('error', finish);
   });
@@ -130,9 +135,11 @@ function deadlineAnswer(): { output: Record<string, unknown>; code: number } {
   const elapsed = Date.now() - progress.startedAt;
   const waiting = pendingNow();
   const chrome = waiting.some((w) => /Chrome|WebSocket|HTTP/.test(w));
-  const message = `No answer within the ${progress.windowMs}ms timeout of ${progress.phase}: ${elapsed}ms have passed since the command started`
-    + `${waiting.length ? `; still waiting for ${waiting.join('; ')}` : ''}. `
-    + (chrome ? 'Chrome is not answering (frozen, overloaded, or blocked by a page): check it with {"chromeStatus": true}, or open a new tab.'
+  const message =
+    `No answer within the ${progress.windowMs}ms timeout of ${progress.phase}: ${elapsed}ms have passed since the command started` +
+    `${waiting.length ? `; still waiting for ${waiting.join('; ')}` : ''}. ` +
+    (chrome
+      ? 'Chrome is not answering (frozen, overloaded, or blocked by a page): check it with {"chromeStatus": true}, or open a new tab.'
       : 'Retry with a longer "timeout", or split the command.');
   // A step that failed before the deadline is the answer; only its failure context was cut short.
   const { failed } = progress;
@@ -140,32 +147,53 @@ function deadlineAnswer(): { output: Record<string, unknown>; code: number } {
   if (failed) {
     const { type, ...step } = failed;
     const steps = done.some((s) => (s as { error?: string }).error === failed.error) ? done : [...done, step];
-    return { code: 1, output: assemble({ status: 'error', tab: progress.tab, steps, error: { type, message: failed.error, category: failed.category } }) };
+    return {
+      code: 1,
+      output: assemble({
+        status: 'error',
+        tab: progress.tab,
+        steps,
+        error: { type, message: failed.error, category: failed.category },
+      }),
+    };
   }
   if (progress.phase === CAPTURE_PHASE && done.every((s) => (s as { status?: string }).status !== 'error')) {
-    const warning = `The steps are done, but the look at the page afterwards did not finish within the ${progress.windowMs}ms timeout`
-      + `${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}: no screenshot or snapshot this time.`;
+    const warning =
+      `The steps are done, but the look at the page afterwards did not finish within the ${progress.windowMs}ms timeout` +
+      `${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}: no screenshot or snapshot this time.`;
     return { code: 0, output: assemble({ status: 'ok', tab: progress.tab, steps: done, warning }) };
   }
   const steps = done;
-  return { code: 1, output: assemble({
-    status: 'error', tab: progress.tab, steps,
-    error: { type: chrome ? 'CONNECTION' : 'EXECUTION', message, category: chrome ? 'connection' : 'timeout' },
-  }) };
+  return {
+    code: 1,
+    output: assemble({
+      status: 'error',
+      tab: progress.tab,
+      steps,
+      error: { type: chrome ? 'CONNECTION' : 'EXECUTION', message, category: chrome ? 'connection' : 'timeout' },
+    }),
+  };
 }
 
 /** A CLI killed politely (SIGTERM, Ctrl-C) still answers, and frees the tab for the next command. */
 function onSignal(signal: NodeJS.Signals): void {
   const elapsed = Date.now() - progress.startedAt;
   const waiting = pendingNow();
-  emit(assemble({
-    status: 'error', tab: progress.tab, steps: progress.steps,
-    error: {
-      type: 'EXECUTION', category: 'connection',
-      message: `Interrupted by ${signal} after ${elapsed}ms, during ${progress.phase}${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}. `
-        + 'The step may have partly run; the tab is free again: check its state with a snapshot before retrying.',
-    },
-  }), 1);
+  emit(
+    assemble({
+      status: 'error',
+      tab: progress.tab,
+      steps: progress.steps,
+      error: {
+        type: 'EXECUTION',
+        category: 'connection',
+        message:
+          `Interrupted by ${signal} after ${elapsed}ms, during ${progress.phase}${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}. ` +
+          'The step may have partly run; the tab is free again: check its state with a snapshot before retrying.',
+      },
+    }),
+    1,
+  );
 }
 
 function version(): string {
@@ -181,9 +209,10 @@ function packageRoot(): string {
 async function runInstall(action: 'install' | 'uninstall', copy: boolean): Promise<void> {
   try {
     const { installSkill, uninstallSkill } = await import('./install/index.js');
-    const report = action === 'install'
-      ? installSkill({ root: packageRoot(), home: homeDir(), copy })
-      : uninstallSkill({ home: homeDir() });
+    const report =
+      action === 'install'
+        ? installSkill({ root: packageRoot(), home: homeDir(), copy })
+        : uninstallSkill({ home: homeDir() });
     emit(report, report.status === 'ok' ? 0 : 1);
   } catch (err) {
     emit({ status: 'error', action, error: { type: 'EXECUTION', message: (err as Error).message } }, 1);
@@ -200,20 +229,35 @@ async function runCli(args: string[]): Promise<void> {
     .option('--debug', 'write the request and response to ./log/')
     .addHelpText('after', helpText())
     .argument('[json]', 'the command, e.g. \'{"steps":[{"openTab":"https://example.com"}]}\'')
-    .action(async (json: string | undefined, opts: { debug?: boolean }) => runJson(json ?? await readStdin(), Boolean(opts.debug)));
+    .action(async (json: string | undefined, opts: { debug?: boolean }) =>
+      runJson(json ?? (await readStdin()), Boolean(opts.debug)),
+    );
   // Errors are answered as JSON on stdout (exitOverride); subcommands inherit both settings.
   program.configureOutput({ outputError: () => {} });
   program.exitOverride((err) => {
     if (err.exitCode === 0) process.exit(0);
-    emit({ status: 'error', error: { type: 'PARSE', message: `${err.message.replace(/^error: /, '').replace(/\.$/, '')}. Usage: cdp-skill '<json>'` } }, 1);
+    emit(
+      {
+        status: 'error',
+        error: {
+          type: 'PARSE',
+          message: `${err.message.replace(/^error: /, '').replace(/\.$/, '')}. Usage: cdp-skill '<json>'`,
+        },
+      },
+      1,
+    );
     throw new Error('exiting'); // commander requires a throw here; emit() ends the process
   });
   program.helpCommand('help [command]', 'show help for cdp-skill or a subcommand');
-  program.command('install')
-    .description('Install the skill into ~/.claude/skills and ~/.codex/skills: a link from a git checkout, a copy from npm')
+  program
+    .command('install')
+    .description(
+      'Install the skill into ~/.claude/skills and ~/.codex/skills: a link from a git checkout, a copy from npm',
+    )
     .option('--copy', 'copy the files even from a git checkout')
     .action(async (opts: { copy?: boolean }) => runInstall('install', Boolean(opts.copy)));
-  program.command('uninstall')
+  program
+    .command('uninstall')
     .description('Remove what install put there, and nothing else')
     .action(async () => runInstall('uninstall', false));
   await program.parseAsync(args, { from: 'user' });

@@ -14,13 +14,16 @@ const bytesOf = (tree: AriaNode[]): number => Buffer.byteLength(renderYaml(tree)
 /** Cuts every run of more than `keep` + 1 same-role siblings to `keep`, counting the rest. */
 export function capRuns(nodes: AriaNode[], keep: number): AriaNode[] {
   const out: AriaNode[] = [];
-  for (let i = 0; i < nodes.length;) {
+  for (let i = 0; i < nodes.length; ) {
     const role = nodes[i]!.role;
     let j = i;
     while (j < nodes.length && nodes[j]!.role === role) j++;
     const run = nodes.slice(i, j).map((n) => (n.children ? { ...n, children: capRuns(n.children, keep) } : n));
     if (role !== 'text' && run.length > keep + 1) {
-      out.push(...run.slice(0, keep), { role: 'text', text: `\u2026 ${run.length - keep} more ${role} (in fullSnapshot)` });
+      out.push(...run.slice(0, keep), {
+        role: 'text',
+        text: `\u2026 ${run.length - keep} more ${role} (in fullSnapshot)`,
+      });
     } else {
       out.push(...run);
     }

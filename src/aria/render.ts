@@ -2,12 +2,13 @@
 
 import type { AriaNode } from '../injected/index.js';
 
-const PLAIN = /^[^\s"'[\]{}#&*!|>%@`,?:\-][^"\n]*$/;
+const PLAIN = /^[^\s"'[\]{}#&*!|>%@`,?:-][^"\n]*$/;
 
 /** A scalar after "role:" — plain when YAML reads it back unchanged, JSON-quoted otherwise. */
 export function yamlScalar(text: string): string {
   return PLAIN.test(text) && !text.includes(': ') && !text.includes(' #') && !text.endsWith(':') && text.trim() === text
-    ? text : JSON.stringify(text);
+    ? text
+    : JSON.stringify(text);
 }
 
 export function nodeAttributes(n: AriaNode): string {

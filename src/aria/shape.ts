@@ -4,7 +4,18 @@ import type { AriaNode } from '../injected/index.js';
 
 export type Detail = 'full' | 'interactive' | 'summary';
 
-const LANDMARKS = new Set(['banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region', 'search', 'dialog', 'alertdialog']);
+const LANDMARKS = new Set([
+  'banner',
+  'complementary',
+  'contentinfo',
+  'form',
+  'main',
+  'navigation',
+  'region',
+  'search',
+  'dialog',
+  'alertdialog',
+]);
 
 /** Only what intersects the viewport (and the ancestors that give it context). */
 export function viewportOnly(nodes: AriaNode[]): AriaNode[] {

@@ -32,7 +32,11 @@ export interface TakenSnapshot {
 }
 
 export async function takeSnapshot(
-  page: Page, frame: FrameTarget | undefined, options: TakeOptions, counters: Counters | undefined, deadline: Deadline,
+  page: Page,
+  frame: FrameTarget | undefined,
+  options: TakeOptions,
+  counters: Counters | undefined,
+  deadline: Deadline,
 ): Promise<TakenSnapshot> {
   const opts: SnapshotOptions = {
     ...(options.root ? { root: options.root } : {}),
@@ -45,9 +49,13 @@ export async function takeSnapshot(
     internal: options.internal,
     ...(counters ? { counters } : {}),
   };
-  const outcome = await page.call(frame, (rt, o) => rt.ariaSnapshot.ariaSnapshot(o), opts, { deadline, what: 'the snapshot' });
+  const outcome = await page.call(frame, (rt, o) => rt.ariaSnapshot.ariaSnapshot(o), opts, {
+    deadline,
+    what: 'the snapshot',
+  });
   if (!outcome.ok) {
-    if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid root selector "${options.root}": ${outcome.message}`);
+    if (outcome.reason === 'invalid-selector')
+      throw new StepValidationError(`Invalid root selector "${options.root}": ${outcome.message}`);
     throw new ElementNotFoundError(`No element matches root "${options.root}"`);
   }
   const tree = shape(outcome.tree, options.detail, options.viewportOnly);
@@ -56,7 +64,10 @@ export async function takeSnapshot(
     ...(outcome.landmarks ? { landmarks: outcome.landmarks } : {}),
   });
   return {
-    tree, yaml, snapshotId: outcome.snapshotId, counters: outcome.counters,
+    tree,
+    yaml,
+    snapshotId: outcome.snapshotId,
+    counters: outcome.counters,
     ...(outcome.truncated ? { truncated: true as const } : {}),
   };
 }

@@ -11,7 +11,12 @@ const MAX_STACK_FRAMES = 10;
 
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'log' | 'debug';
 
-export interface StackFrame { fn?: string; url: string; line: number; col: number }
+export interface StackFrame {
+  fn?: string;
+  url: string;
+  line: number;
+  col: number;
+}
 
 export interface ConsoleMessage {
   level: ConsoleLevel;
@@ -25,7 +30,11 @@ export interface ConsoleMessage {
 }
 
 function previewText(p: Protocol.Runtime.ObjectPreview): string {
-  const props = p.properties.map((x) => (p.subtype === 'array' ? x.value ?? x.type : `${x.name}: ${x.type === 'string' ? JSON.stringify(x.value ?? '') : x.value ?? x.type}`));
+  const props = p.properties.map((x) =>
+    p.subtype === 'array'
+      ? (x.value ?? x.type)
+      : `${x.name}: ${x.type === 'string' ? JSON.stringify(x.value ?? '') : (x.value ?? x.type)}`,
+  );
   const more = p.overflow ? ', …' : '';
   return p.subtype === 'array' ? `[${props.join(', ')}${more}]` : `{${props.join(', ')}${more}}`;
 }
@@ -37,7 +46,8 @@ export function describeArg(arg: Protocol.Runtime.RemoteObject): string {
   if (arg.type === 'undefined') return 'undefined';
   if (arg.subtype === 'null') return 'null';
   if (arg.value !== undefined) return typeof arg.value === 'object' ? JSON.stringify(arg.value) : String(arg.value);
-  if (arg.preview && (arg.subtype === 'array' || (!arg.subtype && arg.type === 'object'))) return previewText(arg.preview);
+  if (arg.preview && (arg.subtype === 'array' || (!arg.subtype && arg.type === 'object')))
+    return previewText(arg.preview);
   return arg.description ?? arg.type;
 }
 
@@ -69,7 +79,10 @@ function ownFrames(trace: Protocol.Runtime.StackTrace | undefined): Protocol.Run
 
 function stackOf(frames: Protocol.Runtime.CallFrame[]): StackFrame[] {
   return frames.slice(0, MAX_STACK_FRAMES).map((f) => ({
-    ...(f.functionName ? { fn: f.functionName } : {}), url: f.url, line: f.lineNumber + 1, col: f.columnNumber + 1,
+    ...(f.functionName ? { fn: f.functionName } : {}),
+    url: f.url,
+    line: f.lineNumber + 1,
+    col: f.columnNumber + 1,
   }));
 }
 
@@ -92,21 +105,42 @@ export function fromConsoleApi(e: Protocol.Runtime.ConsoleAPICalledEvent): Conso
   if (e.type === 'endGroup' || e.type === 'clear') return undefined;
   const frames = ownFrames(e.stackTrace);
   const text = e.type === 'assert' && !e.args.length ? 'Assertion failed' : formatConsoleArgs(e.args);
-  return { level: levelOf(e.type), type: 'console', text: capText(text), ...where(frames), timestamp: Math.round(e.timestamp), ...(frames.length ? { stack: stackOf(frames) } : {}) };
+  return {
+    level: levelOf(e.type),
+    type: 'console',
+    text: capText(text),
+    ...where(frames),
+    timestamp: Math.round(e.timestamp),
+    ...(frames.length ? { stack: stackOf(frames) } : {}),
+  };
 }
 
 export function fromException(e: Protocol.Runtime.ExceptionThrownEvent): ConsoleMessage {
   const d = e.exceptionDetails;
   const frames = ownFrames(d.stackTrace);
   const text = d.exception?.description?.split('\n')[0] ?? d.text;
-  return { level: 'error', type: 'exception', text: capText(text), ...where(frames, d.url, d.lineNumber), timestamp: Math.round(e.timestamp), ...(frames.length ? { stack: stackOf(frames) } : {}) };
+  return {
+    level: 'error',
+    type: 'exception',
+    text: capText(text),
+    ...where(frames, d.url, d.lineNumber),
+    timestamp: Math.round(e.timestamp),
+    ...(frames.length ? { stack: stackOf(frames) } : {}),
+  };
 }
 
 export function fromLogEntry(e: Protocol.Log.EntryAddedEvent): ConsoleMessage {
   const x = e.entry;
   const level: ConsoleLevel = x.level === 'verbose' ? 'debug' : x.level;
   const frames = ownFrames(x.stackTrace);
-  return { level, type: x.source, text: capText(x.text), ...where(frames, x.url, x.lineNumber), timestamp: Math.round(x.timestamp), ...(frames.length ? { stack: stackOf(frames) } : {}) };
+  return {
+    level,
+    type: x.source,
+    text: capText(x.text),
+    ...where(frames, x.url, x.lineNumber),
+    timestamp: Math.round(x.timestamp),
+    ...(frames.length ? { stack: stackOf(frames) } : {}),
+  };
 }
 
 /** Object arguments given a JSON preview (replayed messages come without one), newest first. */
@@ -116,16 +150,31 @@ const PREVIEW_FN = `function () {
 }`;
 
 /** Replayed console calls carry objects without previews: ask for a short JSON of the newest few. */
-async function addPreviews(session: CdpSession, events: Protocol.Runtime.ConsoleAPICalledEvent[], deadline: Deadline): Promise<void> {
-  const args = events.flatMap((e) => e.args).filter((a) => a.objectId && !a.preview && a.type === 'object' && a.subtype !== 'node' && a.subtype !== 'null');
-  await deadline.race(Promise.all(args.slice(-MAX_PREVIEWS).map(async (a) => {
-    try {
-      const r = await session.send('Runtime.callFunctionOn', { objectId: a.objectId!, functionDeclaration: PREVIEW_FN, returnByValue: true });
-      if (typeof r.result.value === 'string') a.description = r.result.value;
-    } catch {
-      // The object's page is gone: its description ("Object") stands.
-    }
-  })), 'console argument previews');
+async function addPreviews(
+  session: CdpSession,
+  events: Protocol.Runtime.ConsoleAPICalledEvent[],
+  deadline: Deadline,
+): Promise<void> {
+  const args = events
+    .flatMap((e) => e.args)
+    .filter((a) => a.objectId && !a.preview && a.type === 'object' && a.subtype !== 'node' && a.subtype !== 'null');
+  await deadline.race(
+    Promise.all(
+      args.slice(-MAX_PREVIEWS).map(async (a) => {
+        try {
+          const r = await session.send('Runtime.callFunctionOn', {
+            objectId: a.objectId!,
+            functionDeclaration: PREVIEW_FN,
+            returnByValue: true,
+          });
+          if (typeof r.result.value === 'string') a.description = r.result.value;
+        } catch {
+          // The object's page is gone: its description ("Object") stands.
+        }
+      }),
+    ),
+    'console argument previews',
+  );
 }
 
 /** Collects the replayed messages of a session while Runtime and Log are enabled on it. */
@@ -138,18 +187,30 @@ async function replay(session: CdpSession, clear: boolean, deadline: Deadline): 
     if (messages.length > CONSOLE_BUFFER_SIZE) messages.shift();
   };
   const offs = [
-    session.on('Runtime.consoleAPICalled', (e) => { calls.push(e); push(e); }),
+    session.on('Runtime.consoleAPICalled', (e) => {
+      calls.push(e);
+      push(e);
+    }),
     session.on('Runtime.exceptionThrown', (e) => push(fromException(e))),
     // Console API calls and exceptions come through Runtime; Log adds the browser's own messages
     // (failed loads, CSP, interventions). Its 'javascript' entries would repeat Runtime's.
-    session.on('Log.entryAdded', (e) => { if (e.entry.source !== 'javascript') push(fromLogEntry(e)); }),
+    session.on('Log.entryAdded', (e) => {
+      if (e.entry.source !== 'javascript') push(fromLogEntry(e));
+    }),
   ];
   try {
     // Chrome sends the stored messages before it answers enable, so once both answer, all are here.
-    await deadline.race(Promise.all([session.send('Runtime.enable'), session.send('Log.enable')]), 'the console messages');
+    await deadline.race(
+      Promise.all([session.send('Runtime.enable'), session.send('Log.enable')]),
+      'the console messages',
+    );
     for (const off of offs) off();
     await addPreviews(session, calls.slice(-MAX_PREVIEWS), deadline);
-    if (clear) await deadline.race(Promise.all([session.send('Runtime.discardConsoleEntries'), session.send('Log.clear')]), 'clearing the console');
+    if (clear)
+      await deadline.race(
+        Promise.all([session.send('Runtime.discardConsoleEntries'), session.send('Log.clear')]),
+        'clearing the console',
+      );
   } finally {
     for (const off of offs) off();
   }
@@ -158,11 +219,21 @@ async function replay(session: CdpSession, clear: boolean, deadline: Deadline): 
 }
 
 /** Every message the tab's page still holds (Chrome keeps about the last 1,000 of each kind per page). */
-export async function readConsoleLog(conn: Connection, targetId: string, clear: boolean, deadline: Deadline): Promise<ConsoleMessage[]> {
+export async function readConsoleLog(
+  conn: Connection,
+  targetId: string,
+  clear: boolean,
+  deadline: Deadline,
+): Promise<ConsoleMessage[]> {
   const session = await deadline.race(attachToTarget(conn, targetId), 'a console session');
   try {
     return await replay(session, clear, deadline);
   } finally {
-    conn.browser().send('Target.detachFromTarget', { sessionId: session.id! }).catch(() => { /* the tab is gone, and the session with it */ });
+    conn
+      .browser()
+      .send('Target.detachFromTarget', { sessionId: session.id! })
+      .catch(() => {
+        /* the tab is gone, and the session with it */
+      });
   }
 }

@@ -40,7 +40,10 @@ export class ConsoleCollector {
 
   #push(level: 'error' | 'warning', text: string): void {
     const list = level === 'error' ? this.#errors : this.#warnings;
-    if (this.#errors.length + this.#warnings.length >= MAX_CONSOLE_MESSAGES) { this.#more++; return; }
+    if (this.#errors.length + this.#warnings.length >= MAX_CONSOLE_MESSAGES) {
+      this.#more++;
+      return;
+    }
     list.push(cap(text));
   }
 

@@ -22,19 +22,27 @@ const TYPED_KEY: Record<string, string> = { fill: 'value', type: 'text' };
 /** True when the command ended with focus in a secret field (so a target-less fill/type typed a secret). */
 function focusIsSecret(response: unknown): boolean {
   const active = isObj(response) && isObj(response.context) ? response.context.activeElement : undefined;
-  return isObj(active) && (active.type === 'password' || (typeof active.selector === 'string' && looksSensitive(active.selector)));
+  return (
+    isObj(active) &&
+    (active.type === 'password' || (typeof active.selector === 'string' && looksSensitive(active.selector)))
+  );
 }
 
 /** Values the request typed into secret fields: by the target's selector/label, a field map's key, or the focus. */
 function typedSecrets(request: unknown, focusSecret: boolean): string[] {
   const found: string[] = [];
-  const add = (v: unknown): void => { if (typeof v === 'string' || typeof v === 'number') found.push(String(v)); };
+  const add = (v: unknown): void => {
+    if (typeof v === 'string' || typeof v === 'number') found.push(String(v));
+  };
   const steps = isObj(request) && Array.isArray(request.steps) ? request.steps : [];
   for (const step of steps.filter(isObj)) {
     for (const [action, key] of Object.entries(TYPED_KEY)) {
       const p = step[action];
       if (p === undefined) continue;
-      if (!isObj(p)) { if (focusSecret) add(p); continue; }
+      if (!isObj(p)) {
+        if (focusSecret) add(p);
+        continue;
+      }
       const fields = isObj(p.fields) ? p.fields : key in p ? undefined : p;
       if (fields) {
         for (const [k, v] of Object.entries(fields)) if (looksSensitive(k)) add(v);
@@ -62,12 +70,18 @@ function keyedSecrets(value: unknown, found: string[]): void {
 function replaceSecrets(value: unknown, secrets: string[]): unknown {
   if (typeof value === 'string') {
     if (secrets.includes(value)) return REDACTED;
-    return secrets.reduce((s, secret) => secret.length >= 4 ? s.split(secret).join(REDACTED) : s, value);
+    return secrets.reduce((s, secret) => (secret.length >= 4 ? s.split(secret).join(REDACTED) : s), value);
   }
   if (Array.isArray(value)) return value.map((v) => replaceSecrets(v, secrets));
   if (isObj(value)) {
     const out: Obj = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: replaceSecrets(v, secrets), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: replaceSecrets(v, secrets),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return value;
@@ -80,14 +94,25 @@ export function redactForLog(request: unknown, response: unknown): { request: un
   const unique = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
   // redactSecrets: the userinfo of any URL, and what the steps marked (endpoint tokens among them).
   if (!unique.length) return { request: redactSecrets(request), response: redactSecrets(response) };
-  return { request: redactSecrets(replaceSecrets(request, unique)), response: redactSecrets(replaceSecrets(response, unique)) };
+  return {
+    request: redactSecrets(replaceSecrets(request, unique)),
+    response: redactSecrets(replaceSecrets(response, unique)),
+  };
 }
 
-export function writeDebugLog(tab: string | undefined, actions: string[], status: string, request: unknown, response: unknown): void {
+export function writeDebugLog(
+  tab: string | undefined,
+  actions: string[],
+  status: string,
+  request: unknown,
+  response: unknown,
+): void {
   try {
     const dir = join(process.cwd(), 'log');
     mkdirSync(dir, { recursive: true });
-    const seqs = readdirSync(dir).map((f) => Number.parseInt(f.slice(0, 3), 10)).filter(Number.isFinite);
+    const seqs = readdirSync(dir)
+      .map((f) => Number.parseInt(f.slice(0, 3), 10))
+      .filter(Number.isFinite);
     const seq = (seqs.length ? Math.max(...seqs) : 0) + 1;
     const body = JSON.stringify({ ts: new Date().toISOString(), ...redactForLog(request, response) }, null, 2);
     writeFileSync(join(dir, debugLogName(seq, tab, actions, status)), body, { mode: 0o600 });

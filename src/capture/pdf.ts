@@ -7,7 +7,12 @@ import { dirname, resolve } from 'node:path';
 import { ExecutionError, StepValidationError, type Deadline } from '../common/index.js';
 import { isNotImplemented, isPageRangeInvalid, type CdpSession, type Protocol } from '../cdp/index.js';
 
-export interface PdfMargins { top?: number; bottom?: number; left?: number; right?: number }
+export interface PdfMargins {
+  top?: number;
+  bottom?: number;
+  left?: number;
+  right?: number;
+}
 
 export interface PdfOptions {
   path: string;
@@ -27,7 +32,12 @@ export interface PdfOptions {
   validate?: boolean;
 }
 
-export interface PdfResult { path: string; pages: number | undefined; bytes: number; valid?: true }
+export interface PdfResult {
+  path: string;
+  pages: number | undefined;
+  bytes: number;
+  valid?: true;
+}
 
 /** SPEC §17.3 defaults: US Letter, 0.4 in margins, backgrounds printed. */
 const DEFAULT_MARGIN_IN = 0.4;
@@ -59,7 +69,9 @@ export function pdfPageCount(pdf: Buffer): number | undefined {
   const text = pdf.toString('latin1');
   const objects = text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
   if (objects) return objects;
-  const counts = [...text.matchAll(/\/Type\s*\/Pages[^>]*?\/Count\s+(\d+)|\/Count\s+(\d+)[^>]*?\/Type\s*\/Pages/g)].map((m) => Number(m[1] ?? m[2]));
+  const counts = [...text.matchAll(/\/Type\s*\/Pages[^>]*?\/Count\s+(\d+)|\/Count\s+(\d+)[^>]*?\/Type\s*\/Pages/g)].map(
+    (m) => Number(m[1] ?? m[2]),
+  );
   return counts.length ? Math.max(...counts) : undefined;
 }
 
@@ -74,7 +86,8 @@ export function pdfProblems(pdf: Buffer): string[] {
   else {
     const at = Number(startxref[1]);
     const there = pdf.subarray(at, at + 64).toString('latin1');
-    if (!(there.startsWith('xref') || /^\d+\s+\d+\s+obj[\s\S]*\/Type\s*\/XRef/.test(there))) problems.push(`startxref points at byte ${at}, where there is no cross-reference table`);
+    if (!(there.startsWith('xref') || /^\d+\s+\d+\s+obj[\s\S]*\/Type\s*\/XRef/.test(there)))
+      problems.push(`startxref points at byte ${at}, where there is no cross-reference table`);
   }
   return problems;
 }
@@ -82,12 +95,16 @@ export function pdfProblems(pdf: Buffer): string[] {
 export async function capturePdf(session: CdpSession, options: PdfOptions, deadline: Deadline): Promise<PdfResult> {
   let data: string;
   try {
-    const call = session.sendWith('Page.printToPDF', printParams(options), { timeoutMs: deadline.remainingMs() + 1_000 });
+    const call = session.sendWith('Page.printToPDF', printParams(options), {
+      timeoutMs: deadline.remainingMs() + 1_000,
+    });
     ({ data } = await deadline.race(call, 'the PDF'));
   } catch (err) {
     const message = (err as Error).message;
-    if (isPageRangeInvalid(err)) throw new StepValidationError(`pageRanges "${options.pageRanges}" does not fit the document: ${message}`);
-    if (isNotImplemented(err)) throw new ExecutionError(`This Chrome cannot print to PDF (${message}); a headless Chrome can.`);
+    if (isPageRangeInvalid(err))
+      throw new StepValidationError(`pageRanges "${options.pageRanges}" does not fit the document: ${message}`);
+    if (isNotImplemented(err))
+      throw new ExecutionError(`This Chrome cannot print to PDF (${message}); a headless Chrome can.`);
     throw err;
   }
   const pdf = Buffer.from(data, 'base64');
@@ -97,6 +114,9 @@ export async function capturePdf(session: CdpSession, options: PdfOptions, deadl
   const result: PdfResult = { path, pages: pdfPageCount(pdf), bytes: pdf.length };
   if (!options.validate) return result;
   const problems = pdfProblems(pdf);
-  if (problems.length) throw new ExecutionError(`The PDF at ${path} is malformed: ${problems.join('; ')}`, { output: { ...result, valid: false, problems } });
+  if (problems.length)
+    throw new ExecutionError(`The PDF at ${path} is malformed: ${problems.join('; ')}`, {
+      output: { ...result, valid: false, problems },
+    });
   return { ...result, valid: true };
 }

@@ -38,17 +38,26 @@ async function clipFor(options: ScreenshotOptions, call: RuntimeCall): Promise<C
   if (options.selector) {
     const box = await call((rt, sel) => rt.elementBox.elementBox(sel), options.selector);
     if (!box.ok) {
-      if (box.reason === 'invalid-selector') throw new StepValidationError(`Invalid CSS selector "${options.selector}": ${box.message}`);
-      if (box.reason === 'not-found') throw new ElementNotFoundError(`No element matches "${options.selector}" to screenshot`);
+      if (box.reason === 'invalid-selector')
+        throw new StepValidationError(`Invalid CSS selector "${options.selector}": ${box.message}`);
+      if (box.reason === 'not-found')
+        throw new ElementNotFoundError(`No element matches "${options.selector}" to screenshot`);
       throw new ElementNotFoundError(`Element "${options.selector}" has an empty box (hidden?) and cannot be captured`);
     }
     const pad = options.padding ?? 0;
-    return { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), width: box.width + 2 * pad, height: box.height + 2 * pad };
+    return {
+      x: Math.max(0, box.x - pad),
+      y: Math.max(0, box.y - pad),
+      width: box.width + 2 * pad,
+      height: box.height + 2 * pad,
+    };
   }
   if (options.fullPage) {
     const size = await call((rt) => rt.elementBox.documentSize(), undefined);
     if (size.width > MAX_SCREENSHOT_SIDE_PX || size.height > MAX_SCREENSHOT_SIDE_PX) {
-      throw new StepValidationError(`The page is ${size.width}x${size.height}px; a full-page screenshot is limited to ${MAX_SCREENSHOT_SIDE_PX}px a side. Capture the viewport, or a region with {"clip": {...}}.`);
+      throw new StepValidationError(
+        `The page is ${size.width}x${size.height}px; a full-page screenshot is limited to ${MAX_SCREENSHOT_SIDE_PX}px a side. Capture the viewport, or a region with {"clip": {...}}.`,
+      );
     }
     return { x: 0, y: 0, width: size.width, height: size.height };
   }
@@ -56,10 +65,17 @@ async function clipFor(options: ScreenshotOptions, call: RuntimeCall): Promise<C
 }
 
 export async function captureScreenshot(
-  session: CdpSession, options: ScreenshotOptions, deadline: Deadline, call: RuntimeCall,
+  session: CdpSession,
+  options: ScreenshotOptions,
+  deadline: Deadline,
+  call: RuntimeCall,
 ): Promise<ScreenshotResult> {
   const clip = await deadline.race(clipFor(options, call), 'the screenshot area');
-  const params: Protocol.Page.CaptureScreenshotRequest = { format: options.format, fromSurface: true, optimizeForSpeed: true };
+  const params: Protocol.Page.CaptureScreenshotRequest = {
+    format: options.format,
+    fromSurface: true,
+    optimizeForSpeed: true,
+  };
   if (options.quality !== undefined && options.format !== 'png') params.quality = options.quality;
   if (clip) {
     params.clip = { ...clip, scale: 1 };
@@ -70,20 +86,30 @@ export async function captureScreenshot(
   }
   // The viewport's size is asked alongside the capture, not after it.
   const sizeP = clip ? undefined : call(() => ({ width: window.innerWidth, height: window.innerHeight }), undefined);
-  sizeP?.catch(() => { /* awaited below, once the capture succeeded */ });
+  sizeP?.catch(() => {
+    /* awaited below, once the capture succeeded */
+  });
   let data: string;
   try {
     const capture = session.sendWith('Page.captureScreenshot', params, { timeoutMs: deadline.remainingMs() + 1_000 });
     ({ data } = await deadline.race(capture, 'the screenshot'));
   } finally {
     if (options.omitBackground) {
-      await session.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => { /* the tab is gone; nothing to restore */ });
+      await session.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => {
+        /* the tab is gone; nothing to restore */
+      });
     }
   }
   const buffer = Buffer.from(data, 'base64');
   const path = resolve(options.path);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, buffer);
-  const size = clip ?? await deadline.race(sizeP!, 'the viewport size');
-  return { path, width: Math.round(size.width), height: Math.round(size.height), format: options.format, bytes: buffer.length };
+  const size = clip ?? (await deadline.race(sizeP!, 'the viewport size'));
+  return {
+    path,
+    width: Math.round(size.width),
+    height: Math.round(size.height),
+    format: options.format,
+    bytes: buffer.length,
+  };
 }

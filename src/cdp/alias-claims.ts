@@ -7,7 +7,17 @@
 // takes no name), and anything in the page (window.name, a global) is the page's to change — a
 // hostile page could claim another agent's alias. The private state dir (0700) is ours alone.
 
-import { mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  closeSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from '../common/index.js';
 
@@ -29,8 +39,15 @@ const claimPath = (dir: string, alias: string): string => join(claimsDir(dir), `
 
 function isClaim(v: unknown): v is ClaimedTab {
   const c = v as ClaimedTab;
-  return typeof c === 'object' && c !== null && typeof c.targetId === 'string' && c.targetId.length > 0
-    && typeof c.host === 'string' && Number.isInteger(c.port) && (c.wsEndpoint === undefined || typeof c.wsEndpoint === 'string');
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.targetId === 'string' &&
+    c.targetId.length > 0 &&
+    typeof c.host === 'string' &&
+    Number.isInteger(c.port) &&
+    (c.wsEndpoint === undefined || typeof c.wsEndpoint === 'string')
+  );
 }
 
 /** The tab an alias was handed out for, when its claim file is intact. */
@@ -74,7 +91,9 @@ export function claimedHighWater(dir = stateDir()): number {
   let names: string[] = [];
   try {
     names = readdirSync(claimsDir(dir));
-  } catch { /* no claims yet: the high-water file alone */ }
+  } catch {
+    /* no claims yet: the high-water file alone */
+  }
   for (const n of names) {
     const m = /^t(\d+)\.json$/.exec(n);
     if (m) highest = Math.max(highest, Number(m[1]));
@@ -133,7 +152,9 @@ export function releaseClaim(alias: string, dir = stateDir()): void {
   if (!ALIAS_FORM.test(alias)) return;
   try {
     unlinkSync(claimPath(dir, alias));
-  } catch { /* never claimed (a registry from before claims) or already released */ }
+  } catch {
+    /* never claimed (a registry from before claims) or already released */
+  }
 }
 
 function writeAtomically(path: string, text: string): void {
@@ -142,7 +163,11 @@ function writeAtomically(path: string, text: string): void {
     writeFileSync(tmp, text, { mode: 0o600 });
     renameSync(tmp, path);
   } catch (err) {
-    try { unlinkSync(tmp); } catch { /* never created */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
     throw err;
   }
 }

@@ -38,7 +38,11 @@ export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
   if (a.wsEndpoint) {
     markEndpointSecrets(a.wsEndpoint); // from the registry too: its credentials are never shown
     const url = new URL(a.wsEndpoint);
-    return { host: url.hostname, port: Number(url.port || (url.protocol === 'wss:' ? 443 : 80)), wsEndpoint: a.wsEndpoint };
+    return {
+      host: url.hostname,
+      port: Number(url.port || (url.protocol === 'wss:' ? 443 : 80)),
+      wsEndpoint: a.wsEndpoint,
+    };
   }
   if (a.own) return { host: DEFAULT_HOST, port: a.port ?? 0, own: true };
   if (a.host !== undefined || a.port !== undefined || NAMED_PORT !== undefined) {
@@ -62,7 +66,10 @@ export function canLaunchAt(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost';
 }
 
-async function discoverWsUrl(addr: BrowserAddress, options: ConnectOptions): Promise<{ url: string; launched: boolean }> {
+async function discoverWsUrl(
+  addr: BrowserAddress,
+  options: ConnectOptions,
+): Promise<{ url: string; launched: boolean }> {
   let version: BrowserVersion;
   try {
     version = await getVersion(addr.host, addr.port);
@@ -70,7 +77,10 @@ async function discoverWsUrl(addr: BrowserAddress, options: ConnectOptions): Pro
   } catch (err) {
     // Something holds the port but does not answer (a frozen Chrome): launching another cannot help.
     const frozen = /no answer within/.test((err as Error).message);
-    if (frozen) throw new ConnectionError(`${(err as Error).message}. Something holds the port but does not answer (a frozen or overloaded Chrome): restart it, or use another port.`);
+    if (frozen)
+      throw new ConnectionError(
+        `${(err as Error).message}. Something holds the port but does not answer (a frozen or overloaded Chrome): restart it, or use another port.`,
+      );
     if (!options.autoLaunch || !canLaunchAt(addr.host)) throw err;
   }
   const result = await ensureLocalChrome(addr.port, options.headless ?? defaultHeadless());
@@ -94,7 +104,9 @@ export async function connectBrowser(addr: BrowserAddress, options: ConnectOptio
   }
   const { url, launched } = await discoverWsUrl(addr, options);
   const conn = await Connection.open(url, options.timeoutMs);
-  await updateRegistry((data) => { data.browsers[key] = url; });
+  await updateRegistry((data) => {
+    data.browsers[key] = url;
+  });
   return { conn, launched };
 }
 

@@ -15,8 +15,9 @@ function macCandidates(): string[] {
 }
 
 function windowsCandidates(): string[] {
-  const roots = [process.env.LOCALAPPDATA, process.env.PROGRAMFILES, process.env['PROGRAMFILES(X86)']]
-    .filter((r): r is string => Boolean(r));
+  const roots = [process.env.LOCALAPPDATA, process.env.PROGRAMFILES, process.env['PROGRAMFILES(X86)']].filter(
+    (r): r is string => Boolean(r),
+  );
   return roots.flatMap((root) => [
     join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'),
     join(root, 'Chromium', 'Application', 'chrome.exe'),
@@ -32,9 +33,12 @@ function linuxCandidates(): string[] {
 export function findChrome(): string | undefined {
   const fromEnv = process.env.CHROME_PATH;
   if (fromEnv && existsSync(fromEnv)) return fromEnv;
-  const candidates = process.platform === 'darwin' ? macCandidates()
-    : process.platform === 'win32' ? windowsCandidates()
-      : linuxCandidates();
+  const candidates =
+    process.platform === 'darwin'
+      ? macCandidates()
+      : process.platform === 'win32'
+        ? windowsCandidates()
+        : linuxCandidates();
   return candidates.find((p) => existsSync(p));
 }
 

@@ -3,9 +3,7 @@
 // Incoming frames are `unknown` until narrowed here; nothing past this file sees raw JSON.
 
 import { ConnectionError, ExecutionError, DEFAULT_COMMAND_TIMEOUT_MS, pendingStart, tracked } from '../common/index.js';
-import type {
-  CdpSession, CommandName, CommandResult, EventName, EventPayload, SendOptions,
-} from './protocol.js';
+import type { CdpSession, CommandName, CommandResult, EventName, EventPayload, SendOptions } from './protocol.js';
 import { isTargetClosed } from './protocol-errors.js';
 import { WebSocketClient } from './websocket.js';
 
@@ -47,12 +45,15 @@ export class Connection {
   static async open(url: string, timeoutMs: number): Promise<Connection> {
     const conn = new Connection(url);
     try {
-      conn.#ws = await tracked(`the WebSocket handshake with ${url.replace(/\/devtools\/browser\/.*/, '')}`, WebSocketClient.open(url, {
-        timeoutMs,
-        maxPayload: 512 * 1024 * 1024,
-        onMessage: (text) => conn.#onMessage(text),
-        onClose: (reason) => conn.#onClose(reason),
-      }));
+      conn.#ws = await tracked(
+        `the WebSocket handshake with ${url.replace(/\/devtools\/browser\/.*/, '')}`,
+        WebSocketClient.open(url, {
+          timeoutMs,
+          maxPayload: 512 * 1024 * 1024,
+          onMessage: (text) => conn.#onMessage(text),
+          onClose: (reason) => conn.#onClose(reason),
+        }),
+      );
     } catch (err) {
       throw new ConnectionError(`Cannot connect to ${url}: ${(err as Error).message}`);
     }
@@ -70,7 +71,9 @@ export class Connection {
 
   session(sessionId: string | undefined): CdpSession {
     const send = <M extends CommandName>(method: M, params: unknown, options: SendOptions): Promise<CommandResult<M>> =>
-      this.#send(method, params, sessionId, options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) as Promise<CommandResult<M>>;
+      this.#send(method, params, sessionId, options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) as Promise<
+        CommandResult<M>
+      >;
     const on = <E extends EventName>(event: E, handler: (payload: EventPayload<E>) => void): (() => void) =>
       this.#on(sessionId, event, handler as Listener);
     return {
@@ -132,7 +135,9 @@ export class Connection {
     let set = this.#listeners.get(key);
     if (!set) this.#listeners.set(key, (set = new Set()));
     set.add(handler);
-    return () => { set.delete(handler); };
+    return () => {
+      set.delete(handler);
+    };
   }
 
   #onMessage(text: string): void {
@@ -153,7 +158,9 @@ export class Connection {
         const detail = [msg.error.message, msg.error.data].filter(Boolean).join(': ');
         pending.error.message = `${pending.method}: ${detail || 'unknown protocol error'}`;
         if (isTargetClosed(pending.error)) {
-          pending.reject(new ConnectionError(`The tab is gone (${pending.error.message})`, {}, { cause: pending.error }));
+          pending.reject(
+            new ConnectionError(`The tab is gone (${pending.error.message})`, {}, { cause: pending.error }),
+          );
         } else {
           pending.reject(pending.error);
         }

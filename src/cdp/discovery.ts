@@ -18,29 +18,45 @@ export interface TargetListEntry {
   webSocketDebuggerUrl?: string;
 }
 
-export function httpJson<T>(host: string, port: number, path: string, timeoutMs = PROBE_TIMEOUT_MS, method = 'GET'): Promise<T> {
+export function httpJson<T>(
+  host: string,
+  port: number,
+  path: string,
+  timeoutMs = PROBE_TIMEOUT_MS,
+  method = 'GET',
+): Promise<T> {
   const { request } = requireBuiltin('node:http') as typeof import('node:http');
-  return tracked(`an HTTP answer from http://${host}:${port}${path}`, new Promise((resolve, reject) => {
-    const req = request({ host, port, path, method, timeout: timeoutMs, headers: { host: `${host}:${port}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString();
-        if ((res.statusCode ?? 500) >= 400) {
-          reject(new ConnectionError(`http://${host}:${port}${path} answered ${res.statusCode}: ${body.slice(0, 200)}`));
-          return;
-        }
-        try {
-          resolve(JSON.parse(body) as T);
-        } catch {
-          reject(new ConnectionError(`http://${host}:${port}${path} did not answer JSON`));
-        }
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs}ms`)));
-    req.on('error', (err) => reject(new ConnectionError(`Chrome is not reachable at ${host}:${port} (${err.message})`)));
-    req.end();
-  }));
+  return tracked(
+    `an HTTP answer from http://${host}:${port}${path}`,
+    new Promise((resolve, reject) => {
+      const req = request(
+        { host, port, path, method, timeout: timeoutMs, headers: { host: `${host}:${port}` } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const body = Buffer.concat(chunks).toString();
+            if ((res.statusCode ?? 500) >= 400) {
+              reject(
+                new ConnectionError(`http://${host}:${port}${path} answered ${res.statusCode}: ${body.slice(0, 200)}`),
+              );
+              return;
+            }
+            try {
+              resolve(JSON.parse(body) as T);
+            } catch {
+              reject(new ConnectionError(`http://${host}:${port}${path} did not answer JSON`));
+            }
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs}ms`)));
+      req.on('error', (err) =>
+        reject(new ConnectionError(`Chrome is not reachable at ${host}:${port} (${err.message})`)),
+      );
+      req.end();
+    }),
+  );
 }
 
 export function getVersion(host: string, port: number, timeoutMs?: number): Promise<BrowserVersion> {

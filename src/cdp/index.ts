@@ -3,17 +3,42 @@
 export type { CdpSession, Protocol, EventPayload, CommandName } from './protocol.js';
 export { Connection, ProtocolError } from './connection.js';
 export {
-  isContextDestroyed, isCookieRefused, isMethodUnavailable, isNavigationAborted, isNotImplemented, isPageRangeInvalid, isStaleNode, isTargetClosed, isTerminated,
+  isContextDestroyed,
+  isCookieRefused,
+  isMethodUnavailable,
+  isNavigationAborted,
+  isNotImplemented,
+  isPageRangeInvalid,
+  isStaleNode,
+  isTargetClosed,
+  isTerminated,
   isUnknownContext,
 } from './protocol-errors.js';
 export { probe, getVersion, isLoopbackHost } from './discovery.js';
 export { findChrome, chromeInstallHint } from './chrome-finder.js';
 export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
-export { connectBrowser, attachToTarget, canLaunchAt, listPageTargets, normaliseAddress, resolvedAddress } from './browser.js';
+export {
+  connectBrowser,
+  attachToTarget,
+  canLaunchAt,
+  listPageTargets,
+  normaliseAddress,
+  resolvedAddress,
+} from './browser.js';
 export { connectOwnBrowser, ownProfileName } from './own-browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
-  readRegistry, loadRegistry, updateRegistry, registerTab, forgetTab, patchTab, pruneTabs, findAlias, registryPath, entryOf, lookupTab,
+  readRegistry,
+  loadRegistry,
+  updateRegistry,
+  registerTab,
+  forgetTab,
+  patchTab,
+  pruneTabs,
+  findAlias,
+  registryPath,
+  entryOf,
+  lookupTab,
 } from './tab-registry.js';
 export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting, OwnBrowserRecord } from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';

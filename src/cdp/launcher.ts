@@ -6,7 +6,13 @@
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ConnectionError, ensureStateDir, LAUNCH_POLL_INTERVAL_MS, LAUNCH_TIMEOUT_MS, onAbandon, requireBuiltin, stateDir,
+  ConnectionError,
+  ensureStateDir,
+  LAUNCH_POLL_INTERVAL_MS,
+  LAUNCH_TIMEOUT_MS,
+  onAbandon,
+  requireBuiltin,
+  stateDir,
 } from '../common/index.js';
 import { chromeInstallHint, findChrome } from './chrome-finder.js';
 import { probe, type BrowserVersion } from './discovery.js';
@@ -55,7 +61,9 @@ export function chromeArgs(port: number, profileDir: string, headless: boolean):
 
 function stderrTail(logPath: string): string {
   try {
-    const lines = readFileSync(logPath, 'utf8').split('\n').filter((l) => l.trim());
+    const lines = readFileSync(logPath, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     return lines.slice(-8).join('\n');
   } catch {
     return '';
@@ -77,7 +85,10 @@ export interface LaunchSpec<T> {
 
 async function spawnAndWait<T>(spec: LaunchSpec<T>): Promise<T> {
   const exe = findChrome();
-  if (!exe) throw new ConnectionError(`Chrome is not running${spec.port ? ` on port ${spec.port}` : ''} and no Chrome executable was found. ${chromeInstallHint()}`);
+  if (!exe)
+    throw new ConnectionError(
+      `Chrome is not running${spec.port ? ` on port ${spec.port}` : ''} and no Chrome executable was found. ${chromeInstallHint()}`,
+    );
   const fresh = !existsSync(join(stateDir(), spec.profileName));
   const profileDir = ensureStateDir(spec.profileName);
   const logPath = join(profileDir, 'chrome-stderr.log');
@@ -85,7 +96,11 @@ async function spawnAndWait<T>(spec: LaunchSpec<T>): Promise<T> {
   const cleanUp = (): string => {
     abandoned();
     if (child.pid && exited === undefined) {
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }
     const tail = stderrTail(logPath);
     if (fresh) rmSync(profileDir, { recursive: true, force: true, maxRetries: 2 });
@@ -102,23 +117,36 @@ async function spawnAndWait<T>(spec: LaunchSpec<T>): Promise<T> {
   child.unref();
 
   let exited: string | undefined;
-  child.once('exit', (code, signal) => { exited = signal ? `signal ${signal}` : `code ${code}`; });
-  child.once('error', (err) => { exited = err.message; });
+  child.once('exit', (code, signal) => {
+    exited = signal ? `signal ${signal}` : `code ${code}`;
+  });
+  child.once('error', (err) => {
+    exited = err.message;
+  });
   // A command that gives up (deadline, signal) while Chrome starts leaves no Chrome behind.
-  const abandoned = onAbandon(() => { cleanUp(); });
+  const abandoned = onAbandon(() => {
+    cleanUp();
+  });
 
   const endsAt = Date.now() + LAUNCH_TIMEOUT_MS;
   while (Date.now() < endsAt) {
     const up = await spec.ready(profileDir);
-    if (up !== undefined) { abandoned(); return up; }
+    if (up !== undefined) {
+      abandoned();
+      return up;
+    }
     if (exited !== undefined) {
       const tail = cleanUp();
-      throw new ConnectionError(`Chrome (${exe}) exited with ${exited} before opening ${spec.what}.${tail ? ` Its stderr:\n${tail}` : ''}`);
+      throw new ConnectionError(
+        `Chrome (${exe}) exited with ${exited} before opening ${spec.what}.${tail ? ` Its stderr:\n${tail}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, LAUNCH_POLL_INTERVAL_MS));
   }
   const tail = cleanUp();
-  throw new LaunchHangError(`Chrome (${exe}) did not open ${spec.what} within ${LAUNCH_TIMEOUT_MS}ms.${tail ? ` Its stderr:\n${tail}` : ''}`);
+  throw new LaunchHangError(
+    `Chrome (${exe}) did not open ${spec.what} within ${LAUNCH_TIMEOUT_MS}ms.${tail ? ` Its stderr:\n${tail}` : ''}`,
+  );
 }
 
 /** A Chrome that neither opened its port nor exited in time (it was killed). */
@@ -152,7 +180,10 @@ export async function ensureLocalChrome(port: number, headless = defaultHeadless
     const meanwhile = await probe('127.0.0.1', port);
     if (meanwhile) return { version: meanwhile, launched: false };
     const version = await launchChrome({
-      port, headless, profileName: `chrome-profile-${port}${headless ? '-headless' : ''}`, what: `port ${port}`,
+      port,
+      headless,
+      profileName: `chrome-profile-${port}${headless ? '-headless' : ''}`,
+      what: `port ${port}`,
       ready: () => probe('127.0.0.1', port, 500),
     });
     return { version, launched: true };

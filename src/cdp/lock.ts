@@ -60,7 +60,11 @@ function tryAcquire(path: string): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     if (isStale(path)) {
-      try { unlinkSync(path); } catch { /* another waiter broke it first */ }
+      try {
+        unlinkSync(path);
+      } catch {
+        /* another waiter broke it first */
+      }
     }
     return false;
   }
@@ -73,7 +77,11 @@ export type ReleaseLock = () => void;
  * Takes the lock at `path`, waiting at most `timeoutMs`; `busy(ownerPid)` makes the error thrown
  * when the wait runs out. The lock is refreshed while held and released by the returned function.
  */
-export async function acquireLock(path: string, timeoutMs: number, busy: (owner: number | undefined) => Error): Promise<ReleaseLock> {
+export async function acquireLock(
+  path: string,
+  timeoutMs: number,
+  busy: (owner: number | undefined) => Error,
+): Promise<ReleaseLock> {
   const endsAt = Date.now() + timeoutMs;
   while (!tryAcquire(path)) {
     if (Date.now() >= endsAt) throw busy(lockOwner(path));
@@ -83,7 +91,9 @@ export async function acquireLock(path: string, timeoutMs: number, busy: (owner:
     try {
       const now = new Date();
       utimesSync(path, now, now);
-    } catch { /* broken by a waiter that judged it stale; nothing left to refresh */ }
+    } catch {
+      /* broken by a waiter that judged it stale; nothing left to refresh */
+    }
   }, HEARTBEAT_MS);
   heartbeat.unref();
   let held = true;
@@ -96,14 +106,21 @@ export async function acquireLock(path: string, timeoutMs: number, busy: (owner:
     clearInterval(heartbeat);
     // Only our own lock is removed: a waiter may have broken it and taken it over.
     if (lockOwner(path) !== process.pid) return;
-    try { unlinkSync(path); } catch { /* already gone */ }
+    try {
+      unlinkSync(path);
+    } catch {
+      /* already gone */
+    }
   };
   return release;
 }
 
 export async function withLock<T>(path: string, timeoutMs: number, what: string, fn: () => Promise<T> | T): Promise<T> {
-  const release = await acquireLock(path, timeoutMs,
-    () => new ConnectionError(`${what} is busy: another cdp-skill process held its lock for ${timeoutMs}ms`));
+  const release = await acquireLock(
+    path,
+    timeoutMs,
+    () => new ConnectionError(`${what} is busy: another cdp-skill process held its lock for ${timeoutMs}ms`),
+  );
   try {
     return await fn();
   } finally {

@@ -30,8 +30,11 @@ export function readActivePort(profileDir: string): string | undefined {
 
 /** The id of the browser's default context: random per Chrome start, stable while it runs. */
 async function contextIdOf(conn: Connection): Promise<string> {
-  const { defaultBrowserContextId } = await conn.browser().sendWith('Target.getBrowserContexts', undefined, { timeoutMs: PROBE_TIMEOUT_MS });
-  if (typeof defaultBrowserContextId !== 'string') throw new ConnectionError('Target.getBrowserContexts named no default context');
+  const { defaultBrowserContextId } = await conn
+    .browser()
+    .sendWith('Target.getBrowserContexts', undefined, { timeoutMs: PROBE_TIMEOUT_MS });
+  if (typeof defaultBrowserContextId !== 'string')
+    throw new ConnectionError('Target.getBrowserContexts named no default context');
   return defaultBrowserContextId;
 }
 
@@ -51,7 +54,7 @@ async function openVerified(record: OwnBrowserRecord, timeoutMs: number): Promis
     return undefined; // nothing there (Chrome exited): the caller launches
   }
   try {
-    if (await contextIdOf(conn) === record.browserContextId) return conn;
+    if ((await contextIdOf(conn)) === record.browserContextId) return conn;
   } catch {
     // no answer, or not CDP: not our browser
   }
@@ -101,7 +104,9 @@ async function rediscover(failed: OwnBrowserRecord | undefined, timeoutMs: numbe
     if (!wsUrl || wsUrl === failed?.wsUrl || !profileOwnerAlive(dir)) continue;
     try {
       const { conn, record } = await recordOf(wsUrl, timeoutMs);
-      await updateRegistry((data) => { data.own = record; });
+      await updateRegistry((data) => {
+        data.own = record;
+      });
       return conn;
     } catch {
       // gone meanwhile: try the other profile, then launch
@@ -112,13 +117,18 @@ async function rediscover(failed: OwnBrowserRecord | undefined, timeoutMs: numbe
 
 async function launchOwn(headless: boolean, timeoutMs: number): Promise<Connection> {
   const wsUrl = await launchChrome({
-    port: 0, headless, profileName: ownProfileName(headless), what: 'its DevToolsActivePort file',
+    port: 0,
+    headless,
+    profileName: ownProfileName(headless),
+    what: 'its DevToolsActivePort file',
     // A file left by an earlier Chrome must not be read as this one's.
     prepare: (dir) => rmSync(join(dir, ACTIVE_PORT_FILE), { force: true }),
     ready: async (dir) => readActivePort(dir),
   });
   const { conn, record } = await recordOf(wsUrl, timeoutMs);
-  await updateRegistry((data) => { data.own = record; });
+  await updateRegistry((data) => {
+    data.own = record;
+  });
   return conn;
 }
 
@@ -132,12 +142,14 @@ export interface OwnConnectOptions {
 export async function connectOwnBrowser(options: OwnConnectOptions): Promise<{ conn: Connection; launched: boolean }> {
   const find = async (): Promise<Connection | undefined> => {
     const record = readRegistry().own;
-    return (record && await openVerified(record, options.timeoutMs)) || rediscover(record, options.timeoutMs);
+    return (record && (await openVerified(record, options.timeoutMs))) || rediscover(record, options.timeoutMs);
   };
   const found = await find();
   if (found) return { conn: found, launched: false };
   if (!options.autoLaunch) {
-    throw new ConnectionError('cdp-skill\'s own Chrome is not running: start it with {"openTab": …} or {"chromeStatus": true}, or name a port to use another Chrome.');
+    throw new ConnectionError(
+      'cdp-skill\'s own Chrome is not running: start it with {"openTab": …} or {"chromeStatus": true}, or name a port to use another Chrome.',
+    );
   }
   // Agents starting at once launch one Chrome: the others find it under the lock.
   const lockPath = join(ensureStateDir(), 'launch-own.lock');

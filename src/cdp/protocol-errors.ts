@@ -46,4 +46,5 @@ export const isPageRangeInvalid = (err: unknown): boolean => /page range/i.test(
 /** The command exists but this browser cannot carry it out (printToPDF in a headed Chrome). */
 export const isNotImplemented = (err: unknown): boolean => /not implemented|not supported/i.test(text(err));
 /** This browser does not implement the command (an older Chrome, or another CDP server). */
-export const isMethodUnavailable = (err: unknown): boolean => /wasn't found|not found|not supported/i.test(text(err)) && !isTargetClosed(err);
+export const isMethodUnavailable = (err: unknown): boolean =>
+  /wasn't found|not found|not supported/i.test(text(err)) && !isTargetClosed(err);

@@ -22,11 +22,14 @@ export interface CdpSession {
   readonly id: string | undefined;
   send<M extends CommandName>(method: M, ...params: CommandParams<M>): Promise<CommandResult<M>>;
   sendWith<M extends CommandName>(
-    method: M, params: CommandParams<M>[0], options: SendOptions,
+    method: M,
+    params: CommandParams<M>[0],
+    options: SendOptions,
   ): Promise<CommandResult<M>>;
   on<E extends EventName>(event: E, handler: (payload: EventPayload<E>) => void): () => void;
   /** Resolves with the first `event` payload that passes `predicate`; the caller bounds it. */
   waitFor<E extends EventName>(
-    event: E, predicate?: (payload: EventPayload<E>) => boolean,
+    event: E,
+    predicate?: (payload: EventPayload<E>) => boolean,
   ): { promise: Promise<EventPayload<E>>; cancel: () => void };
 }

@@ -10,7 +10,8 @@ import { claimAlias, claimedHighWater, readClaims, restoreClaim } from './alias-
 /** One browser's tab list may take this long; refused ports answer at once. */
 const LIST_TIMEOUT_MS = 1_500;
 
-const ENTRY = /"(t\d+)"\s*:\s*\{\s*"targetId"\s*:\s*"([^"\\]+)"\s*,\s*"host"\s*:\s*"([^"\\]*)"\s*,\s*"port"\s*:\s*(\d+)(?:\s*,\s*"wsEndpoint"\s*:\s*"([^"\\]+)")?/g;
+const ENTRY =
+  /"(t\d+)"\s*:\s*\{\s*"targetId"\s*:\s*"([^"\\]+)"\s*,\s*"host"\s*:\s*"([^"\\]*)"\s*,\s*"port"\s*:\s*(\d+)(?:\s*,\s*"wsEndpoint"\s*:\s*"([^"\\]+)")?/g;
 
 /** Whatever a damaged registry text still says: complete entries and the highest alias number. */
 export function salvageRegistry(text: string): { data: RegistryData; highestSeen: number } {
@@ -36,14 +37,19 @@ function highestArtifactAlias(dir: string): number {
       const m = /^t(\d+)\./.exec(name);
       if (m) highest = Math.max(highest, Number(m[1]));
     }
-  } catch { /* no state dir listing: the registry text alone sets the floor */ }
+  } catch {
+    /* no state dir listing: the registry text alone sets the floor */
+  }
   return highest;
 }
 
 /** Local ports of Chromes cdp-skill launched (their profiles are `chrome-profile-<port>`). */
 function launchedPorts(dir: string): number[] {
   try {
-    return readdirSync(dir).map((n) => /^chrome-profile-(\d+)/.exec(n)?.[1]).filter((p) => p !== undefined).map(Number);
+    return readdirSync(dir)
+      .map((n) => /^chrome-profile-(\d+)/.exec(n)?.[1])
+      .filter((p) => p !== undefined)
+      .map(Number);
   } catch {
     return []; // no state dir listing: only the salvaged entries name browsers
   }
@@ -89,7 +95,8 @@ export async function rebuildRegistry(text: string, dir: string): Promise<Regist
     }
     for (const t of b.targets) {
       const entry: TabEntry = { targetId: t.id, host: b.host, port: b.port };
-      const alias = entries.find((kv) => sameBrowser(kv) && kv[1].targetId === t.id)?.[0] ?? claimAlias(entry, data.nextId, dir);
+      const alias =
+        entries.find((kv) => sameBrowser(kv) && kv[1].targetId === t.id)?.[0] ?? claimAlias(entry, data.nextId, dir);
       restoreClaim(alias, entry, dir);
       data.tabs[alias] = entry;
       data.nextId = Math.max(data.nextId, Number(alias.slice(1)) + 1);

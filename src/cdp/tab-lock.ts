@@ -13,9 +13,14 @@ export function tabLockPath(targetId: string): string {
 
 /** Waits up to `waitMs` for the tab's lock; the caller releases it when the command ends. */
 export function lockTab(alias: string, targetId: string, waitMs: number): Promise<ReleaseLock> {
-  return acquireLock(tabLockPath(targetId), waitMs, (owner) => new ConnectionError(
-    `Tab busy: ${alias} is in use by another cdp-skill command${owner ? ` (pid ${owner})` : ''}; waited ${waitMs}ms. `
-    + `Run commands on one tab one after another, or open your own tab with openTab.`,
-    { tab: alias },
-  ));
+  return acquireLock(
+    tabLockPath(targetId),
+    waitMs,
+    (owner) =>
+      new ConnectionError(
+        `Tab busy: ${alias} is in use by another cdp-skill command${owner ? ` (pid ${owner})` : ''}; waited ${waitMs}ms. ` +
+          `Run commands on one tab one after another, or open your own tab with openTab.`,
+        { tab: alias },
+      ),
+  );
 }

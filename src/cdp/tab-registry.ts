@@ -70,21 +70,34 @@ function empty(): RegistryData {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isInt = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): boolean => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const isInt = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): boolean =>
+  Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 const optional = (v: unknown, check: (x: unknown) => boolean): boolean => v === undefined || check(v);
-const allNumbers = (v: unknown, keys: string[]): v is Record<string, unknown> => isObject(v) && keys.every((k) => optional(v[k], (x) => typeof x === 'number'));
+const allNumbers = (v: unknown, keys: string[]): v is Record<string, unknown> =>
+  isObject(v) && keys.every((k) => optional(v[k], (x) => typeof x === 'number'));
 
 /** Every field of an entry has the type it is written with; anything else is damage. */
 function isEntry(v: unknown): v is TabEntry {
   if (!isObject(v)) return false;
-  return typeof v.targetId === 'string' && v.targetId.length > 0 && v.targetId.length <= 128
-    && typeof v.host === 'string' && isInt(v.port, 1, 65_535)
-    && optional(v.wsEndpoint, (x) => typeof x === 'string')
-    && optional(v.viewport, (x) => allNumbers(x, ['width', 'height', 'deviceScaleFactor']) && typeof x.width === 'number')
-    && optional(v.geolocation, (x) => allNumbers(x, ['latitude', 'longitude', 'accuracy']) && typeof x.latitude === 'number')
-    && optional(v.counters, (x) => isObject(x) && isInt(x.snapshot, 0) && isInt(x.element, 0))
-    && optional(v.snapshotHashes, (x) => isObject(x) && Object.values(x).every((h) => typeof h === 'string'))
-    && optional(v.frame, (x) => isObject(x) && typeof x.frameId === 'string' && typeof x.url === 'string');
+  return (
+    typeof v.targetId === 'string' &&
+    v.targetId.length > 0 &&
+    v.targetId.length <= 128 &&
+    typeof v.host === 'string' &&
+    isInt(v.port, 1, 65_535) &&
+    optional(v.wsEndpoint, (x) => typeof x === 'string') &&
+    optional(
+      v.viewport,
+      (x) => allNumbers(x, ['width', 'height', 'deviceScaleFactor']) && typeof x.width === 'number',
+    ) &&
+    optional(
+      v.geolocation,
+      (x) => allNumbers(x, ['latitude', 'longitude', 'accuracy']) && typeof x.latitude === 'number',
+    ) &&
+    optional(v.counters, (x) => isObject(x) && isInt(x.snapshot, 0) && isInt(x.element, 0)) &&
+    optional(v.snapshotHashes, (x) => isObject(x) && Object.values(x).every((h) => typeof h === 'string')) &&
+    optional(v.frame, (x) => isObject(x) && typeof x.frameId === 'string' && typeof x.url === 'string')
+  );
 }
 
 /**
@@ -99,13 +112,15 @@ export function parseRegistry(text: string): RegistryData | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(raw) || !isInt(raw.nextId, 1) || !isObject(raw.tabs) || !optional(raw.browsers, isObject)) return undefined;
+  if (!isObject(raw) || !isInt(raw.nextId, 1) || !isObject(raw.tabs) || !optional(raw.browsers, isObject))
+    return undefined;
   const data = empty();
   data.nextId = raw.nextId as number;
   for (const [alias, entry] of Object.entries(raw.tabs)) {
     if (!ALIAS_FORM.test(alias)) return undefined;
     if (isEntry(entry)) data.tabs[alias] = entry;
-    else if (typeof entry === 'string' && entry) data.tabs[alias] = { targetId: entry, host: '127.0.0.1', port: 9222 }; // first format
+    else if (typeof entry === 'string' && entry)
+      data.tabs[alias] = { targetId: entry, host: '127.0.0.1', port: 9222 }; // first format
     else return undefined;
     data.nextId = Math.max(data.nextId, Number(alias.slice(1)) + 1);
   }
@@ -114,7 +129,8 @@ export function parseRegistry(text: string): RegistryData | undefined {
     data.browsers[key] = url;
   }
   const own = raw.own as Partial<OwnBrowserRecord> | undefined;
-  if (typeof own?.wsUrl === 'string' && typeof own.browserContextId === 'string') data.own = { wsUrl: own.wsUrl, browserContextId: own.browserContextId };
+  if (typeof own?.wsUrl === 'string' && typeof own.browserContextId === 'string')
+    data.own = { wsUrl: own.wsUrl, browserContextId: own.browserContextId };
   return data;
 }
 
@@ -125,7 +141,11 @@ function readFile(): FileState {
   const st = lstatSync(path, { throwIfNoEntry: false });
   if (!st) return { data: empty() }; // no registry yet
   // A directory, symlink, FIFO… in its place is moved aside like a corrupt file (a FIFO would block a read).
-  if (!st.isFile()) return { corrupt: '', what: st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symlink' : 'not a regular file' };
+  if (!st.isFile())
+    return {
+      corrupt: '',
+      what: st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symlink' : 'not a regular file',
+    };
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -155,7 +175,9 @@ async function recover(text: string): Promise<RegistryData> {
   const path = registryPath();
   try {
     renameSync(path, `${path}.corrupt-${Date.now()}`);
-  } catch { /* gone already: the rebuilt registry is written below either way */ }
+  } catch {
+    /* gone already: the rebuilt registry is written below either way */
+  }
   removeStrayTempFiles();
   const data = await rebuildRegistry(text, stateDir());
   writeRegistry(data);
@@ -240,7 +262,12 @@ export function registerTab(entry: TabEntry): Promise<string> {
   return updateRegistry((data) => {
     const existing = findAlias(data, entry.targetId);
     if (existing) return existing;
-    const claim: ClaimedTab = { targetId: entry.targetId, host: entry.host, port: entry.port, ...(entry.wsEndpoint ? { wsEndpoint: entry.wsEndpoint } : {}) };
+    const claim: ClaimedTab = {
+      targetId: entry.targetId,
+      host: entry.host,
+      port: entry.port,
+      ...(entry.wsEndpoint ? { wsEndpoint: entry.wsEndpoint } : {}),
+    };
     const alias = claimAlias(claim, data.nextId);
     data.nextId = Number(alias.slice(1)) + 1;
     data.tabs[alias] = entry;
@@ -249,7 +276,9 @@ export function registerTab(entry: TabEntry): Promise<string> {
 }
 
 export async function forgetTab(alias: string): Promise<void> {
-  await updateRegistry((data) => { delete data.tabs[alias]; });
+  await updateRegistry((data) => {
+    delete data.tabs[alias];
+  });
   releaseClaim(alias);
 }
 
@@ -265,11 +294,21 @@ export function patchTab(alias: string, patch: Partial<TabEntry>): Promise<void>
 }
 
 /** Drops entries of one browser whose targets no longer exist. */
-export async function pruneTabs(host: string, port: number, liveTargetIds: Set<string>, wsEndpoint?: string): Promise<string[]> {
-  const dead = (data: RegistryData): string[] => Object.entries(data.tabs).filter(([, e]) => {
-    const sameBrowser = wsEndpoint ? e.wsEndpoint === wsEndpoint : !e.wsEndpoint && e.host === host && e.port === port;
-    return sameBrowser && !liveTargetIds.has(e.targetId);
-  }).map(([alias]) => alias);
+export async function pruneTabs(
+  host: string,
+  port: number,
+  liveTargetIds: Set<string>,
+  wsEndpoint?: string,
+): Promise<string[]> {
+  const dead = (data: RegistryData): string[] =>
+    Object.entries(data.tabs)
+      .filter(([, e]) => {
+        const sameBrowser = wsEndpoint
+          ? e.wsEndpoint === wsEndpoint
+          : !e.wsEndpoint && e.host === host && e.port === port;
+        return sameBrowser && !liveTargetIds.has(e.targetId);
+      })
+      .map(([alias]) => alias);
   // Mostly nothing is dead: then a read is enough, without the lock and the write.
   if (!dead(await loadRegistry()).length) return [];
   return updateRegistry((data) => {

@@ -8,7 +8,10 @@ export const OPCODE = { continuation: 0x0, text: 0x1, binary: 0x2, close: 0x8, p
 
 /** A frame or message the peer should never have sent: the connection must fail (RFC 6455 §7.1.7). */
 export class FrameError extends Error {
-  constructor(message: string, readonly closeCode: number) {
+  constructor(
+    message: string,
+    readonly closeCode: number,
+  ) {
     super(message);
   }
 }
@@ -76,7 +79,9 @@ export class FrameReader {
     this.#chunks.push(chunk);
     this.#buffered += chunk.length;
     try {
-      while (this.#readFrame()) { /* one frame per turn */ }
+      while (this.#readFrame()) {
+        /* one frame per turn */
+      }
     } catch (err) {
       this.#failed = true;
       throw err;
@@ -112,7 +117,8 @@ export class FrameReader {
     const mask = masked ? Buffer.from(head.subarray(2 + lenBytes, headerLength)) : undefined;
     this.#take(headerLength);
     let payload = this.#take(length);
-    if (mask) { // servers never mask; unmask into a copy, so the caller's bytes stay as given
+    if (mask) {
+      // servers never mask; unmask into a copy, so the caller's bytes stay as given
       payload = Buffer.from(payload);
       for (let i = 0; i < payload.length; i++) payload[i] = payload[i]! ^ mask[i & 3]!;
     }
@@ -154,7 +160,10 @@ export class FrameReader {
         return;
       case OPCODE.close:
         if (payload.length === 1) throw new FrameError('close frame with a one-byte payload', 1002);
-        this.#sink.close(payload.length >= 2 ? payload.readUInt16BE(0) : undefined, payload.subarray(2).toString('utf8'));
+        this.#sink.close(
+          payload.length >= 2 ? payload.readUInt16BE(0) : undefined,
+          payload.subarray(2).toString('utf8'),
+        );
         return;
       default:
         throw new FrameError(`unknown opcode ${opcode}`, 1002);

@@ -33,16 +33,19 @@ export class WebSocketClient {
   private constructor(socket: Socket, rest: Buffer, options: WebSocketOptions) {
     this.#socket = socket;
     this.#onClose = options.onClose;
-    const reader = new FrameReader({
-      message: (_, data) => options.onMessage(data.toString('utf8')),
-      ping: (payload) => this.#write(encodeFrame(OPCODE.pong, payload)),
-      pong: () => {},
-      close: (code, reason) => {
-        this.#write(encodeFrame(OPCODE.close, code === undefined ? Buffer.alloc(0) : closePayload(code)));
-        socket.end();
-        this.#finish(`WebSocket closed (code ${code ?? 1005}${reason ? `, ${reason}` : ''})`);
+    const reader = new FrameReader(
+      {
+        message: (_, data) => options.onMessage(data.toString('utf8')),
+        ping: (payload) => this.#write(encodeFrame(OPCODE.pong, payload)),
+        pong: () => {},
+        close: (code, reason) => {
+          this.#write(encodeFrame(OPCODE.close, code === undefined ? Buffer.alloc(0) : closePayload(code)));
+          socket.end();
+          this.#finish(`WebSocket closed (code ${code ?? 1005}${reason ? `, ${reason}` : ''})`);
+        },
       },
-    }, options.maxPayload);
+      options.maxPayload,
+    );
     const feed = (chunk: Buffer): void => {
       try {
         reader.push(chunk);
@@ -78,7 +81,10 @@ export class WebSocketClient {
     const key = randomBytes(16).toString('base64');
     return new Promise((resolve, reject) => {
       let head: Buffer = Buffer.alloc(0);
-      const timer = setTimeout(() => fail(new Error(`no WebSocket handshake within ${options.timeoutMs}ms`)), options.timeoutMs);
+      const timer = setTimeout(
+        () => fail(new Error(`no WebSocket handshake within ${options.timeoutMs}ms`)),
+        options.timeoutMs,
+      );
       const cleanUp = (): void => {
         clearTimeout(timer);
         socket.removeListener('data', onData);
@@ -101,21 +107,28 @@ export class WebSocketClient {
           return;
         }
         const problem = handshakeProblem(head.subarray(0, end).toString('latin1'), key);
-        if (problem) return fail(new Error(problem));
+        if (problem) {
+          fail(new Error(problem));
+          return;
+        }
         cleanUp();
         resolve(new WebSocketClient(socket, head.subarray(end + 4), options));
       }
       socket.on('data', onData);
       socket.once('error', fail);
       socket.once('close', onClose);
-      socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\n`
-        + `Host: ${target.host}\r\n`
-        + 'Upgrade: websocket\r\n'
-        + 'Connection: Upgrade\r\n'
-        + `Sec-WebSocket-Key: ${key}\r\n`
-        + 'Sec-WebSocket-Version: 13\r\n'
-        + (target.username ? `Authorization: Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}\r\n` : '')
-        + '\r\n');
+      socket.write(
+        `GET ${target.pathname}${target.search} HTTP/1.1\r\n` +
+          `Host: ${target.host}\r\n` +
+          'Upgrade: websocket\r\n' +
+          'Connection: Upgrade\r\n' +
+          `Sec-WebSocket-Key: ${key}\r\n` +
+          'Sec-WebSocket-Version: 13\r\n' +
+          (target.username
+            ? `Authorization: Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}\r\n`
+            : '') +
+          '\r\n',
+      );
     });
   }
 
@@ -165,9 +178,11 @@ export function handshakeProblem(head: string, key: string): string | undefined 
     const colon = line.indexOf(':');
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
-  if (headers.get('upgrade')?.toLowerCase() !== 'websocket') return 'the server answered the upgrade without "Upgrade: websocket"';
+  if (headers.get('upgrade')?.toLowerCase() !== 'websocket')
+    return 'the server answered the upgrade without "Upgrade: websocket"';
   const expected = sha1(key + ACCEPT_GUID).toString('base64');
-  if (headers.get('sec-websocket-accept') !== expected) return 'the server answered the upgrade with a wrong Sec-WebSocket-Accept';
+  if (headers.get('sec-websocket-accept') !== expected)
+    return 'the server answered the upgrade with a wrong Sec-WebSocket-Accept';
   if (headers.has('sec-websocket-extensions')) return 'the server enabled a WebSocket extension that was not asked for';
   return undefined;
 }

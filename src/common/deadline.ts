@@ -8,7 +8,10 @@ const LOG_KEPT = 20;
 const LOG_SHOWN = 5;
 const LOG_MAX_CHARS = 300;
 
-interface LogEntry { text: string; count: number }
+interface LogEntry {
+  text: string;
+  count: number;
+}
 /** A timeout noticed this much later than due reports the time that really passed. */
 const LATE_MS = 100;
 
@@ -69,7 +72,10 @@ export class Deadline {
 
   /** The last entries of the call log, at most LOG_MAX_CHARS; '' when nothing was logged. */
   callLog(except?: string): string {
-    const shown = this.#log.filter((e) => e.text !== except).slice(-LOG_SHOWN).map((e) => (e.count > 1 ? `${e.text} (×${e.count})` : e.text));
+    const shown = this.#log
+      .filter((e) => e.text !== except)
+      .slice(-LOG_SHOWN)
+      .map((e) => (e.count > 1 ? `${e.text} (×${e.count})` : e.text));
     const text = shown.join('; ');
     return text.length > LOG_MAX_CHARS ? `…${text.slice(-(LOG_MAX_CHARS - 1))}` : text;
   }
@@ -83,7 +89,8 @@ export class Deadline {
   /** The time that really passed is named when it is not the timeout (a blocked event loop, a late check). */
   timeoutError(what: string): TimeoutError {
     const elapsed = Date.now() - this.#startedAt;
-    const after = elapsed - this.#totalMs > LATE_MS ? `${elapsed}ms (timeout ${this.#totalMs}ms)` : `${this.#totalMs}ms`;
+    const after =
+      elapsed - this.#totalMs > LATE_MS ? `${elapsed}ms (timeout ${this.#totalMs}ms)` : `${this.#totalMs}ms`;
     return new TimeoutError(this.withCallLog(`Timed out after ${after} waiting for ${what}`, `waiting for ${what}`));
   }
 
@@ -99,14 +106,22 @@ export class Deadline {
       return this.timeoutError(what);
     };
     if (left === 0) {
-      promise.catch(() => { /* the caller has moved on; the late outcome is irrelevant */ });
+      promise.catch(() => {
+        /* the caller has moved on; the late outcome is irrelevant */
+      });
       return Promise.reject(timeout());
     }
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(timeout()), left);
       promise.then(
-        (value) => { clearTimeout(timer); resolve(value); },
-        (err: unknown) => { clearTimeout(timer); reject(err); },
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
       );
     });
   }

@@ -5,21 +5,33 @@ export type ErrorType = 'PARSE' | 'VALIDATION' | 'CONNECTION' | 'EXECUTION';
 
 export abstract class CdpSkillError extends Error {
   abstract readonly type: ErrorType;
-  constructor(message: string, readonly details: Record<string, unknown> = {}, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    options?: ErrorOptions,
+  ) {
     super(message, options);
     this.name = new.target.name;
   }
 }
 
 /** The input is empty, not JSON, or not a JSON object. */
-export class ParseError extends CdpSkillError { readonly type = 'PARSE'; }
+export class ParseError extends CdpSkillError {
+  readonly type = 'PARSE';
+}
 /** The command is well-formed JSON but not a valid command. */
-export class ValidationError extends CdpSkillError { readonly type = 'VALIDATION'; }
+export class ValidationError extends CdpSkillError {
+  readonly type = 'VALIDATION';
+}
 /** Chrome cannot be reached, launched, or the tab cannot be attached or was lost. */
-export class ConnectionError extends CdpSkillError { readonly type = 'CONNECTION'; }
+export class ConnectionError extends CdpSkillError {
+  readonly type = 'CONNECTION';
+}
 
 /** A step failed while running. Subclasses name the failure. */
-export class ExecutionError extends CdpSkillError { readonly type = 'EXECUTION'; }
+export class ExecutionError extends CdpSkillError {
+  readonly type = 'EXECUTION';
+}
 export class NavigationError extends ExecutionError {}
 export class NavigationAbortedError extends ExecutionError {}
 export class TimeoutError extends ExecutionError {}

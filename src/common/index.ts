@@ -1,7 +1,17 @@
 // common/ — errors, deadlines and limits. Imports nothing from the rest of src/.
 export * from './errors.js';
 export { Deadline } from './deadline.js';
-export { progress, CAPTURE_PHASE, openWindow, pendingStart, pendingNow, tracked, onAbandon, abandonAll, ANSWER_MARGIN_MS } from './progress.js';
+export {
+  progress,
+  CAPTURE_PHASE,
+  openWindow,
+  pendingStart,
+  pendingNow,
+  tracked,
+  onAbandon,
+  abandonAll,
+  ANSWER_MARGIN_MS,
+} from './progress.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
 export { looksSensitive, markEndpointSecrets, markSecret, knownSecrets, redactSecrets, REDACTED } from './secrets.js';

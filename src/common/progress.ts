@@ -25,7 +25,12 @@ export interface Progress {
 /** The phase after the steps: the look at the page (screenshot, snapshot, diff). */
 export const CAPTURE_PHASE = 'the capture after the steps';
 
-export const progress: Progress = { startedAt: Math.round(performance.timeOrigin), deadlineAt: Infinity, windowMs: 0, phase: 'starting' };
+export const progress: Progress = {
+  startedAt: Math.round(performance.timeOrigin),
+  deadlineAt: Infinity,
+  windowMs: 0,
+  phase: 'starting',
+};
 
 /** Opens the time window of a step: the command must answer within `timeoutMs` from `from`, plus the margin. */
 export function openWindow(timeoutMs: number, phase: string, from = Date.now()): void {
@@ -42,7 +47,9 @@ let nextPending = 1;
 export function pendingStart(what: string): () => void {
   const id = nextPending++;
   pending.set(id, what);
-  return () => { pending.delete(id); };
+  return () => {
+    pending.delete(id);
+  };
 }
 
 export function tracked<T>(what: string, promise: Promise<T>): Promise<T> {
@@ -62,7 +69,9 @@ const cleanUps = new Set<() => void>();
 /** Registers work to undo if the process exits before it is done; call the result when it is. */
 export function onAbandon(cleanUp: () => void): () => void {
   cleanUps.add(cleanUp);
-  return () => { cleanUps.delete(cleanUp); };
+  return () => {
+    cleanUps.delete(cleanUp);
+  };
 }
 
 /** Runs every registered clean-up (best effort, synchronous): the process is about to exit. */
@@ -71,6 +80,8 @@ export function abandonAll(): void {
     cleanUps.delete(cleanUp);
     try {
       cleanUp();
-    } catch { /* exiting anyway: one failed clean-up must not stop the others */ }
+    } catch {
+      /* exiting anyway: one failed clean-up must not stop the others */
+    }
   }
 }

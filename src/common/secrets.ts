@@ -11,8 +11,14 @@ export const REDACTED = '••••';
  * and punctuation, so `cardPin` and `api_key` match but `spinner` and `author` do not.
  */
 export function looksSensitive(text: string): boolean {
-  const words = ` ${text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
-  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(words);
+  const words = ` ${text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')} `;
+  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(
+    words,
+  );
 }
 
 /** The process's secrets: one command per process, so this never outlives what it protects. */
@@ -29,7 +35,10 @@ export function knownSecrets(): readonly string[] {
 
 /** Query keys whose values are credentials in an endpoint: ?token=…, ?apiKey=…, ?sig=… */
 function isCredentialKey(key: string): boolean {
-  return looksSensitive(key) || /^(key|sig|signature|session|sessionid|jwt|access|credentials?|code|auth[-_]?key)$/i.test(key);
+  return (
+    looksSensitive(key) ||
+    /^(key|sig|signature|session|sessionid|jwt|access|credentials?|code|auth[-_]?key)$/i.test(key)
+  );
 }
 
 /**
@@ -41,13 +50,21 @@ export function markEndpointSecrets(endpoint: string): void {
   for (const m of endpoint.matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) {
     if (!isCredentialKey(m[1]!)) continue;
     markSecret(m[2]!);
-    try { markSecret(decodeURIComponent(m[2]!)); } catch { /* not %-encoded text: marked as written */ }
+    try {
+      markSecret(decodeURIComponent(m[2]!));
+    } catch {
+      /* not %-encoded text: marked as written */
+    }
   }
   const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(endpoint)?.[1];
   const password = userinfo?.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : undefined;
   if (password) {
     markSecret(password);
-    try { markSecret(decodeURIComponent(password)); } catch { /* as written */ }
+    try {
+      markSecret(decodeURIComponent(password));
+    } catch {
+      /* as written */
+    }
   }
 }
 
@@ -65,14 +82,18 @@ export function redactSecrets<T>(value: T): T {
   const scrub = (s: string): string => {
     if (secrets.has(s)) return REDACTED;
     const text = s.includes('@') && s.includes('://') ? s.replace(USERINFO, `$1${REDACTED}@`) : s;
-    return list.reduce((acc, secret) => (secret.length >= 3 && acc.includes(secret) ? acc.split(secret).join(REDACTED) : acc), text);
+    return list.reduce(
+      (acc, secret) => (secret.length >= 3 && acc.includes(secret) ? acc.split(secret).join(REDACTED) : acc),
+      text,
+    );
   };
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrub(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, scrub(k), { value: walk(x), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of Object.entries(v))
+        Object.defineProperty(out, scrub(k), { value: walk(x), enumerable: true, writable: true, configurable: true });
       return out;
     }
     return v;

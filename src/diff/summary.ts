@@ -2,10 +2,24 @@
 
 /** The step that acted last names the command; observation steps (snapshot, query…) don't act. */
 const ACTION_VERBS: Readonly<Record<string, string>> = {
-  click: 'Clicked', fill: 'Filled', type: 'Typed', press: 'Pressed', hover: 'Hovered',
-  drag: 'Dragged', scroll: 'Scrolled', selectOption: 'Selected', goto: 'Navigated',
-  reload: 'Reloaded', back: 'Went back', forward: 'Went forward', wait: 'Waited', poll: 'Waited',
-  pageFunction: 'Ran script', pipeline: 'Ran script', viewport: 'Resized', upload: 'Uploaded',
+  click: 'Clicked',
+  fill: 'Filled',
+  type: 'Typed',
+  press: 'Pressed',
+  hover: 'Hovered',
+  drag: 'Dragged',
+  scroll: 'Scrolled',
+  selectOption: 'Selected',
+  goto: 'Navigated',
+  reload: 'Reloaded',
+  back: 'Went back',
+  forward: 'Went forward',
+  wait: 'Waited',
+  poll: 'Waited',
+  pageFunction: 'Ran script',
+  pipeline: 'Ran script',
+  viewport: 'Resized',
+  upload: 'Uploaded',
   submit: 'Submitted',
 };
 
@@ -27,8 +41,12 @@ export function stateWord(field: string, to: string | undefined, quote: (t: stri
   const on = to === 'true';
   const off = to === undefined || to === 'false';
   const words: Record<string, readonly [string, string]> = {
-    expanded: ['expanded', 'collapsed'], checked: ['checked', 'unchecked'], selected: ['selected', 'deselected'],
-    pressed: ['pressed', 'released'], disabled: ['disabled', 'enabled'], focused: ['focused', 'blurred'],
+    expanded: ['expanded', 'collapsed'],
+    checked: ['checked', 'unchecked'],
+    selected: ['selected', 'deselected'],
+    pressed: ['pressed', 'released'],
+    disabled: ['disabled', 'enabled'],
+    focused: ['focused', 'blurred'],
   };
   const pair = words[field];
   if (pair && (on || off)) return on ? pair[0] : pair[1];

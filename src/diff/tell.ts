@@ -15,14 +15,28 @@ const ARROW = ' \u2192 ';
 type Kind = ObservedChange['kind'];
 type ListField = 'appeared' | 'gone' | 'text' | 'moved' | 'rows' | 'leftView' | 'enteredView';
 const LIST_OF: Record<Exclude<Kind, 'state'>, ListField> = {
-  appeared: 'appeared', gone: 'gone', text: 'text', moved: 'moved', reordered: 'moved', rows: 'rows',
-  leftView: 'leftView', enteredView: 'enteredView',
+  appeared: 'appeared',
+  gone: 'gone',
+  text: 'text',
+  moved: 'moved',
+  reordered: 'moved',
+  rows: 'rows',
+  leftView: 'leftView',
+  enteredView: 'enteredView',
 };
 
 /** Higher first: what an agent must not miss. */
 export function salience(c: ObservedChange): number {
   const base: Record<Kind, number> = {
-    rows: 70, appeared: 60, gone: 60, moved: 55, reordered: 55, text: 50, state: 40, enteredView: 11, leftView: 10,
+    rows: 70,
+    appeared: 60,
+    gone: 60,
+    moved: 55,
+    reordered: 55,
+    text: 50,
+    state: 40,
+    enteredView: 11,
+    leftView: 10,
   };
   let s = base[c.kind];
   if (c.kind === 'leftView' || c.kind === 'enteredView') return s;
@@ -60,22 +74,34 @@ function ordinal(n: string): string {
 /** One change as a line of its list. */
 export function line(c: ObservedChange): string {
   switch (c.kind) {
-    case 'text': return `${describe(c, false)}: ${quote(c.from ?? '')}${ARROW}${quote(c.to ?? '')}`;
-    case 'moved': return `${describe(c)} from ${ordinal(c.from!)} to ${ordinal(c.to!)}`;
-    case 'reordered': return `${describe(c)} reordered (${c.inside} moved)${c.first ? `, first now ${quote(c.first)}` : ''}`;
-    case 'rows': return `${describe(c)}: rows ${c.from}${ARROW}${c.to}${c.first ? `, first row now ${quote(c.first)}` : ''}`;
-    default: return `${describe(c)}${c.inside ? ` (+${c.inside} inside)` : ''}`;
+    case 'text':
+      return `${describe(c, false)}: ${quote(c.from ?? '')}${ARROW}${quote(c.to ?? '')}`;
+    case 'moved':
+      return `${describe(c)} from ${ordinal(c.from!)} to ${ordinal(c.to!)}`;
+    case 'reordered':
+      return `${describe(c)} reordered (${c.inside} moved)${c.first ? `, first now ${quote(c.first)}` : ''}`;
+    case 'rows':
+      return `${describe(c)}: rows ${c.from}${ARROW}${c.to}${c.first ? `, first row now ${quote(c.first)}` : ''}`;
+    default:
+      return `${describe(c)}${c.inside ? ` (+${c.inside} inside)` : ''}`;
   }
 }
 
 /** The few words the summary gives one change. */
 export function phrase(c: ObservedChange): string {
   switch (c.kind) {
-    case 'text': return c.live || c.role === 'alert' ? `${c.role === 'text' ? 'message' : c.role}: ${quote(c.to ?? '')}` : `${describe(c, false)} now ${quote(c.to ?? '')}`;
-    case 'appeared': return c.live && c.label ? `${c.role}: ${quote(c.label)}` : `${describe(c)} appeared`;
-    case 'gone': return `${describe(c)} gone`;
-    case 'state': return `${describe(c)} ${stateWord(c.field!, c.to, quote)}`;
-    default: return line(c);
+    case 'text':
+      return c.live || c.role === 'alert'
+        ? `${c.role === 'text' ? 'message' : c.role}: ${quote(c.to ?? '')}`
+        : `${describe(c, false)} now ${quote(c.to ?? '')}`;
+    case 'appeared':
+      return c.live && c.label ? `${c.role}: ${quote(c.label)}` : `${describe(c)} appeared`;
+    case 'gone':
+      return `${describe(c)} gone`;
+    case 'state':
+      return `${describe(c)} ${stateWord(c.field!, c.to, quote)}`;
+    default:
+      return line(c);
   }
 }
 
@@ -89,7 +115,10 @@ export interface TellInput {
 }
 
 export function tellChanges({ diff, actions, live, shownNow }: TellInput): ViewportChanges {
-  const ranked = diff.changes.map((c, i) => ({ c, i, s: salience(c) })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.c);
+  const ranked = diff.changes
+    .map((c, i) => ({ c, i, s: salience(c) }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.c);
   const out: ViewportChanges = { summary: '' };
   const listed = new Map<Kind, number>();
   let lines = 0;
@@ -98,7 +127,13 @@ export function tellChanges({ diff, actions, live, shownNow }: TellInput): Viewp
     if (lines >= MAX_LINES || (viewKind && (listed.get(c.kind) ?? 0) >= MAX_VIEW_LINES)) continue;
     lines++;
     listed.set(c.kind, (listed.get(c.kind) ?? 0) + 1);
-    if (c.kind === 'state') (out.changed ??= []).push({ ...(c.ref ? { ref: c.ref } : { of: describe(c) }), field: c.field!, from: c.from, to: c.to });
+    if (c.kind === 'state')
+      (out.changed ??= []).push({
+        ...(c.ref ? { ref: c.ref } : { of: describe(c) }),
+        field: c.field!,
+        from: c.from,
+        to: c.to,
+      });
     else (out[LIST_OF[c.kind]] ??= []).push(line(c));
   }
   const more: Record<string, number> = {};
@@ -108,7 +143,9 @@ export function tellChanges({ diff, actions, live, shownNow }: TellInput): Viewp
   }
   if (Object.keys(more).length) out.more = more;
   const said = diff.changes.flatMap((c) => [c.to ?? '', c.label]).filter(Boolean);
-  const transient = live.filter((t) => !said.some((s) => s.includes(t.slice(0, 60)) || t.includes(s)) && !shownNow.includes(t.slice(0, 60)));
+  const transient = live.filter(
+    (t) => !said.some((s) => s.includes(t.slice(0, 60)) || t.includes(s)) && !shownNow.includes(t.slice(0, 60)),
+  );
   if (transient.length) out.transient = transient;
   out.summary = summaryLine(actions, ranked, diff, transient);
   return out;
@@ -123,7 +160,15 @@ function summaryLine(actions: string[], ranked: ObservedChange[], diff: Observed
   const top = (unfocused.length ? unfocused : notView).slice(0, SUMMARY_PHRASES);
   const words = top.map(phrase);
   const scrolled = (diff.counts.leftView ?? 0) + (diff.counts.enteredView ?? 0);
-  if (scrolled) words.push([diff.counts.enteredView && `${diff.counts.enteredView} entered view`, diff.counts.leftView && `${diff.counts.leftView} left view`].filter(Boolean).join(', '));
+  if (scrolled)
+    words.push(
+      [
+        diff.counts.enteredView && `${diff.counts.enteredView} entered view`,
+        diff.counts.leftView && `${diff.counts.leftView} left view`,
+      ]
+        .filter(Boolean)
+        .join(', '),
+    );
   const focusOnly = notView.length - unfocused.length;
   const rest = total - top.length - scrolled - (unfocused.length ? focusOnly : 0);
   if (rest > 0) words.push(`+${rest} more`);

@@ -13,10 +13,28 @@ export interface DiffEntry {
   line: string;
 }
 
-export const DIFF_FIELDS = ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'text', 'focused'] as const;
+export const DIFF_FIELDS = [
+  'expanded',
+  'checked',
+  'selected',
+  'pressed',
+  'disabled',
+  'value',
+  'text',
+  'focused',
+] as const;
 export type DiffField = (typeof DIFF_FIELDS)[number];
 
-export type ObservedKind = 'appeared' | 'gone' | 'leftView' | 'enteredView' | 'text' | 'moved' | 'reordered' | 'state' | 'rows';
+export type ObservedKind =
+  | 'appeared'
+  | 'gone'
+  | 'leftView'
+  | 'enteredView'
+  | 'text'
+  | 'moved'
+  | 'reordered'
+  | 'state'
+  | 'rows';
 
 /** One change the page saw, element by element (identity is the element). */
 export interface ObservedChange {

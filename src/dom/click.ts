@@ -4,9 +4,16 @@
 
 import { isContextDestroyed } from '../cdp/index.js';
 import { ExecutionError, type Deadline } from '../common/index.js';
-import { type Page } from '../page/index.js';
+import type { Page } from '../page/index.js';
 import { clickAt, moveMouse, type Point } from './mouse.js';
-import { prepareAction, targetValue, type Actionable, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
+import {
+  prepareAction,
+  targetValue,
+  type Actionable,
+  type RefHolder,
+  type TargetOptions,
+  type TargetSpec,
+} from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
 import { noteFallback, readEffects, watchEffects } from './effects.js';
 import type { ProbeReport } from '../injected/index.js';
@@ -40,20 +47,37 @@ export interface ClickResult extends SettleResult {
 /** Reads the probe; a document that navigated away has no probe, and the click evidently landed. */
 async function readProbe(page: Page, deadline: Deadline): Promise<ProbeReport> {
   try {
-    return await page.call(page.frame, (rt) => rt.clickProbe.readClickProbe(), undefined, { deadline, what: 'the click to be confirmed' });
+    return await page.call(page.frame, (rt) => rt.clickProbe.readClickProbe(), undefined, {
+      deadline,
+      what: 'the click to be confirmed',
+    });
   } catch (err) {
     if (isContextDestroyed(err)) return { armed: false, reached: [], seen: [] };
     throw err;
   }
 }
 
-async function jsClick(page: Page, handle: number, count: number, deadline: Deadline): Promise<{ ok: boolean; checked?: boolean }> {
-  return page.call(page.frame, (rt, a) => rt.clickProbe.jsClick(a.handle, a.count), { handle, count }, { deadline, what: 'element.click()' });
+async function jsClick(
+  page: Page,
+  handle: number,
+  count: number,
+  deadline: Deadline,
+): Promise<{ ok: boolean; checked?: boolean }> {
+  return page.call(
+    page.frame,
+    (rt, a) => rt.clickProbe.jsClick(a.handle, a.count),
+    { handle, count },
+    { deadline, what: 'element.click()' },
+  );
 }
 
 async function arm(page: Page, a: Actionable, deadline: Deadline): Promise<boolean> {
-  return page.call(page.frame, (rt, h) => rt.clickProbe.armClickProbe(h.pointer, h.control, h.x, h.y),
-    { pointer: a.pointerHandle, control: a.handle, x: a.local.x, y: a.local.y }, { deadline, what: 'the click probe' });
+  return page.call(
+    page.frame,
+    (rt, h) => rt.clickProbe.armClickProbe(h.pointer, h.control, h.x, h.y),
+    { pointer: a.pointerHandle, control: a.handle, x: a.local.x, y: a.local.y },
+    { deadline, what: 'the click probe' },
+  );
 }
 
 /** Trusted clicks that landed elsewhere (a layout shift) were swallowed; this many are retried. */
@@ -63,8 +87,15 @@ const MAX_MISSED_CLICKS = 3;
  * Trusted click attempts: each re-checks the point right before pressing, and a click whose first
  * event lands elsewhere is swallowed by the probe and retried. Returns the last report.
  */
-async function trustedClick(page: Page, target: TargetSpec, refs: RefHolder, opts: ClickOptions, first: Actionable, count: number, deadline: Deadline)
-  : Promise<{ a: Actionable; probe: ProbeReport }> {
+async function trustedClick(
+  page: Page,
+  target: TargetSpec,
+  refs: RefHolder,
+  opts: ClickOptions,
+  first: Actionable,
+  count: number,
+  deadline: Deadline,
+): Promise<{ a: Actionable; probe: ProbeReport }> {
   let a = first;
   let probe: ProbeReport = { armed: true, reached: [], seen: [] };
   for (let attempt = 1; attempt <= MAX_MISSED_CLICKS; attempt++) {
@@ -79,7 +110,12 @@ async function trustedClick(page: Page, target: TargetSpec, refs: RefHolder, opt
   return { a, probe };
 }
 
-export async function clickCoordinates(page: Page, at: Point, count: number, deadline: Deadline): Promise<SettleResult> {
+export async function clickCoordinates(
+  page: Page,
+  at: Point,
+  count: number,
+  deadline: Deadline,
+): Promise<SettleResult> {
   const mark = markBeforeAction(page);
   await moveMouse(page, at, deadline);
   await clickAt(page, at, deadline, count);
@@ -89,17 +125,26 @@ export async function clickCoordinates(page: Page, at: Point, count: number, dea
 /** Why the trusted click was not used: the cover it would hit, or where the trusted clicks went. */
 function fallbackReason(a: Actionable, probe: ProbeReport | undefined): string {
   if (!probe) return `it ${a.forcedBecause?.message ?? 'failed its checks'}, so a trusted click would hit that instead`;
-  return probe.other ? `trusted clicks at (${Math.round(a.x)}, ${Math.round(a.y)}) landed on ${probe.other}` : 'no point of it could be reached by a trusted click';
+  return probe.other
+    ? `trusted clicks at (${Math.round(a.x)}, ${Math.round(a.y)}) landed on ${probe.other}`
+    : 'no point of it could be reached by a trusted click';
 }
 
-export async function click(page: Page, target: TargetSpec, refs: RefHolder, opts: ClickOptions, deadline: Deadline): Promise<ClickResult> {
+export async function click(
+  page: Page,
+  target: TargetSpec,
+  refs: RefHolder,
+  opts: ClickOptions,
+  deadline: Deadline,
+): Promise<ClickResult> {
   if (opts.nativeOnly) opts = { ...opts, keepCoverCheck: true };
   noteFallback(page, undefined);
   let a = await prepareAction(page, target, 'click', refs, opts, deadline);
   const count = opts.doubleClick ? 2 : 1;
   const warnings: string[] = [];
   // Auto-forced past a covering element: a trusted click would land on the cover, so go straight to element.click().
-  const coveredForce = a.autoForced && (a.forcedBecause?.reason === 'covered' || a.forcedBecause?.reason === 'pointer-events');
+  const coveredForce =
+    a.autoForced && (a.forcedBecause?.reason === 'covered' || a.forcedBecause?.reason === 'pointer-events');
   const useJs = opts.jsClick || (coveredForce && !opts.nativeOnly);
   const mark = markBeforeAction(page);
   const dialogsBefore = page.dialogs.length;
@@ -121,7 +166,10 @@ export async function click(page: Page, target: TargetSpec, refs: RefHolder, opt
     if (probe.checked !== undefined) checked = probe.checked;
     if (!targetReceived) {
       if (opts.nativeOnly) {
-        throw new ExecutionError(`The trusted click on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); nativeOnly allows no fallback`, { category: 'covered' });
+        throw new ExecutionError(
+          `The trusted click on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); nativeOnly allows no fallback`,
+          { category: 'covered' },
+        );
       }
       await watchEffects(page, a.pointerHandle, deadline);
       const r = await jsClick(page, a.pointerHandle, count, deadline);
@@ -130,10 +178,13 @@ export async function click(page: Page, target: TargetSpec, refs: RefHolder, opt
       if (r.checked !== undefined) checked = r.checked;
       fallback = fallbackReason(a, probe);
     } else if (probe.toggled === false) {
-      warnings.push(`the click reached ${a.desc} but its checked state did not change (still ${probe.checked ? 'checked' : 'unchecked'})`);
+      warnings.push(
+        `the click reached ${a.desc} but its checked state did not change (still ${probe.checked ? 'checked' : 'unchecked'})`,
+      );
     }
   }
-  if (a.autoForced && !fallback) warnings.push(`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`);
+  if (a.autoForced && !fallback)
+    warnings.push(`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`);
   const settled = await settleAfterAction(page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   let effect: string | undefined;
@@ -142,10 +193,13 @@ export async function click(page: Page, target: TargetSpec, refs: RefHolder, opt
     const toggled = checked !== undefined && checked !== a.checked;
     if (fallback && !e.observable && !toggled) throw noEffectError(a, target, fallback);
     effect = toggled && !e.observable ? `it is now ${checked ? 'checked' : 'unchecked'}` : e.summary;
-    if (!e.focusInTarget && !settled.navigated) noteFallback(page, { target: a.name, focus: e.focusOnBody ? 'the page body' : (e.focus ?? 'another element') });
+    if (!e.focusInTarget && !settled.navigated)
+      noteFallback(page, { target: a.name, focus: e.focusOnBody ? 'the page body' : (e.focus ?? 'another element') });
   }
   return {
-    clicked: true, method, ...settled,
+    clicked: true,
+    method,
+    ...settled,
     ...(cdpAttempted ? { cdpAttempted } : {}),
     ...(targetReceived !== undefined ? { targetReceived } : {}),
     ...(a.reResolved ? { reResolved: true } : {}),
@@ -155,7 +209,8 @@ export async function click(page: Page, target: TargetSpec, refs: RefHolder, opt
     ...(checked !== undefined ? { checked } : {}),
     ...(fallback ? { fallback: `element.click() (untrusted) on ${a.name}: ${fallback}` } : {}),
     ...(effect ? { effect } : {}),
-    element: a.desc, target: a.name,
+    element: a.desc,
+    target: a.name,
     warnings,
   };
 }
@@ -164,10 +219,12 @@ export async function click(page: Page, target: TargetSpec, refs: RefHolder, opt
 function noEffectError(a: Actionable, target: TargetSpec, why: string): ExecutionError {
   const at = { x: Math.round(a.x), y: Math.round(a.y) };
   return new ExecutionError(
-    `${a.name} was clicked only through element.click() (untrusted), because ${why}; nothing followed: no focus, no change on the page. `
-    + 'The page ignores untrusted clicks here: act on what a person would click there (nextStep lists it), or dismiss what covers it',
+    `${a.name} was clicked only through element.click() (untrusted), because ${why}; nothing followed: no focus, no change on the page. ` +
+      'The page ignores untrusted clicks here: act on what a person would click there (nextStep lists it), or dismiss what covers it',
     {
-      category: 'no-effect', element: a.desc, target: { by: target.by, value: targetValue(target) },
+      category: 'no-effect',
+      element: a.desc,
+      target: { by: target.by, value: targetValue(target) },
       ...(a.forcedBecause?.interceptor ? { interceptor: a.forcedBecause.interceptor } : {}),
       nextStep: { elementsAt: at },
     },

@@ -50,14 +50,34 @@ export async function interceptDrags(page: Page, enabled: boolean, deadline: Dea
   }
 }
 
-export async function dragGesture(page: Page, from: Point, to: Point, o: GestureOptions, deadline: Deadline): Promise<GestureResult> {
+export async function dragGesture(
+  page: Page,
+  from: Point,
+  to: Point,
+  o: GestureOptions,
+  deadline: Deadline,
+): Promise<GestureResult> {
   let data: Protocol.Input.DragData | undefined;
-  const stop = o.intercept ? page.session.on('Input.dragIntercepted', (e) => { data ??= e.data; }) : () => {};
+  const stop = o.intercept
+    ? page.session.on('Input.dragIntercepted', (e) => {
+        data ??= e.data;
+      })
+    : () => {};
   const drag = (type: DragEventType, p: Point): Promise<unknown> =>
-    page.guard(deadline.race(page.session.send('Input.dispatchDragEvent', { type, x: p.x, y: p.y, data: data! }), `the ${type} drag event`));
+    page.guard(
+      deadline.race(
+        page.session.send('Input.dispatchDragEvent', { type, x: p.x, y: p.y, data: data! }),
+        `the ${type} drag event`,
+      ),
+    );
   let entered = false;
   let finished = false;
-  const enter = async (p: Point): Promise<void> => { if (!entered) { entered = true; await drag('dragEnter', p); } };
+  const enter = async (p: Point): Promise<void> => {
+    if (!entered) {
+      entered = true;
+      await drag('dragEnter', p);
+    }
+  };
   try {
     await moveMouse(page, from, deadline, { steps: 3 });
     await mouseDown(page, from, deadline);
@@ -71,13 +91,20 @@ export async function dragGesture(page: Page, from: Point, to: Point, o: Gesture
     let at = start;
     for (let i = 1; i <= o.steps; i++) {
       const p = lerp(start, to, i / o.steps);
-      if (data) { await enter(at); await drag('dragOver', p); } else await moveMouse(page, p, deadline, { steps: 1, buttons: 1 });
+      if (data) {
+        await enter(at);
+        await drag('dragOver', p);
+      } else await moveMouse(page, p, deadline, { steps: 1, buttons: 1 });
       at = p;
       if (o.delayMs && i < o.steps) await deadline.sleep(o.delayMs);
     }
     await deadline.sleep(HOVER_PAUSE_MS);
     // The last move, after the pause (a drag that started late is entered here).
-    if (data) { await enter(to); await drag('dragOver', to); await drag('drop', to); } else await moveMouse(page, to, deadline, { steps: 1, buttons: 1 });
+    if (data) {
+      await enter(to);
+      await drag('dragOver', to);
+      await drag('drop', to);
+    } else await moveMouse(page, to, deadline, { steps: 1, buttons: 1 });
     finished = true;
     await mouseUp(page, to, deadline);
     return { native: !!data };
@@ -86,12 +113,26 @@ export async function dragGesture(page: Page, from: Point, to: Point, o: Gesture
     // A drag handed to us and never answered would leave the renderer swallowing input until the
     // page navigates: cancel it, and let the button up, whatever went wrong.
     if (data && !finished) {
-      await page.session.sendWith('Input.dispatchDragEvent', { type: 'dragCancel', x: to.x, y: to.y, data }, { timeoutMs: CLEANUP_TIMEOUT_MS })
-        .catch(() => { /* the tab is gone or already idle */ });
+      await page.session
+        .sendWith(
+          'Input.dispatchDragEvent',
+          { type: 'dragCancel', x: to.x, y: to.y, data },
+          { timeoutMs: CLEANUP_TIMEOUT_MS },
+        )
+        .catch(() => {
+          /* the tab is gone or already idle */
+        });
     }
     if (!finished) {
-      await page.session.sendWith('Input.dispatchMouseEvent', { type: 'mouseReleased', x: to.x, y: to.y, button: 'left', buttons: 0, clickCount: 1 }, { timeoutMs: CLEANUP_TIMEOUT_MS })
-        .catch(() => { /* nothing to release on a dead tab */ });
+      await page.session
+        .sendWith(
+          'Input.dispatchMouseEvent',
+          { type: 'mouseReleased', x: to.x, y: to.y, button: 'left', buttons: 0, clickCount: 1 },
+          { timeoutMs: CLEANUP_TIMEOUT_MS },
+        )
+        .catch(() => {
+          /* nothing to release on a dead tab */
+        });
     }
   }
 }

@@ -4,7 +4,7 @@
 // The answer says whether the drop had an effect; the gesture itself is drag-gesture.ts's.
 
 import { ExecutionError, type Deadline } from '../common/index.js';
-import { type Page } from '../page/index.js';
+import type { Page } from '../page/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
 import type { DragEnd, DragKind, DragReport } from '../injected/index.js';
 import type { PageRuntime } from '../injected/index.js';
@@ -16,7 +16,11 @@ import { markBeforeAction, settleAfterAction, type SettleResult } from './settle
 export type DragMethod = 'auto' | 'mouse' | 'html5';
 
 /** One end of a drag as the step names it; offsets are from the element's centre. */
-export interface DragEndSpec { target: TargetSpec; offsetX?: number; offsetY?: number }
+export interface DragEndSpec {
+  target: TargetSpec;
+  offsetX?: number;
+  offsetY?: number;
+}
 
 export interface DragOptions extends TargetOptions {
   method: DragMethod;
@@ -47,36 +51,87 @@ interface ResolvedEnd {
   forced?: string;
 }
 
-async function resolveEnd(page: Page, spec: DragEndSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<ResolvedEnd> {
+async function resolveEnd(
+  page: Page,
+  spec: DragEndSpec,
+  refs: RefHolder,
+  opts: TargetOptions,
+  deadline: Deadline,
+): Promise<ResolvedEnd> {
   if (spec.target.by === 'coords') {
     const { x, y } = spec.target;
-    const handle = await page.call(page.frame, (rt, p) => rt.drag.holdElementAt(p.x, p.y), { x, y }, { deadline, what: `the element at (${x}, ${y})` });
+    const handle = await page.call(
+      page.frame,
+      (rt, p) => rt.drag.holdElementAt(p.x, p.y),
+      { x, y },
+      { deadline, what: `the element at (${x}, ${y})` },
+    );
     return { end: { x, y }, desc: `(${x}, ${y})`, ...(handle !== undefined ? { handle } : {}) };
   }
   const a = await prepareAction(page, spec.target, 'drag', refs, opts, deadline);
-  const end: DragEnd = { handle: a.handle, ...(spec.offsetX !== undefined ? { offsetX: spec.offsetX } : {}), ...(spec.offsetY !== undefined ? { offsetY: spec.offsetY } : {}) };
-  return { end, desc: a.desc, handle: a.handle, ...(a.autoForced ? { forced: `auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}` } : {}) };
+  const end: DragEnd = {
+    handle: a.handle,
+    ...(spec.offsetX !== undefined ? { offsetX: spec.offsetX } : {}),
+    ...(spec.offsetY !== undefined ? { offsetY: spec.offsetY } : {}),
+  };
+  return {
+    end,
+    desc: a.desc,
+    handle: a.handle,
+    ...(a.autoForced ? { forced: `auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}` } : {}),
+  };
 }
 
-function inPage<A, R>(page: Page, fn: (rt: PageRuntime, arg: A) => R, arg: A, deadline: Deadline, what: string): Promise<Awaited<R>> {
+function inPage<A, R>(
+  page: Page,
+  fn: (rt: PageRuntime, arg: A) => R,
+  arg: A,
+  deadline: Deadline,
+  what: string,
+): Promise<Awaited<R>> {
   return page.call(page.frame, fn, arg, { deadline, what });
 }
 
 /** The gesture itself: which way it went, and what it should be judged by. */
-async function perform(page: Page, src: ResolvedEnd, kind: DragKind, from: Point, to: Point, opts: DragOptions, deadline: Deadline, warnings: string[])
-  : Promise<{ method: 'mouse' | 'html5'; synthetic?: true; started?: boolean; intercepted?: boolean }> {
+async function perform(
+  page: Page,
+  src: ResolvedEnd,
+  kind: DragKind,
+  from: Point,
+  to: Point,
+  opts: DragOptions,
+  deadline: Deadline,
+  warnings: string[],
+): Promise<{ method: 'mouse' | 'html5'; synthetic?: true; started?: boolean; intercepted?: boolean }> {
   const synthesize = async (why: string): Promise<{ method: 'html5'; synthetic: true; started: boolean }> => {
-    const r = await inPage(page, (rt, a) => rt.drag.synthesizeDrag(a.handle, a.from, a.to, a.steps), { handle: src.handle!, from, to, steps: opts.steps }, deadline, 'the synthesized drag');
-    warnings.push(`${why}; dispatched synthesized DragEvents (isTrusted false)${r.started ? '' : ', and the page cancelled dragstart'}`);
+    const r = await inPage(
+      page,
+      (rt, a) => rt.drag.synthesizeDrag(a.handle, a.from, a.to, a.steps),
+      { handle: src.handle!, from, to, steps: opts.steps },
+      deadline,
+      'the synthesized drag',
+    );
+    warnings.push(
+      `${why}; dispatched synthesized DragEvents (isTrusted false)${r.started ? '' : ', and the page cancelled dragstart'}`,
+    );
     return { method: 'html5', synthetic: true, started: r.started };
   };
   const wantsHtml5 = opts.method === 'html5' || kind === 'html5';
-  if (opts.method === 'html5' && kind !== 'html5' && src.handle !== undefined) return synthesize(`${src.desc} is not draggable, so Chrome starts no native drag from it`);
+  if (opts.method === 'html5' && kind !== 'html5' && src.handle !== undefined)
+    return synthesize(`${src.desc} is not draggable, so Chrome starts no native drag from it`);
   const intercept = await interceptDrags(page, true, deadline);
-  if (!intercept && wantsHtml5 && src.handle !== undefined) return synthesize('this browser cannot hand native drags to CDP (Input.setInterceptDrags)');
-  const g = await dragGesture(page, from, to, { steps: opts.steps, delayMs: opts.delayMs, intercept, expectNative: kind === 'html5' }, deadline);
+  if (!intercept && wantsHtml5 && src.handle !== undefined)
+    return synthesize('this browser cannot hand native drags to CDP (Input.setInterceptDrags)');
+  const g = await dragGesture(
+    page,
+    from,
+    to,
+    { steps: opts.steps, delayMs: opts.delayMs, intercept, expectNative: kind === 'html5' },
+    deadline,
+  );
   if (intercept) await interceptDrags(page, false, deadline);
-  if (g.native && opts.method === 'mouse') warnings.push('the page started a native HTML5 drag; it was finished with trusted drag events');
+  if (g.native && opts.method === 'mouse')
+    warnings.push('the page started a native HTML5 drag; it was finished with trusted drag events');
   return { method: g.native ? 'html5' : 'mouse', intercepted: intercept };
 }
 
@@ -93,25 +148,46 @@ async function readEffect(page: Page, deadline: Deadline): Promise<DragReport> {
 }
 
 /** What the page did elsewhere during a mouse drag: a canvas end (pixels only) or DOM changes away from both ends. */
-interface Elsewhere { canvas: boolean; mutations: number }
+interface Elsewhere {
+  canvas: boolean;
+  mutations: number;
+}
 
 async function elsewhere(page: Page, handles: (number | undefined)[], deadline: Deadline): Promise<Elsewhere> {
   const held = handles.filter((h): h is number => h !== undefined);
   const [e, canvas] = await Promise.all([
     inPage(page, (rt) => rt.clickProbe.readEffects(0), undefined, deadline, 'what the drag changed'),
-    inPage(page, (rt, hs) => hs.some((h) => rt.locate.heldElement(h)?.localName === 'canvas'), held, deadline, 'the ends of the drag'),
+    inPage(
+      page,
+      (rt, hs) => hs.some((h) => rt.locate.heldElement(h)?.localName === 'canvas'),
+      held,
+      deadline,
+      'the ends of the drag',
+    ),
   ]);
   return { canvas, mutations: e.mutations };
 }
 
-function verdict(method: 'mouse' | 'html5', intercepted: boolean, r: DragReport, src: string, dst: string, warnings: string[], away: Elsewhere): boolean | undefined {
+function verdict(
+  method: 'mouse' | 'html5',
+  intercepted: boolean,
+  r: DragReport,
+  src: string,
+  dst: string,
+  warnings: string[],
+  away: Elsewhere,
+): boolean | undefined {
   if (method === 'html5') {
-    if (r.drops === 0) warnings.push(`no drop event fired: ${dst} did not accept the drop (its dragover handler must call preventDefault)`);
+    if (r.drops === 0)
+      warnings.push(
+        `no drop event fired: ${dst} did not accept the drop (its dragover handler must call preventDefault)`,
+      );
     return r.drops > 0;
   }
   const dropped = r.moved || r.targetChanged || r.valueChanged || r.drops > 0;
   // With interception on, a native drag that started would have come to us: the page cancelled it.
-  if (intercepted && r.dragstarts > 0) warnings.push('dragstart fired but the page cancelled it, so no native drag started');
+  if (intercepted && r.dragstarts > 0)
+    warnings.push('dragstart fired but the page cancelled it, so no native drag started');
   if (dropped) return true;
   // Only a drag that changed nothing anywhere was ignored: a canvas app draws pixels, a calendar
   // re-renders its grid; there "try html5" would drag a second time.
@@ -120,42 +196,103 @@ function verdict(method: 'mouse' | 'html5', intercepted: boolean, r: DragReport,
     return undefined;
   }
   if (away.mutations) {
-    warnings.push(`${src} did not move and ${dst} did not change, but the page changed elsewhere (${away.mutations} DOM mutations): check the result before dragging again`);
+    warnings.push(
+      `${src} did not move and ${dst} did not change, but the page changed elsewhere (${away.mutations} DOM mutations): check the result before dragging again`,
+    );
     return undefined;
   }
-  warnings.push(`nothing changed: ${src} did not move and ${dst} did not change — the page ignored the drag${r.dragstarts ? '' : ' (try "method": "html5")'}`);
+  warnings.push(
+    `nothing changed: ${src} did not move and ${dst} did not change — the page ignored the drag${r.dragstarts ? '' : ' (try "method": "html5")'}`,
+  );
   return false;
 }
 
-export async function drag(page: Page, source: DragEndSpec, target: DragEndSpec, refs: RefHolder, opts: DragOptions, deadline: Deadline): Promise<DragResult> {
+export async function drag(
+  page: Page,
+  source: DragEndSpec,
+  target: DragEndSpec,
+  refs: RefHolder,
+  opts: DragOptions,
+  deadline: Deadline,
+): Promise<DragResult> {
   const src = await resolveEnd(page, source, refs, opts, deadline);
   const dst = await resolveEnd(page, target, refs, opts, deadline);
-  const pts = await inPage(page, (rt, a) => rt.drag.dragPoints(a.source, a.target), { source: src.end, target: dst.end }, deadline, 'both ends of the drag');
-  if (!pts.ok) throw new ExecutionError(`Cannot drag ${src.desc} to ${dst.desc}: ${pts.message}`, { category: 'not-visible' });
+  const pts = await inPage(
+    page,
+    (rt, a) => rt.drag.dragPoints(a.source, a.target),
+    { source: src.end, target: dst.end },
+    deadline,
+    'both ends of the drag',
+  );
+  if (!pts.ok)
+    throw new ExecutionError(`Cannot drag ${src.desc} to ${dst.desc}: ${pts.message}`, { category: 'not-visible' });
   const warnings = [src.forced, dst.forced].filter((w): w is string => !!w);
-  const kind: DragKind = src.handle !== undefined ? await inPage(page, (rt, h) => rt.drag.dragSourceKind(h), src.handle, deadline, 'the kind of drag source') : 'mouse';
+  const kind: DragKind =
+    src.handle !== undefined
+      ? await inPage(page, (rt, h) => rt.drag.dragSourceKind(h), src.handle, deadline, 'the kind of drag source')
+      : 'mouse';
   // A slider is set, not moved through `steps` points: it reports no steps.
-  const base = (method: DragResult['method']): Pick<DragResult, 'dragged' | 'method' | 'source' | 'target' | 'steps'> =>
-    ({ dragged: true, method, source: src.desc, target: dst.desc, ...(method === 'range' ? {} : { steps: opts.steps }) });
+  const base = (
+    method: DragResult['method'],
+  ): Pick<DragResult, 'dragged' | 'method' | 'source' | 'target' | 'steps'> => ({
+    dragged: true,
+    method,
+    source: src.desc,
+    target: dst.desc,
+    ...(method === 'range' ? {} : { steps: opts.steps }),
+  });
   const forced = src.forced || dst.forced ? { autoForced: true as const } : {};
   const mark = markBeforeAction(page);
   if (kind === 'range' && opts.method === 'auto') {
     // SPEC §9.6: a slider takes the value under the target's x, with input and change events.
-    const r = await inPage(page, (rt, a) => rt.formInput.setRangeAt(a.handle, a.x), { handle: src.handle!, x: pts.to.x }, deadline, 'the range value');
+    const r = await inPage(
+      page,
+      (rt, a) => rt.formInput.setRangeAt(a.handle, a.x),
+      { handle: src.handle!, x: pts.to.x },
+      deadline,
+      'the range value',
+    );
     const settled = await settleAfterAction(page, mark, deadline);
     if (settled.warning) warnings.push(settled.warning);
     return { ...base('range'), ...(r.value !== undefined ? { value: r.value } : {}), ...forced, ...settled, warnings };
   }
-  await inPage(page, (rt, a) => { rt.drag.armDragProbe(a.source, a.target); rt.clickProbe.watchEffects(undefined); }, { source: src.handle, target: dst.handle }, deadline, 'the drop probe');
+  await inPage(
+    page,
+    (rt, a) => {
+      rt.drag.armDragProbe(a.source, a.target);
+      rt.clickProbe.watchEffects(undefined);
+    },
+    { source: src.handle, target: dst.handle },
+    deadline,
+    'the drop probe',
+  );
   const done = await perform(page, src, kind, pts.from, pts.to, opts, deadline, warnings);
   const report = await readEffect(page, deadline);
-  const away = report === NAVIGATED ? { canvas: false, mutations: 0 } : await elsewhere(page, [src.handle, dst.handle], deadline);
-  const dropped = done.synthetic && !done.started ? false : verdict(done.method, !!done.intercepted, report, src.desc, dst.desc, warnings, away);
-  const value = kind === 'range' && report !== NAVIGATED ? await inPage(page, (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), src.handle!, deadline, 'the range value') : undefined;
+  const away =
+    report === NAVIGATED ? { canvas: false, mutations: 0 } : await elsewhere(page, [src.handle, dst.handle], deadline);
+  const dropped =
+    done.synthetic && !done.started
+      ? false
+      : verdict(done.method, !!done.intercepted, report, src.desc, dst.desc, warnings, away);
+  const value =
+    kind === 'range' && report !== NAVIGATED
+      ? await inPage(
+          page,
+          (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!),
+          src.handle!,
+          deadline,
+          'the range value',
+        )
+      : undefined;
   const settled = await settleAfterAction(page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   return {
-    ...base(done.method), ...(value !== undefined ? { value } : {}), ...(dropped !== undefined ? { dropped } : {}),
-    ...(done.synthetic ? { synthetic: true } : {}), ...forced, ...settled, warnings,
+    ...base(done.method),
+    ...(value !== undefined ? { value } : {}),
+    ...(dropped !== undefined ? { dropped } : {}),
+    ...(done.synthetic ? { synthetic: true } : {}),
+    ...forced,
+    ...settled,
+    warnings,
   };
 }

@@ -18,11 +18,20 @@ export interface Effects extends EffectReport {
 }
 
 export async function watchEffects(page: Page, handle: number | undefined, deadline: Deadline): Promise<void> {
-  await page.call(page.frame, (rt, h) => rt.clickProbe.watchEffects(h ?? undefined), handle ?? null, { deadline, what: 'watching for the effect' });
+  await page.call(page.frame, (rt, h) => rt.clickProbe.watchEffects(h ?? undefined), handle ?? null, {
+    deadline,
+    what: 'watching for the effect',
+  });
 }
 
 /** What followed since watchEffects, together with what the settle saw over CDP. */
-export async function readEffects(page: Page, mark: ActionMark, settled: SettleResult, dialogsBefore: number, deadline: Deadline): Promise<Effects> {
+export async function readEffects(
+  page: Page,
+  mark: ActionMark,
+  settled: SettleResult,
+  dialogsBefore: number,
+  deadline: Deadline,
+): Promise<Effects> {
   const cdp: string[] = [];
   if (settled.navigated) cdp.push(`navigated to ${settled.newUrl}`);
   if (settled.opened?.length) cdp.push(`opened ${settled.opened.length} tab(s)`);
@@ -30,8 +39,12 @@ export async function readEffects(page: Page, mark: ActionMark, settled: SettleR
   if (page.network.mark !== mark.network) cdp.push('requests started');
   let r: EffectReport;
   try {
-    r = settled.navigated ? { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true }
-      : await page.call(page.frame, (rt, ms) => rt.clickProbe.readEffects(ms), cdp.length ? 0 : REACTION_WAIT_MS, { deadline, what: 'the effect of the action' });
+    r = settled.navigated
+      ? { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true }
+      : await page.call(page.frame, (rt, ms) => rt.clickProbe.readEffects(ms), cdp.length ? 0 : REACTION_WAIT_MS, {
+          deadline,
+          what: 'the effect of the action',
+        });
   } catch {
     r = { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true }; // the document went away: a navigation
     cdp.push('the document changed');
@@ -40,17 +53,25 @@ export async function readEffects(page: Page, mark: ActionMark, settled: SettleR
   if (r.focus) seen.push(`focus moved to ${r.focus}`);
   if (r.mutations) seen.push(`the page changed (${r.mutations} DOM mutation${r.mutations === 1 ? '' : 's'})`);
   if (r.scrolled) seen.push('something scrolled');
-  return { ...r, observable: seen.length > 0, summary: seen.length ? seen.join('; ') : 'nothing followed: no focus, no change on the page' };
+  return {
+    ...r,
+    observable: seen.length > 0,
+    summary: seen.length ? seen.join('; ') : 'nothing followed: no focus, no change on the page',
+  };
 }
 
 /** A click that used element.click() and left focus outside its element: keys typed next would go astray. */
-export interface FallbackNote { target: string; focus: string }
+export interface FallbackNote {
+  target: string;
+  focus: string;
+}
 
 // One process runs one command: this map lives exactly as long as the command's batch.
 const notes = new WeakMap<Page, FallbackNote>();
 
 export function noteFallback(page: Page, note: FallbackNote | undefined): void {
-  if (note) notes.set(page, note); else notes.delete(page);
+  if (note) notes.set(page, note);
+  else notes.delete(page);
 }
 
 /** The note of the last click, if any, taken (a keyboard step reads it once). */
@@ -62,5 +83,8 @@ export function takeFallbackNote(page: Page): FallbackNote | undefined {
 
 /** Where keys would go now, named; `onBody` when only the document has focus. */
 export async function keyReceiver(page: Page, deadline: Deadline): Promise<{ target: string; onBody: boolean }> {
-  return page.call(page.frame, (rt) => rt.clickProbe.keyReceiver(), undefined, { deadline, what: 'the focused element' });
+  return page.call(page.frame, (rt) => rt.clickProbe.keyReceiver(), undefined, {
+    deadline,
+    what: 'the focused element',
+  });
 }

@@ -2,8 +2,15 @@
 // text with Input.insertText, read the value back, and only if the page did not take it (a
 // framework-controlled input) set it with the native setter — saying which method worked.
 
-import { ElementNotEditableError, ExecutionError, looksSensitive, markSecret, REDACTED, type Deadline } from '../common/index.js';
-import { type Page } from '../page/index.js';
+import {
+  ElementNotEditableError,
+  ExecutionError,
+  looksSensitive,
+  markSecret,
+  REDACTED,
+  type Deadline,
+} from '../common/index.js';
+import type { Page } from '../page/index.js';
 import type { PageRuntime } from '../injected/index.js';
 import { clickAt, moveMouse } from './mouse.js';
 import { prepareAction, type Located, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
@@ -29,12 +36,25 @@ export interface FillResult extends SettleResult {
 type Fillable = Located & { x?: number; y?: number; autoForced?: true };
 
 async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable> {
-  const r = await page.call(page.frame, (rt) => rt.locate.holdFocused(), undefined, { deadline, what: 'the focused element' });
-  if (!r.ok) throw new ElementNotEditableError('Nothing is focused to fill: name the field with {"selector"|"ref"|"label", "value"}, or click it first', { category: 'not-editable' });
+  const r = await page.call(page.frame, (rt) => rt.locate.holdFocused(), undefined, {
+    deadline,
+    what: 'the focused element',
+  });
+  if (!r.ok)
+    throw new ElementNotEditableError(
+      'Nothing is focused to fill: name the field with {"selector"|"ref"|"label", "value"}, or click it first',
+      { category: 'not-editable' },
+    );
   return { handle: r.handle, desc: r.desc, name: r.name };
 }
 
-async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: boolean, deadline: Deadline): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean; secret?: boolean }> {
+async function insertAndConfirm(
+  page: Page,
+  el: Fillable,
+  value: string,
+  clear: boolean,
+  deadline: Deadline,
+): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean; secret?: boolean }> {
   const call = <A, R>(fn: (rt: PageRuntime, a: A) => R, a: A): Promise<Awaited<R>> =>
     page.call(page.frame, fn, a, { deadline, what: `filling ${el.desc}` });
   if (el.x !== undefined && el.y !== undefined) {
@@ -42,7 +62,14 @@ async function insertAndConfirm(page: Page, el: Fillable, value: string, clear: 
     await moveMouse(page, at, deadline);
     await clickAt(page, at, deadline);
   }
-  const before = await call((rt, a) => ({ prep: rt.formInput.prepareField(a.handle, a.clear), value: rt.formInput.currentValue(rt.locate.heldElement(a.handle)!), secret: rt.formInput.isSecretHeld(a.handle) }), { handle: el.handle, clear });
+  const before = await call(
+    (rt, a) => ({
+      prep: rt.formInput.prepareField(a.handle, a.clear),
+      value: rt.formInput.currentValue(rt.locate.heldElement(a.handle)!),
+      secret: rt.formInput.isSecretHeld(a.handle),
+    }),
+    { handle: el.handle, clear },
+  );
   if (before.secret) markSecret(value); // before it is typed: a failure below must not show it either
   if (!before.prep.ok) return { ok: false, value: '', before: '', secret: before.secret };
   const want = clear ? value : before.value + value;
@@ -65,12 +92,23 @@ export function sameSignificant(shown: string, asked: string): boolean {
 /** The warning for a value the page formatted or rewrote: both values, unless the field is a secret. */
 function rewroteWarning(el: Located, asked: string, shown: string): string {
   if (looksSensitive(el.desc)) return `the page rewrote the value of ${el.desc}`;
-  return sameSignificant(shown, asked) ? `the page formatted "${asked}" as "${shown}" in ${el.name}` : `the page rewrote "${asked}" as "${shown}" in ${el.name}`;
+  return sameSignificant(shown, asked)
+    ? `the page formatted "${asked}" as "${shown}" in ${el.name}`
+    : `the page rewrote "${asked}" as "${shown}" in ${el.name}`;
 }
 
 /** Fills one field; `target` undefined means the focused element. */
-export async function fill(page: Page, target: TargetSpec | undefined, value: string, refs: RefHolder, opts: FillOptions, deadline: Deadline): Promise<FillResult> {
-  const el: Fillable = target ? await prepareAction(page, target, 'fill', refs, opts, deadline) : await focusedElement(page, deadline);
+export async function fill(
+  page: Page,
+  target: TargetSpec | undefined,
+  value: string,
+  refs: RefHolder,
+  opts: FillOptions,
+  deadline: Deadline,
+): Promise<FillResult> {
+  const el: Fillable = target
+    ? await prepareAction(page, target, 'fill', refs, opts, deadline)
+    : await focusedElement(page, deadline);
   let secret = looksSensitive(el.desc);
   if (secret) markSecret(value); // never in an answer or a --debug log
   const warnings: string[] = [];
@@ -79,13 +117,23 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
   let method: FillResult['method'];
   let shown: string | undefined;
   if (el.desc.startsWith('select')) {
-    const r = await page.call(page.frame, (rt, a) => rt.formInput.selectOptions(a.handle, { values: [a.value] }), { handle: el.handle, value }, { deadline, what: `selecting in ${el.desc}` });
-    if (!r.ok) throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, { category: 'option-not-found', options: r.options });
+    const r = await page.call(
+      page.frame,
+      (rt, a) => rt.formInput.selectOptions(a.handle, { values: [a.value] }),
+      { handle: el.handle, value },
+      { deadline, what: `selecting in ${el.desc}` },
+    );
+    if (!r.ok)
+      throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, {
+        category: 'option-not-found',
+        options: r.options,
+      });
     method = 'select';
   } else {
     // The page may navigate on input (search-as-you-type, a code that submits itself): then the
     // typing took effect and the field is gone with its document; reading it back means nothing.
-    const leftPage = (): boolean => page.lifecycle.requestedCount > mark.requested || page.lifecycle.documentCount > mark.documents;
+    const leftPage = (): boolean =>
+      page.lifecycle.requestedCount > mark.requested || page.lifecycle.documentCount > mark.documents;
     let typed: Awaited<ReturnType<typeof insertAndConfirm>> | undefined;
     try {
       typed = opts.react ? undefined : await insertAndConfirm(page, el, value, clear, deadline);
@@ -104,15 +152,31 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
       shown = typed.value;
       warnings.push(rewroteWarning(el, value, typed.value));
     } else if (!typed?.ok) {
-      const before = typed?.before ?? await page.call(page.frame, (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), el.handle, { deadline, what: `reading ${el.desc}` });
-      const r = await page.call(page.frame, (rt, a) => ({ ...rt.formInput.setValueNatively(a.handle, a.want), secret: rt.formInput.isSecretHeld(a.handle) }),
-        { handle: el.handle, want: clear ? value : before + value }, { deadline, what: `setting the value of ${el.desc}` });
+      const before =
+        typed?.before ??
+        (await page.call(page.frame, (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), el.handle, {
+          deadline,
+          what: `reading ${el.desc}`,
+        }));
+      const r = await page.call(
+        page.frame,
+        (rt, a) => ({
+          ...rt.formInput.setValueNatively(a.handle, a.want),
+          secret: rt.formInput.isSecretHeld(a.handle),
+        }),
+        { handle: el.handle, want: clear ? value : before + value },
+        { deadline, what: `setting the value of ${el.desc}` },
+      );
       method = 'nativeSetter';
       if (r.secret) [value, before, r.value].forEach(markSecret);
       secret ||= r.secret;
       if (!r.ok) {
         const took = r.value !== before || sameSignificant(r.value, value);
-        if (!took) throw new ExecutionError(`${el.desc} did not take the value: it still shows "${r.value}" (${opts.react ? 'the native setter was tried' : 'typing and the native setter were both tried'})`, { category: 'not-editable' });
+        if (!took)
+          throw new ExecutionError(
+            `${el.desc} did not take the value: it still shows "${r.value}" (${opts.react ? 'the native setter was tried' : 'typing and the native setter were both tried'})`,
+            { category: 'not-editable' },
+          );
         shown = r.value;
         warnings.push(rewroteWarning(el, value, r.value));
       }
@@ -123,7 +187,13 @@ export async function fill(page: Page, target: TargetSpec | undefined, value: st
   if (settled.warning) warnings.push(settled.warning);
   return {
     // A secret field's value is never echoed, not even the part the page kept (DECISIONS).
-    filled: true, target: el.name, method, ...settled, ...(shown !== undefined ? { value: secret ? REDACTED : shown } : {}),
-    ...(el.reResolved ? { reResolved: true } : {}), ...(el.autoForced ? { autoForced: true } : {}), warnings,
+    filled: true,
+    target: el.name,
+    method,
+    ...settled,
+    ...(shown !== undefined ? { value: secret ? REDACTED : shown } : {}),
+    ...(el.reResolved ? { reResolved: true } : {}),
+    ...(el.autoForced ? { autoForced: true } : {}),
+    warnings,
   };
 }

@@ -10,25 +10,40 @@ export type FrameChoice = { target: TargetSpec } | { index: number } | { name: s
 
 async function frameIdOfOwner(page: Page, handle: number, desc: string, deadline: Deadline): Promise<string> {
   const objectId = await page.heldElementObjectId(page.frame, handle, deadline);
-  const { node } = await page.guard(deadline.race(page.frameRef(page.frame).session.send('DOM.describeNode', { objectId }), 'the frame element'));
+  const { node } = await page.guard(
+    deadline.race(page.frameRef(page.frame).session.send('DOM.describeNode', { objectId }), 'the frame element'),
+  );
   const frameId = (node as Protocol.DOM.Node & { frameId?: string }).frameId;
-  if (!frameId) throw new ExecutionError(`${desc} is not an <iframe> or <frame> (or has no document yet)`, { category: 'frame' });
+  if (!frameId)
+    throw new ExecutionError(`${desc} is not an <iframe> or <frame> (or has no document yet)`, { category: 'frame' });
   return frameId;
 }
 
-export async function chooseFrame(page: Page, choice: FrameChoice, refs: RefHolder, deadline: Deadline): Promise<FrameTarget> {
+export async function chooseFrame(
+  page: Page,
+  choice: FrameChoice,
+  refs: RefHolder,
+  deadline: Deadline,
+): Promise<FrameTarget> {
   if ('frameId' in choice) return page.guard(page.frames.target(choice.frameId, deadline));
   let handle: number;
   let desc: string;
   if ('target' in choice) {
     ({ handle, desc } = await locate(page, choice.target, refs, {}, deadline));
   } else {
-    const r = await page.call(page.frame, (rt, a) => rt.locate.holdFrameOwner(a.index, a.name),
-      { index: 'index' in choice ? choice.index : undefined, name: 'name' in choice ? choice.name : undefined }, { deadline, what: 'the frame element' });
+    const r = await page.call(
+      page.frame,
+      (rt, a) => rt.locate.holdFrameOwner(a.index, a.name),
+      { index: 'index' in choice ? choice.index : undefined, name: 'name' in choice ? choice.name : undefined },
+      { deadline, what: 'the frame element' },
+    );
     if (!r.ok && 'name' in choice) return frameByName(page, choice.name, r.count, deadline);
     if (!r.ok) {
       const which = 'index' in choice ? `index ${choice.index}` : `name "${choice.name}"`;
-      throw new ElementNotFoundError(`No frame with ${which} here (this document has ${r.count} frame${r.count === 1 ? '' : 's'}); list them with {"frame": {"list": true}}`, { category: 'frame' });
+      throw new ElementNotFoundError(
+        `No frame with ${which} here (this document has ${r.count} frame${r.count === 1 ? '' : 's'}); list them with {"frame": {"list": true}}`,
+        { category: 'frame' },
+      );
     }
     ({ handle, desc } = r);
   }
@@ -46,14 +61,20 @@ async function frameByName(page: Page, name: string, here: number, deadline: Dea
   const named = frames.filter((f) => f.name === name);
   const current = page.frame?.frameId;
   const below = (id: string | undefined): boolean => {
-    for (let f = frames.find((i) => i.frameId === id); f; f = frames.find((i) => i.frameId === f!.parentId)) if (f.frameId === current) return true;
+    for (let f = frames.find((i) => i.frameId === id); f; f = frames.find((i) => i.frameId === f!.parentId))
+      if (f.frameId === current) return true;
     return false;
   };
   const hit = named.find((f) => current === undefined || below(f.frameId)) ?? named[0];
   if (hit) return page.guard(page.frames.target(hit.frameId, deadline));
   const names = frames.filter((f) => f.name).map((f) => ({ name: f.name!, frameId: f.frameId }));
-  const close = names.find((f) => f.name.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(f.name.toLowerCase()));
-  const listed = names.slice(0, 10).map((f) => `"${f.name}"`).join(', ');
+  const close = names.find(
+    (f) => f.name.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(f.name.toLowerCase()),
+  );
+  const listed = names
+    .slice(0, 10)
+    .map((f) => `"${f.name}"`)
+    .join(', ');
   throw new ElementNotFoundError(
     `No frame named "${name}" in this tab (this document has ${here} frame${here === 1 ? '' : 's'}; named frames: ${listed || 'none'})`,
     { category: 'frame', ...(close ? { nextStep: { frame: { frameId: close.frameId } } } : {}) },
@@ -66,12 +87,21 @@ const FRAME_SEARCH_INTERVAL_MS = 100;
  * Cross-frame search (SPEC §13.3): the frame where `target` is, trying the current frame first and
  * then every other frame, round after round until `timeoutMs`. Leaves `page.frame` as it is.
  */
-export async function findFrameWith(page: Page, target: TargetSpec, refs: RefHolder, timeoutMs: number, deadline: Deadline): Promise<FrameTarget | undefined> {
+export async function findFrameWith(
+  page: Page,
+  target: TargetSpec,
+  refs: RefHolder,
+  timeoutMs: number,
+  deadline: Deadline,
+): Promise<FrameTarget | undefined> {
   const original = page.frame;
   const until = deadline.cap(timeoutMs);
   while (true) {
     const frames = await page.guard(page.frames.list(deadline));
-    const order = [original?.frameId ?? frames[0]!.frameId, ...frames.map((f) => f.frameId).filter((id) => id !== (original?.frameId ?? frames[0]!.frameId))];
+    const order = [
+      original?.frameId ?? frames[0]!.frameId,
+      ...frames.map((f) => f.frameId).filter((id) => id !== (original?.frameId ?? frames[0]!.frameId)),
+    ];
     for (const frameId of order) {
       let where: FrameTarget | undefined;
       try {

@@ -2,7 +2,7 @@
 // for `duration`, and optionally what appeared because of it (menus, tooltips) with refs.
 
 import type { Deadline } from '../common/index.js';
-import { type Page } from '../page/index.js';
+import type { Page } from '../page/index.js';
 import type { AppearedElement } from '../injected/index.js';
 import { mousePosition, moveMouse } from './mouse.js';
 import { prepareAction, type Actionable, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
@@ -34,7 +34,10 @@ const MAX_HOVER_ATTEMPTS = 3;
  */
 async function moveOff(page: Page, a: Actionable, deadline: Deadline): Promise<void> {
   if (mousePosition(page)) return; // moved in this command already: its path is real
-  const off = await page.call(page.frame, (rt, h) => rt.clickProbe.pointOff(h), a.pointerHandle, { deadline, what: 'a point off the element' });
+  const off = await page.call(page.frame, (rt, h) => rt.clickProbe.pointOff(h), a.pointerHandle, {
+    deadline,
+    what: 'a point off the element',
+  });
   if (off) await moveMouse(page, { x: off.x + a.x - a.local.x, y: off.y + a.y - a.local.y }, deadline, { steps: 1 });
 }
 
@@ -42,22 +45,39 @@ async function moveOff(page: Page, a: Actionable, deadline: Deadline): Promise<v
 async function waitForLayer(page: Page, deadline: Deadline): Promise<void> {
   const until = deadline.cap(CAPTURE_WAIT_MS - CAPTURE_SETTLE_MS);
   while (!until.expired()) {
-    const n = await page.call(page.frame, (rt) => rt.overlays.countAppeared(), undefined, { deadline, what: 'a layer the hover opens' });
+    const n = await page.call(page.frame, (rt) => rt.overlays.countAppeared(), undefined, {
+      deadline,
+      what: 'a layer the hover opens',
+    });
     if (n > 0) return;
     await until.sleep(CAPTURE_POLL_MS);
   }
 }
 
-export async function hover(page: Page, target: TargetSpec, refs: RefHolder, opts: HoverOptions, deadline: Deadline): Promise<HoverResult> {
+export async function hover(
+  page: Page,
+  target: TargetSpec,
+  refs: RefHolder,
+  opts: HoverOptions,
+  deadline: Deadline,
+): Promise<HoverResult> {
   // Mark before anything moves: scrolling the target into view can itself hover it under a pointer left there.
-  if (opts.captureResult) await page.call(page.frame, (rt) => rt.overlays.markOverlays(), undefined, { deadline, what: 'the page before hovering' });
+  if (opts.captureResult)
+    await page.call(page.frame, (rt) => rt.overlays.markOverlays(), undefined, {
+      deadline,
+      what: 'the page before hovering',
+    });
   let a = await prepareAction(page, target, 'hover', refs, opts, deadline);
   await moveOff(page, a, deadline);
   for (let attempt = 1; ; attempt++) {
     await moveMouse(page, a, deadline, { steps: 3 });
     // The layout may have shifted under the pointer while it moved: make sure it rests on the target.
-    const over = await page.call(page.frame, (rt, p) => rt.actionability.pointReaches(rt.locate.heldElement(p.handle)!, p.x, p.y) === true,
-      { handle: a.pointerHandle, x: a.local.x, y: a.local.y }, { deadline, what: 'the pointer to rest on the element' });
+    const over = await page.call(
+      page.frame,
+      (rt, p) => rt.actionability.pointReaches(rt.locate.heldElement(p.handle)!, p.x, p.y) === true,
+      { handle: a.pointerHandle, x: a.local.x, y: a.local.y },
+      { deadline, what: 'the pointer to rest on the element' },
+    );
     if (over || a.autoForced || attempt >= MAX_HOVER_ATTEMPTS) break;
     a = await prepareAction(page, target, 'hover', refs, opts, deadline);
   }
@@ -65,9 +85,18 @@ export async function hover(page: Page, target: TargetSpec, refs: RefHolder, opt
   if (hold) await deadline.sleep(hold);
   if (opts.captureResult && opts.durationMs === undefined) await waitForLayer(page, deadline);
   const warnings = a.autoForced ? [`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`] : [];
-  const out: HoverResult = { hovered: true, target: a.name, ...(a.autoForced ? { autoForced: true } : {}), ...(a.reResolved ? { reResolved: true } : {}), warnings };
+  const out: HoverResult = {
+    hovered: true,
+    target: a.name,
+    ...(a.autoForced ? { autoForced: true } : {}),
+    ...(a.reResolved ? { reResolved: true } : {}),
+    warnings,
+  };
   if (opts.captureResult) {
-    const r = await page.call(page.frame, (rt, c) => rt.overlays.appearedOverlays(c), refs.counters, { deadline, what: 'what the hover showed' });
+    const r = await page.call(page.frame, (rt, c) => rt.overlays.appearedOverlays(c), refs.counters, {
+      deadline,
+      what: 'what the hover showed',
+    });
     refs.counters = r.counters;
     out.capturedResult = { visibleElements: r.visibleElements };
   }

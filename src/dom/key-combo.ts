@@ -1,7 +1,14 @@
 // Key combinations as agents write them ("Control+Shift+P", "Meta+a", "Enter") and the editing
 // commands Chrome needs with them. Pure; keyboard.ts dispatches what this parses.
 
-import { displayName, lookupKey, MODIFIERS, withShift, type KeyDefinition, type ModifierName } from './key-definitions.js';
+import {
+  displayName,
+  lookupKey,
+  MODIFIERS,
+  withShift,
+  type KeyDefinition,
+  type ModifierName,
+} from './key-definitions.js';
 
 export interface KeyCombo {
   /** Normalised: canonical modifier names in the order given, then the key ("Control+Shift+P"). */
@@ -18,7 +25,7 @@ export type ComboParse =
   | { ok: false; reason: 'malformed'; message: string };
 
 function modifierOf(def: KeyDefinition): ModifierName | undefined {
-  return (MODIFIERS as string[]).includes(def.key) ? def.key as ModifierName : undefined;
+  return (MODIFIERS as string[]).includes(def.key) ? (def.key as ModifierName) : undefined;
 }
 
 /** "Control+Shift+P" → tokens; a "+" key is written "+" alone or last ("Control++"). */
@@ -32,7 +39,12 @@ function tokens(combo: string): string[] | undefined {
 
 export function parseCombo(combo: string): ComboParse {
   const parts = tokens(combo);
-  if (!parts) return { ok: false, reason: 'malformed', message: `"${combo}" is not a key combination: write keys joined by "+", modifiers first ("Control+Shift+P", "Enter")` };
+  if (!parts)
+    return {
+      ok: false,
+      reason: 'malformed',
+      message: `"${combo}" is not a key combination: write keys joined by "+", modifiers first ("Control+Shift+P", "Enter")`,
+    };
   const keys: KeyDefinition[] = [];
   const held = new Set<ModifierName>();
   for (const [i, part] of parts.entries()) {
@@ -42,7 +54,11 @@ export function parseCombo(combo: string): ComboParse {
     const modifier = modifierOf(def);
     const last = i === parts.length - 1;
     if (!last && !modifier) {
-      return { ok: false, reason: 'malformed', message: `"${part}" in "${combo}" is not a modifier: only Control, Alt, Meta and Shift can be held before the key (press other keys one after another)` };
+      return {
+        ok: false,
+        reason: 'malformed',
+        message: `"${part}" in "${combo}" is not a modifier: only Control, Alt, Meta and Shift can be held before the key (press other keys one after another)`,
+      };
     }
     if (modifier && held.has(modifier)) continue;
     if (modifier) held.add(modifier);
@@ -53,7 +69,10 @@ export function parseCombo(combo: string): ComboParse {
   return { ok: true, combo: { name, keys } };
 }
 
-const ALT = 1, CONTROL = 2, META = 4, SHIFT = 8;
+const ALT = 1,
+  CONTROL = 2,
+  META = 4,
+  SHIFT = 8;
 
 /** Commands for a caret movement: plain, by word, to the line's or document's edge; Shift extends. */
 function movement(code: string, mods: number): string | undefined {
@@ -61,36 +80,68 @@ function movement(code: string, mods: number): string | undefined {
   const line = (mods & META) !== 0 && !(mods & (CONTROL | ALT));
   const plain = !(mods & (CONTROL | ALT | META));
   switch (code) {
-    case 'ArrowLeft': return plain ? 'moveLeft' : word ? 'moveWordLeft' : line ? 'moveToBeginningOfLine' : undefined;
-    case 'ArrowRight': return plain ? 'moveRight' : word ? 'moveWordRight' : line ? 'moveToEndOfLine' : undefined;
-    case 'ArrowUp': return plain ? 'moveUp' : line ? 'moveToBeginningOfDocument' : undefined;
-    case 'ArrowDown': return plain ? 'moveDown' : line ? 'moveToEndOfDocument' : undefined;
-    case 'Home': return plain ? 'moveToBeginningOfLine' : (mods & (CONTROL | META)) && !(mods & ALT) ? 'moveToBeginningOfDocument' : undefined;
-    case 'End': return plain ? 'moveToEndOfLine' : (mods & (CONTROL | META)) && !(mods & ALT) ? 'moveToEndOfDocument' : undefined;
-    default: return undefined;
+    case 'ArrowLeft':
+      return plain ? 'moveLeft' : word ? 'moveWordLeft' : line ? 'moveToBeginningOfLine' : undefined;
+    case 'ArrowRight':
+      return plain ? 'moveRight' : word ? 'moveWordRight' : line ? 'moveToEndOfLine' : undefined;
+    case 'ArrowUp':
+      return plain ? 'moveUp' : line ? 'moveToBeginningOfDocument' : undefined;
+    case 'ArrowDown':
+      return plain ? 'moveDown' : line ? 'moveToEndOfDocument' : undefined;
+    case 'Home':
+      return plain
+        ? 'moveToBeginningOfLine'
+        : mods & (CONTROL | META) && !(mods & ALT)
+          ? 'moveToBeginningOfDocument'
+          : undefined;
+    case 'End':
+      return plain ? 'moveToEndOfLine' : mods & (CONTROL | META) && !(mods & ALT) ? 'moveToEndOfDocument' : undefined;
+    default:
+      return undefined;
   }
 }
 
 function deletion(code: string, mods: number): string | undefined {
   const m = mods & ~SHIFT;
-  if (code === 'Backspace') return m === 0 ? 'deleteBackward' : m === CONTROL || m === ALT ? 'deleteWordBackward' : m === META ? 'deleteToBeginningOfLine' : undefined;
-  if (code === 'Delete') return m === 0 ? 'deleteForward' : m === CONTROL || m === ALT ? 'deleteWordForward' : m === META ? 'deleteToEndOfLine' : undefined;
+  if (code === 'Backspace')
+    return m === 0
+      ? 'deleteBackward'
+      : m === CONTROL || m === ALT
+        ? 'deleteWordBackward'
+        : m === META
+          ? 'deleteToBeginningOfLine'
+          : undefined;
+  if (code === 'Delete')
+    return m === 0
+      ? 'deleteForward'
+      : m === CONTROL || m === ALT
+        ? 'deleteWordForward'
+        : m === META
+          ? 'deleteToEndOfLine'
+          : undefined;
   return undefined;
 }
 
 /** Control+… on Linux and Windows, Meta+… on macOS: either means the shortcut to an agent. */
 function clipboardAndHistory(code: string, mods: number): string | undefined {
   const primary = mods & (CONTROL | META);
-  if ((primary !== CONTROL && primary !== META) || (mods & ALT)) return undefined;
+  if ((primary !== CONTROL && primary !== META) || mods & ALT) return undefined;
   const shift = (mods & SHIFT) !== 0;
   switch (code) {
-    case 'KeyA': return shift ? undefined : 'selectAll';
-    case 'KeyC': return shift ? undefined : 'copy';
-    case 'KeyX': return shift ? undefined : 'cut';
-    case 'KeyV': return shift ? 'pasteAndMatchStyle' : 'paste';
-    case 'KeyZ': return shift ? 'redo' : 'undo';
-    case 'KeyY': return shift ? undefined : 'redo';
-    default: return undefined;
+    case 'KeyA':
+      return shift ? undefined : 'selectAll';
+    case 'KeyC':
+      return shift ? undefined : 'copy';
+    case 'KeyX':
+      return shift ? undefined : 'cut';
+    case 'KeyV':
+      return shift ? 'pasteAndMatchStyle' : 'paste';
+    case 'KeyZ':
+      return shift ? 'redo' : 'undo';
+    case 'KeyY':
+      return shift ? undefined : 'redo';
+    default:
+      return undefined;
   }
 }
 

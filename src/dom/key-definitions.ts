@@ -69,22 +69,35 @@ function physicalKeys(): PhysicalKey[] {
   ];
   // Digits with the symbols above them, then letters.
   const digitShift = ')!@#$%^&*(';
-  for (let d = 0; d <= 9; d++) keys.push({ code: `Digit${d}`, keyCode: 48 + d, key: String(d), shiftKey: digitShift[d]! });
+  for (let d = 0; d <= 9; d++)
+    keys.push({ code: `Digit${d}`, keyCode: 48 + d, key: String(d), shiftKey: digitShift[d]! });
   for (let i = 0; i < 26; i++) {
     const lower = String.fromCharCode(97 + i);
     keys.push({ code: `Key${lower.toUpperCase()}`, keyCode: 65 + i, key: lower, shiftKey: lower.toUpperCase() });
   }
   const punctuation: [string, number, string, string][] = [
-    ['Semicolon', 186, ';', ':'], ['Equal', 187, '=', '+'], ['Comma', 188, ',', '<'], ['Minus', 189, '-', '_'],
-    ['Period', 190, '.', '>'], ['Slash', 191, '/', '?'], ['Backquote', 192, '`', '~'], ['BracketLeft', 219, '[', '{'],
-    ['Backslash', 220, '\\', '|'], ['BracketRight', 221, ']', '}'], ['Quote', 222, "'", '"'],
+    ['Semicolon', 186, ';', ':'],
+    ['Equal', 187, '=', '+'],
+    ['Comma', 188, ',', '<'],
+    ['Minus', 189, '-', '_'],
+    ['Period', 190, '.', '>'],
+    ['Slash', 191, '/', '?'],
+    ['Backquote', 192, '`', '~'],
+    ['BracketLeft', 219, '[', '{'],
+    ['Backslash', 220, '\\', '|'],
+    ['BracketRight', 221, ']', '}'],
+    ['Quote', 222, "'", '"'],
   ];
   for (const [code, keyCode, key, shiftKey] of punctuation) keys.push({ code, keyCode, key, shiftKey });
   for (let f = 1; f <= 12; f++) keys.push({ code: `F${f}`, keyCode: 111 + f, key: `F${f}` });
   // The numpad comes last: a character typed on both (".", "+") is the main keyboard's.
   for (let d = 0; d <= 9; d++) keys.push({ code: `Numpad${d}`, keyCode: 96 + d, key: String(d), location: 3 });
   const numpad: [string, number, string][] = [
-    ['NumpadMultiply', 106, '*'], ['NumpadAdd', 107, '+'], ['NumpadSubtract', 109, '-'], ['NumpadDecimal', 110, '.'], ['NumpadDivide', 111, '/'],
+    ['NumpadMultiply', 106, '*'],
+    ['NumpadAdd', 107, '+'],
+    ['NumpadSubtract', 109, '-'],
+    ['NumpadDecimal', 110, '.'],
+    ['NumpadDivide', 111, '/'],
   ];
   for (const [code, keyCode, key] of numpad) keys.push({ code, keyCode, key, location: 3 });
   return keys;
@@ -95,14 +108,20 @@ function definitionOf(p: PhysicalKey, shifted: boolean): KeyDefinition {
   const key = shifted ? p.shiftKey! : p.key;
   const text = p.text ?? (key.length === 1 ? key : undefined);
   return {
-    key, code: p.code, keyCode: p.keyCode,
+    key,
+    code: p.code,
+    keyCode: p.keyCode,
     ...(text !== undefined ? { text } : {}),
     ...(p.location ? { location: p.location } : {}),
     ...(shifted ? { shifted: true } : {}),
   };
 }
 
-interface Tables { byKey: Map<string, KeyDefinition>; byCode: Map<string, KeyDefinition>; shiftOf: Map<string, KeyDefinition> }
+interface Tables {
+  byKey: Map<string, KeyDefinition>;
+  byCode: Map<string, KeyDefinition>;
+  shiftOf: Map<string, KeyDefinition>;
+}
 let tables: Tables | undefined;
 
 function build(): Tables {
@@ -133,9 +152,25 @@ const CONTROL_CHARACTERS: Record<string, string> = { '\n': 'Enter', '\r': 'Enter
 
 /** Other names people use for keys, lower-case → the key's name. */
 const ALIASES: Record<string, string> = {
-  esc: 'Escape', return: 'Enter', space: ' ', spacebar: ' ', del: 'Delete', ins: 'Insert',
-  up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', pgup: 'PageUp', pgdn: 'PageDown',
-  ctrl: 'Control', control: 'Control', option: 'Alt', cmd: 'Meta', command: 'Meta', win: 'Meta', super: 'Meta',
+  esc: 'Escape',
+  return: 'Enter',
+  space: ' ',
+  spacebar: ' ',
+  del: 'Delete',
+  ins: 'Insert',
+  up: 'ArrowUp',
+  down: 'ArrowDown',
+  left: 'ArrowLeft',
+  right: 'ArrowRight',
+  pgup: 'PageUp',
+  pgdn: 'PageDown',
+  ctrl: 'Control',
+  control: 'Control',
+  option: 'Alt',
+  cmd: 'Meta',
+  command: 'Meta',
+  win: 'Meta',
+  super: 'Meta',
 };
 
 /**

@@ -5,7 +5,14 @@
 import type { Deadline } from '../common/index.js';
 import type { CdpSession, Protocol } from '../cdp/index.js';
 import { editingCommands, type KeyCombo } from './key-combo.js';
-import { knownKeyNames, lookupKey, modifierBit, MODIFIERS, type KeyDefinition, type ModifierName } from './key-definitions.js';
+import {
+  knownKeyNames,
+  lookupKey,
+  modifierBit,
+  MODIFIERS,
+  type KeyDefinition,
+  type ModifierName,
+} from './key-definitions.js';
 
 type KeyEvent = Protocol.Input.DispatchKeyEventRequest;
 
@@ -14,18 +21,28 @@ const RELEASE_WAIT_MS = 1_000;
 const TEXT_SUPPRESSING = modifierBit('Alt') | modifierBit('Control') | modifierBit('Meta');
 
 function modifierOf(def: KeyDefinition): ModifierName | undefined {
-  return (MODIFIERS as string[]).includes(def.key) ? def.key as ModifierName : undefined;
+  return (MODIFIERS as string[]).includes(def.key) ? (def.key as ModifierName) : undefined;
 }
 
 function keyEvent(type: KeyEvent['type'], def: KeyDefinition, modifiers: number): KeyEvent {
   return {
-    type, modifiers, key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode,
-    autoRepeat: false, isKeypad: def.location === 3, location: def.location ?? 0,
+    type,
+    modifiers,
+    key: def.key,
+    code: def.code,
+    windowsVirtualKeyCode: def.keyCode,
+    nativeVirtualKeyCode: def.keyCode,
+    autoRepeat: false,
+    isKeypad: def.location === 3,
+    location: def.location ?? 0,
   };
 }
 
 async function dispatch(session: CdpSession, event: KeyEvent, deadline: Deadline): Promise<void> {
-  await deadline.race(session.send('Input.dispatchKeyEvent', event), `the page to take the ${event.type === 'keyUp' ? 'release' : 'press'} of "${event.key}"`);
+  await deadline.race(
+    session.send('Input.dispatchKeyEvent', event),
+    `the page to take the ${event.type === 'keyUp' ? 'release' : 'press'} of "${event.key}"`,
+  );
 }
 
 /** keyDown (with text when the key types and no Control/Alt/Meta is held) or rawKeyDown. */
@@ -33,7 +50,10 @@ async function keyDown(session: CdpSession, def: KeyDefinition, modifiers: numbe
   const commands = editingCommands(def.code, modifiers);
   const typesText = def.text !== undefined && !(modifiers & TEXT_SUPPRESSING);
   const event = keyEvent(typesText ? 'keyDown' : 'rawKeyDown', def, modifiers);
-  if (typesText) { event.text = def.text; event.unmodifiedText = def.text; }
+  if (typesText) {
+    event.text = def.text;
+    event.unmodifiedText = def.text;
+  }
   if (commands.length) event.commands = commands;
   await dispatch(session, event, deadline);
 }
@@ -58,9 +78,13 @@ export async function pressCombo(session: CdpSession, combo: KeyCombo, deadline:
       return session.send('Input.dispatchKeyEvent', keyEvent('keyUp', def, modifiers));
     });
     let timer: NodeJS.Timeout | undefined;
-    const giveUp = new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(RELEASE_WAIT_MS, deadline.remainingMs())); });
+    const giveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(RELEASE_WAIT_MS, deadline.remainingMs()));
+    });
     await Promise.race([Promise.all(releases), giveUp])
-      .catch(() => { /* the tab is gone: there is nothing left to release keys in */ })
+      .catch(() => {
+        /* the tab is gone: there is nothing left to release keys in */
+      })
       .finally(() => clearTimeout(timer));
   }
 }
@@ -90,13 +114,21 @@ export function typingPlan(text: string): ({ key: KeyDefinition; char: string } 
  * keyboard ("\n" is Enter, "\t" Tab), Input.insertText for characters without a key, so every
  * character lands. `delayMs` passes between keystrokes. A timeout says how far typing got.
  */
-export async function typeText(session: CdpSession, text: string, delayMs: number, deadline: Deadline): Promise<TypeOutcome> {
+export async function typeText(
+  session: CdpSession,
+  text: string,
+  delayMs: number,
+  deadline: Deadline,
+): Promise<TypeOutcome> {
   const plan = typingPlan(text);
   const outcome: TypeOutcome = { keyed: 0, inserted: 0 };
   const total = [...text.replace(/\r\n/g, '\n')].length;
   for (const [i, step] of plan.entries()) {
     if (i > 0 && delayMs > 0) await deadline.sleep(delayMs);
-    if (deadline.expired()) throw deadline.timeoutError(`typing to finish (${outcome.keyed + outcome.inserted} of ${total} characters typed)`);
+    if (deadline.expired())
+      throw deadline.timeoutError(
+        `typing to finish (${outcome.keyed + outcome.inserted} of ${total} characters typed)`,
+      );
     if ('insert' in step) {
       await deadline.race(session.send('Input.insertText', { text: step.insert }), 'the page to take inserted text');
       outcome.inserted += [...step.insert].length;
@@ -116,7 +148,10 @@ export async function unknownKeyWarning(token: string, combo: string): Promise<s
   let bestDistance = Infinity;
   for (const name of knownKeyNames()) {
     const d = levenshtein.get(token.toLowerCase(), name.toLowerCase());
-    if (d < bestDistance) { best = name; bestDistance = d; }
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
   }
   const hint = best && bestDistance <= Math.max(2, Math.floor(token.length / 3)) ? ` Did you mean "${best}"?` : '';
   const where = token === combo ? '' : ` in "${combo}"`;

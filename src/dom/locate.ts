@@ -3,10 +3,23 @@
 // timeout; a failure that waiting can't fix fails at once; auto-force when only checks fail.
 
 import {
-  ElementNotEditableError, ElementNotFoundError, ExecutionError, StaleElementError, StepValidationError, TimeoutError, type Deadline,
+  ElementNotEditableError,
+  ElementNotFoundError,
+  ExecutionError,
+  StaleElementError,
+  StepValidationError,
+  TimeoutError,
+  type Deadline,
 } from '../common/index.js';
-import { type Page } from '../page/index.js';
-import type { ActionFailure, ActionKind, ActionOutcome, Counters, LocateFailure, TargetSpec } from '../injected/index.js';
+import type { Page } from '../page/index.js';
+import type {
+  ActionFailure,
+  ActionKind,
+  ActionOutcome,
+  Counters,
+  LocateFailure,
+  TargetSpec,
+} from '../injected/index.js';
 import { revealFramePoint } from './frame-point.js';
 
 export type { TargetSpec } from '../injected/index.js';
@@ -21,7 +34,9 @@ const RETRY_DELAYS_MS = [0, 50, 100, 200];
 const SCROLL_SETTLE_MS = 50;
 
 /** Where ref counters live between calls (the tab's registry entry). */
-export interface RefHolder { counters?: Counters }
+export interface RefHolder {
+  counters?: Counters;
+}
 
 export interface TargetOptions {
   within?: string;
@@ -60,38 +75,92 @@ export interface Actionable extends Located {
 }
 
 export function describeTarget(t: TargetSpec, within?: string): string {
-  const base = t.by === 'css' ? `"${t.selector}"` : t.by === 'ref' ? t.ref : t.by === 'text' ? `text "${t.text}"`
-    : t.by === 'label' ? `label "${t.label}"` : t.by === 'field' ? `"${t.key}" (as CSS or label)` : t.by === 'selectors' ? `any of ${JSON.stringify(t.selectors)}` : `(${t.x}, ${t.y})`;
+  const base =
+    t.by === 'css'
+      ? `"${t.selector}"`
+      : t.by === 'ref'
+        ? t.ref
+        : t.by === 'text'
+          ? `text "${t.text}"`
+          : t.by === 'label'
+            ? `label "${t.label}"`
+            : t.by === 'field'
+              ? `"${t.key}" (as CSS or label)`
+              : t.by === 'selectors'
+                ? `any of ${JSON.stringify(t.selectors)}`
+                : `(${t.x}, ${t.y})`;
   return within ? `${base} within "${within}"` : base;
 }
 
 export function targetValue(t: TargetSpec): string {
-  return t.by === 'css' ? t.selector : t.by === 'ref' ? t.ref : t.by === 'text' ? t.text : t.by === 'label' ? t.label : t.by === 'field' ? t.key
-    : t.by === 'selectors' ? t.selectors.join(', ') : `${t.x},${t.y}`;
+  return t.by === 'css'
+    ? t.selector
+    : t.by === 'ref'
+      ? t.ref
+      : t.by === 'text'
+        ? t.text
+        : t.by === 'label'
+          ? t.label
+          : t.by === 'field'
+            ? t.key
+            : t.by === 'selectors'
+              ? t.selectors.join(', ')
+              : `${t.x},${t.y}`;
 }
 
 function locateError(t: TargetSpec, f: LocateFailure, waitedMs: number, within?: string, frameUrl?: string): Error {
   const err = locateErrorAtTop(t, f, waitedMs, within);
   // Refs and selectors are per document: say where the search ran when it was not the top one.
-  if (frameUrl && f.reason !== 'invalid-selector') err.message += ` (searched the frame ${frameUrl}; {"frame": "top"} goes back to the page)`;
+  if (frameUrl && f.reason !== 'invalid-selector')
+    err.message += ` (searched the frame ${frameUrl}; {"frame": "top"} goes back to the page)`;
   return err;
 }
 
 function locateErrorAtTop(t: TargetSpec, f: LocateFailure, waitedMs: number, within?: string): Error {
   const details = { target: { by: t.by, value: targetValue(t) } };
   switch (f.reason) {
-    case 'invalid-selector': return new StepValidationError(`Invalid CSS selector ${f.message?.replace(/\.$/, '')}. For text use {"text": "…"}, for refs "s1e4".`, { ...details, category: 'invalid-selector' });
-    case 'within-not-found': return new ElementNotFoundError(`No element matches withinSelector "${f.message}" (waited ${waitedMs}ms)`, details);
-    case 'earlier-page': case 'stale': case 'malformed':
-      return new StaleElementError(f.message ?? `Ref ${targetValue(t)} is ${f.reason}`, { ...details, category: 'stale-ref', ...(f.name ? { name: f.name } : {}) });
-    case 'unknown': return new ElementNotFoundError(f.message ?? `Ref ${targetValue(t)} is unknown`, { ...details, category: 'stale-ref' });
-    default: return new ElementNotFoundError(`No element matches ${describeTarget(t, within)} (waited ${waitedMs}ms)`, details);
+    case 'invalid-selector':
+      return new StepValidationError(
+        `Invalid CSS selector ${f.message?.replace(/\.$/, '')}. For text use {"text": "…"}, for refs "s1e4".`,
+        { ...details, category: 'invalid-selector' },
+      );
+    case 'within-not-found':
+      return new ElementNotFoundError(
+        `No element matches withinSelector "${f.message}" (waited ${waitedMs}ms)`,
+        details,
+      );
+    case 'earlier-page':
+    case 'stale':
+    case 'malformed':
+      return new StaleElementError(f.message ?? `Ref ${targetValue(t)} is ${f.reason}`, {
+        ...details,
+        category: 'stale-ref',
+        ...(f.name ? { name: f.name } : {}),
+      });
+    case 'unknown':
+      return new ElementNotFoundError(f.message ?? `Ref ${targetValue(t)} is unknown`, {
+        ...details,
+        category: 'stale-ref',
+      });
+    default:
+      return new ElementNotFoundError(
+        `No element matches ${describeTarget(t, within)} (waited ${waitedMs}ms)`,
+        details,
+      );
   }
 }
 
-async function scrollStep(page: Page, s: NonNullable<TargetOptions['scrollUntilVisible']>, deadline: Deadline): Promise<boolean> {
-  return page.call(page.frame, (rt, a) => rt.scrolling.scrollMainBy(a.dy), { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
-    { deadline, what: 'scrolling to find the element' });
+async function scrollStep(
+  page: Page,
+  s: NonNullable<TargetOptions['scrollUntilVisible']>,
+  deadline: Deadline,
+): Promise<boolean> {
+  return page.call(
+    page.frame,
+    (rt, a) => rt.scrolling.scrollMainBy(a.dy),
+    { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
+    { deadline, what: 'scrolling to find the element' },
+  );
 }
 
 /** Time kept back from the step's deadline so the last look still ends in a precise error. */
@@ -102,20 +171,38 @@ const FINAL_LOOK_MS = 250;
  * before the step's own deadline so a missing element fails as not found, not as a step timeout.
  */
 function actionWindow(deadline: Deadline, opts: TargetOptions): Deadline {
-  return deadline.cap(Math.min(opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS, Math.max(0, deadline.remainingMs() - FINAL_LOOK_MS)));
+  return deadline.cap(
+    Math.min(opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS, Math.max(0, deadline.remainingMs() - FINAL_LOOK_MS)),
+  );
 }
 
 /** Resolves the target to one element, waiting (bounded) for it to appear. */
-export async function locate(page: Page, target: TargetSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<Located> {
+export async function locate(
+  page: Page,
+  target: TargetSpec,
+  refs: RefHolder,
+  opts: TargetOptions,
+  deadline: Deadline,
+): Promise<Located> {
   const started = Date.now();
   const until = actionWindow(deadline, opts);
   let scrolls = 0;
   for (let attempt = 0; ; attempt++) {
-    const r = await page.call(page.frame, (rt, a) => rt.locate.locateElement(a),
-      { target, within: opts.within, counters: refs.counters }, { deadline, what: `the element ${describeTarget(target)}` });
+    const r = await page.call(
+      page.frame,
+      (rt, a) => rt.locate.locateElement(a),
+      { target, within: opts.within, counters: refs.counters },
+      { deadline, what: `the element ${describeTarget(target)}` },
+    );
     if (r.ok) {
       refs.counters = r.counters;
-      return { handle: r.handle, desc: r.desc, name: r.name, ...(r.reResolved ? { reResolved: true } : {}), ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}) };
+      return {
+        handle: r.handle,
+        desc: r.desc,
+        name: r.name,
+        ...(r.reResolved ? { reResolved: true } : {}),
+        ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}),
+      };
     }
     const final = r.reason === 'invalid-selector' || r.reason === 'earlier-page' || r.reason === 'malformed';
     if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within, page.frame?.url);
@@ -130,13 +217,37 @@ export async function locate(page: Page, target: TargetSpec, refs: RefHolder, op
   }
 }
 
-function actionError(f: ActionFailure, desc: string, action: ActionKind, waitedMs: number, t: TargetSpec, deadline: Deadline): Error {
-  const details: Record<string, unknown> = { target: { by: t.by, value: targetValue(t) }, category: f.reason === 'not-select' ? 'not-editable' : f.reason === 'pointer-events' || f.reason === 'unstable' ? 'not-visible' : f.reason, element: desc };
+function actionError(
+  f: ActionFailure,
+  desc: string,
+  action: ActionKind,
+  waitedMs: number,
+  t: TargetSpec,
+  deadline: Deadline,
+): Error {
+  const details: Record<string, unknown> = {
+    target: { by: t.by, value: targetValue(t) },
+    category:
+      f.reason === 'not-select'
+        ? 'not-editable'
+        : f.reason === 'pointer-events' || f.reason === 'unstable'
+          ? 'not-visible'
+          : f.reason,
+    element: desc,
+  };
   if (f.interceptor) details.interceptor = f.interceptor;
   if (f.control) details.control = f.control;
   const message = `${desc} ${f.message}${f.final ? '' : ` (waited ${waitedMs}ms)`}`;
-  if (f.reason === 'not-editable' || f.reason === 'not-select' || (f.reason === 'disabled' && action === 'fill')) return new ElementNotEditableError(message, details);
-  if (f.reason === 'detached') return new StaleElementError(`${desc} was removed from the page before the ${action}; take a new snapshot or retry`, { ...details, category: 'stale-ref' });
+  if (f.reason === 'not-editable' || f.reason === 'not-select' || (f.reason === 'disabled' && action === 'fill'))
+    return new ElementNotEditableError(message, details);
+  if (f.reason === 'detached')
+    return new StaleElementError(
+      `${desc} was removed from the page before the ${action}; take a new snapshot or retry`,
+      {
+        ...details,
+        category: 'stale-ref',
+      },
+    );
   return f.final ? new ExecutionError(message, details) : new TimeoutError(deadline.withCallLog(message), details);
 }
 
@@ -148,30 +259,55 @@ const FORCEABLE = new Set(['not-visible', 'covered', 'pointer-events', 'unstable
  * replaced while waiting (a re-render), never acting on anything but what the target names.
  */
 export async function prepareAction(
-  page: Page, target: TargetSpec, action: ActionKind, refs: RefHolder, opts: TargetOptions, deadline: Deadline,
+  page: Page,
+  target: TargetSpec,
+  action: ActionKind,
+  refs: RefHolder,
+  opts: TargetOptions,
+  deadline: Deadline,
 ): Promise<Actionable> {
   const started = Date.now();
   const until = actionWindow(deadline, opts);
   // Mostly the element is there and ready: find it and check it in one evaluation. Anything else
   // takes the path below (waits, retries, re-resolving, forcing), from the start.
-  const quick = await page.call(page.frame, async (rt, a) => {
-    const found = rt.locate.locateElement(a.locate);
-    return found.ok ? { found, check: await rt.actionability.checkActionable({ ...a.check, handle: found.handle }) } : undefined;
-  }, { locate: { target, within: opts.within, counters: refs.counters }, check: { action, force: !!opts.force, stable: opts.stable } },
-  { deadline, what: `the element ${describeTarget(target)}` });
+  const quick = await page.call(
+    page.frame,
+    async (rt, a) => {
+      const found = rt.locate.locateElement(a.locate);
+      return found.ok
+        ? { found, check: await rt.actionability.checkActionable({ ...a.check, handle: found.handle }) }
+        : undefined;
+    },
+    {
+      locate: { target, within: opts.within, counters: refs.counters },
+      check: { action, force: !!opts.force, stable: opts.stable },
+    },
+    { deadline, what: `the element ${describeTarget(target)}` },
+  );
   if (quick?.check.ok) {
     refs.counters = quick.found.counters;
-    const located: Located = { handle: quick.found.handle, desc: quick.found.desc, name: quick.found.name, ...(quick.found.reResolved ? { reResolved: true } : {}), ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}) };
+    const located: Located = {
+      handle: quick.found.handle,
+      desc: quick.found.desc,
+      name: quick.found.name,
+      ...(quick.found.reResolved ? { reResolved: true } : {}),
+      ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}),
+    };
     return actionable(page, located, quick.check, action, deadline, false, undefined);
   }
   deadline.log(`waiting for ${describeTarget(target)} to be ready for ${action}`);
   let located = await locate(page, target, refs, opts, deadline);
   let last: ActionFailure | undefined;
   for (let attempt = 0; ; attempt++) {
-    const forceable = (f: ActionFailure): boolean => FORCEABLE.has(f.reason) && !(opts.keepCoverCheck && (f.reason === 'covered' || f.reason === 'pointer-events'));
+    const forceable = (f: ActionFailure): boolean =>
+      FORCEABLE.has(f.reason) && !(opts.keepCoverCheck && (f.reason === 'covered' || f.reason === 'pointer-events'));
     const force = !!opts.force || (until.expired() && !!last && forceable(last));
-    const r = await page.call(page.frame, (rt, a) => rt.actionability.checkActionable(a),
-      { handle: located.handle, action, force, stable: opts.stable }, { deadline, what: `${located.desc} to be ready for ${action}` });
+    const r = await page.call(
+      page.frame,
+      (rt, a) => rt.actionability.checkActionable(a),
+      { handle: located.handle, action, force, stable: opts.stable },
+      { deadline, what: `${located.desc} to be ready for ${action}` },
+    );
     if (r.ok) return actionable(page, located, r, action, deadline, force && !opts.force, last);
     if (r.reason === 'detached' && !until.expired()) {
       located = await locate(page, target, refs, opts, deadline); // re-rendered: find it again
@@ -186,14 +322,31 @@ export async function prepareAction(
 }
 
 /** The element, ready: its pointer point in top-viewport coordinates (a frame's offset added). */
-async function actionable(page: Page, located: Located, r: ActionReady, action: ActionKind, deadline: Deadline, autoForced: boolean, because: ActionFailure | undefined): Promise<Actionable> {
+async function actionable(
+  page: Page,
+  located: Located,
+  r: ActionReady,
+  action: ActionKind,
+  deadline: Deadline,
+  autoForced: boolean,
+  because: ActionFailure | undefined,
+): Promise<Actionable> {
   // Inside a frame the page reports frame coordinates; Input events take the top viewport's, and
   // the frame itself may need scrolling into view by the documents above it.
-  const top = page.frame && action !== 'select' && action !== 'upload' ? await revealFramePoint(page, page.frame.frameId, r, deadline) : { x: r.x, y: r.y };
+  const top =
+    page.frame && action !== 'select' && action !== 'upload'
+      ? await revealFramePoint(page, page.frame.frameId, r, deadline)
+      : { x: r.x, y: r.y };
   return {
     // A web component's delegated control: keys and values go to it (the answer still names the host).
-    ...located, ...(r.delegated ? { handle: r.handle } : {}), pointerHandle: r.handle, x: top.x, y: top.y, local: { x: r.x, y: r.y },
-    ...(r.viaLabel ? { viaLabel: true } : {}), ...(r.checked !== undefined ? { checked: r.checked } : {}),
+    ...located,
+    ...(r.delegated ? { handle: r.handle } : {}),
+    pointerHandle: r.handle,
+    x: top.x,
+    y: top.y,
+    local: { x: r.x, y: r.y },
+    ...(r.viaLabel ? { viaLabel: true } : {}),
+    ...(r.checked !== undefined ? { checked: r.checked } : {}),
     ...(autoForced ? { autoForced: true, forcedBecause: because } : {}),
   };
 }

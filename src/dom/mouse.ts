@@ -4,7 +4,10 @@
 import type { Deadline } from '../common/index.js';
 import type { Page } from '../page/index.js';
 
-export interface Point { x: number; y: number }
+export interface Point {
+  x: number;
+  y: number;
+}
 
 const positions = new WeakMap<Page, Point>();
 /** Where a pointer enters from when the command has not moved it yet: just off the target. */
@@ -12,9 +15,18 @@ const APPROACH_OFFSET_PX = 12;
 
 type MouseType = 'mouseMoved' | 'mousePressed' | 'mouseReleased' | 'mouseWheel';
 
-function send(page: Page, type: MouseType, p: Point, extra: { button?: 'left' | 'none'; buttons?: number; clickCount?: number; deltaX?: number; deltaY?: number } = {}): Promise<unknown> {
+function send(
+  page: Page,
+  type: MouseType,
+  p: Point,
+  extra: { button?: 'left' | 'none'; buttons?: number; clickCount?: number; deltaX?: number; deltaY?: number } = {},
+): Promise<unknown> {
   return page.session.send('Input.dispatchMouseEvent', {
-    type, x: p.x, y: p.y, button: extra.button ?? 'none', buttons: extra.buttons ?? 0,
+    type,
+    x: p.x,
+    y: p.y,
+    button: extra.button ?? 'none',
+    buttons: extra.buttons ?? 0,
     ...(extra.clickCount !== undefined ? { clickCount: extra.clickCount } : {}),
     ...(extra.deltaX !== undefined ? { deltaX: extra.deltaX, deltaY: extra.deltaY ?? 0 } : {}),
   });
@@ -29,13 +41,26 @@ export function mousePosition(page: Page): Point | undefined {
  * Without a delay the moves go out together, as a fast hand's do: Chrome still delivers each one
  * (pointermove, mousemove, mouseover), but the command does not wait an animation frame per move.
  */
-export async function moveMouse(page: Page, to: Point, deadline: Deadline, opts: { steps?: number; delayMs?: number; buttons?: number } = {}): Promise<void> {
-  const from = positions.get(page) ?? { x: Math.max(0, to.x - APPROACH_OFFSET_PX), y: Math.max(0, to.y - APPROACH_OFFSET_PX) };
+export async function moveMouse(
+  page: Page,
+  to: Point,
+  deadline: Deadline,
+  opts: { steps?: number; delayMs?: number; buttons?: number } = {},
+): Promise<void> {
+  const from = positions.get(page) ?? {
+    x: Math.max(0, to.x - APPROACH_OFFSET_PX),
+    y: Math.max(0, to.y - APPROACH_OFFSET_PX),
+  };
   const steps = Math.max(1, opts.steps ?? 2);
-  const extra = { buttons: opts.buttons ?? 0, button: opts.buttons ? 'left' as const : 'none' as const };
-  const points = Array.from({ length: steps }, (_, k) => ({ x: from.x + ((to.x - from.x) * (k + 1)) / steps, y: from.y + ((to.y - from.y) * (k + 1)) / steps }));
+  const extra = { buttons: opts.buttons ?? 0, button: opts.buttons ? ('left' as const) : ('none' as const) };
+  const points = Array.from({ length: steps }, (_, k) => ({
+    x: from.x + ((to.x - from.x) * (k + 1)) / steps,
+    y: from.y + ((to.y - from.y) * (k + 1)) / steps,
+  }));
   if (!opts.delayMs) {
-    await page.guard(deadline.race(Promise.all(points.map((p) => send(page, 'mouseMoved', p, extra))), 'the mouse to move'));
+    await page.guard(
+      deadline.race(Promise.all(points.map((p) => send(page, 'mouseMoved', p, extra))), 'the mouse to move'),
+    );
     positions.set(page, to);
     return;
   }
@@ -47,11 +72,21 @@ export async function moveMouse(page: Page, to: Point, deadline: Deadline, opts:
 }
 
 export async function mouseDown(page: Page, at: Point, deadline: Deadline, clickCount = 1): Promise<void> {
-  await page.guard(deadline.race(send(page, 'mousePressed', at, { button: 'left', buttons: 1, clickCount }), 'the mouse button to go down'));
+  await page.guard(
+    deadline.race(
+      send(page, 'mousePressed', at, { button: 'left', buttons: 1, clickCount }),
+      'the mouse button to go down',
+    ),
+  );
 }
 
 export async function mouseUp(page: Page, at: Point, deadline: Deadline, clickCount = 1): Promise<void> {
-  await page.guard(deadline.race(send(page, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount }), 'the mouse button to come up'));
+  await page.guard(
+    deadline.race(
+      send(page, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount }),
+      'the mouse button to come up',
+    ),
+  );
 }
 
 /** Press and release at `at` (twice for a double click, with click counts 1 then 2). */

@@ -2,7 +2,7 @@
 // change, and when nothing matches lists the first options so the next call can get it right.
 
 import { ExecutionError, type Deadline } from '../common/index.js';
-import { type Page } from '../page/index.js';
+import type { Page } from '../page/index.js';
 import type { OptionChoice } from '../injected/index.js';
 import { prepareAction, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -16,15 +16,38 @@ export interface SelectResult extends SettleResult {
   reResolved?: true;
 }
 
-export async function selectOption(page: Page, target: TargetSpec, choice: OptionChoice, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<SelectResult> {
+export async function selectOption(
+  page: Page,
+  target: TargetSpec,
+  choice: OptionChoice,
+  refs: RefHolder,
+  opts: TargetOptions,
+  deadline: Deadline,
+): Promise<SelectResult> {
   const a = await prepareAction(page, target, 'select', refs, opts, deadline);
   const mark = markBeforeAction(page);
-  const r = await page.call(page.frame, (rt, x) => rt.formInput.selectOptions(x.handle, x.choice), { handle: a.handle, choice }, { deadline, what: `selecting in ${a.desc}` });
+  const r = await page.call(
+    page.frame,
+    (rt, x) => rt.formInput.selectOptions(x.handle, x.choice),
+    { handle: a.handle, choice },
+    { deadline, what: `selecting in ${a.desc}` },
+  );
   if (!r.ok) {
     mark.stopListening();
-    const options = r.options?.map((o) => (o.value === o.label ? o.value : `${o.value || '""'} (${o.label})`)).join(', ');
-    throw new ExecutionError(`${a.desc} ${r.message}${options ? `. Options: ${options}` : ''}`, { category: 'option-not-found', options: r.options });
+    const options = r.options
+      ?.map((o) => (o.value === o.label ? o.value : `${o.value || '""'} (${o.label})`))
+      .join(', ');
+    throw new ExecutionError(`${a.desc} ${r.message}${options ? `. Options: ${options}` : ''}`, {
+      category: 'option-not-found',
+      options: r.options,
+    });
   }
   const settled = await settleAfterAction(page, mark, deadline);
-  return { selected: r.selected, target: a.name, multiple: r.multiple, ...settled, ...(a.reResolved ? { reResolved: true } : {}) };
+  return {
+    selected: r.selected,
+    target: a.name,
+    multiple: r.multiple,
+    ...settled,
+    ...(a.reResolved ? { reResolved: true } : {}),
+  };
 }

@@ -32,11 +32,19 @@ export interface SettleResult {
 /** Call right before the action. */
 export function markBeforeAction(page: Page): ActionMark {
   const opened: { url: string }[] = [];
-  const stopListening = page.session.on('Page.windowOpen', (e) => { opened.push({ url: e.url }); });
+  const stopListening = page.session.on('Page.windowOpen', (e) => {
+    opened.push({ url: e.url });
+  });
   const l = page.lifecycle;
   return {
-    url: l.url, documents: l.documentCount, sameDocument: l.sameDocumentCount, requested: l.requestedCount, stopped: l.stoppedCount,
-    network: page.network.mark, opened, stopListening,
+    url: l.url,
+    documents: l.documentCount,
+    sameDocument: l.sameDocumentCount,
+    requested: l.requestedCount,
+    stopped: l.stoppedCount,
+    network: page.network.mark,
+    opened,
+    stopListening,
   };
 }
 
@@ -51,8 +59,15 @@ export async function settleAfterAction(page: Page, mark: ActionMark, deadline: 
       // A navigation was asked for: wait for it to commit (or stop, for a download or a 204),
       // then for the new document's load event.
       const wait = deadline.cap(NAVIGATION_WAIT_MS);
-      await l.settle(() => l.documentCount > mark.documents || l.stoppedCount > mark.stopped || l.sameDocumentCount > mark.sameDocument, wait);
-      if (l.documentCount > mark.documents && !(await l.settle(() => l.loaderId !== undefined && l.reached(l.loaderId, 'load'), wait))) {
+      await l.settle(
+        () =>
+          l.documentCount > mark.documents || l.stoppedCount > mark.stopped || l.sameDocumentCount > mark.sameDocument,
+        wait,
+      );
+      if (
+        l.documentCount > mark.documents &&
+        !(await l.settle(() => l.loaderId !== undefined && l.reached(l.loaderId, 'load'), wait))
+      ) {
         out.warning = `the new page did not finish loading within ${NAVIGATION_WAIT_MS}ms`;
       }
     }
@@ -60,9 +75,14 @@ export async function settleAfterAction(page: Page, mark: ActionMark, deadline: 
   } finally {
     mark.stopListening();
   }
-  const navigated = l.documentCount > mark.documents || withoutHash(l.url) !== withoutHash(mark.url)
-    || (l.sameDocumentCount > mark.sameDocument && l.url !== mark.url);
-  if (navigated) { out.navigated = true; out.newUrl = l.url; }
+  const navigated =
+    l.documentCount > mark.documents ||
+    withoutHash(l.url) !== withoutHash(mark.url) ||
+    (l.sameDocumentCount > mark.sameDocument && l.url !== mark.url);
+  if (navigated) {
+    out.navigated = true;
+    out.newUrl = l.url;
+  }
   if (mark.opened.length) out.opened = mark.opened.map((o) => o.url);
   return out;
 }

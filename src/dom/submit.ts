@@ -2,9 +2,15 @@
 // default button, so the page's handlers run) and reports navigation — or, when fields are
 // invalid, submits nothing and fails with FormValidationError naming each invalid field.
 
-import { ElementNotFoundError, ExecutionError, FormValidationError, StaleElementError, type Deadline } from '../common/index.js';
-import { type Page } from '../page/index.js';
-import type { InvalidField } from '../injected/index.js';
+import {
+  ElementNotFoundError,
+  ExecutionError,
+  FormValidationError,
+  StaleElementError,
+  type Deadline,
+} from '../common/index.js';
+import type { Page } from '../page/index.js';
+import type { InvalidField, PageRuntime } from '../injected/index.js';
 import { DEFAULT_ACTION_TIMEOUT_MS, locate, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
 
@@ -26,16 +32,32 @@ export function lookupWindowMs(deadline: Deadline): number {
 }
 
 export function describeInvalid(fields: InvalidField[]): string {
-  return fields.slice(0, 10).map((f) => `${f.selector}${f.validity.length ? ` [${f.validity.join(', ')}]` : ''}${f.message ? ` "${f.message}"` : ''}`).join('; ')
-    + (fields.length > 10 ? `; and ${fields.length - 10} more` : '');
+  return (
+    fields
+      .slice(0, 10)
+      .map(
+        (f) =>
+          `${f.selector}${f.validity.length ? ` [${f.validity.join(', ')}]` : ''}${f.message ? ` "${f.message}"` : ''}`,
+      )
+      .join('; ') + (fields.length > 10 ? `; and ${fields.length - 10} more` : '')
+  );
 }
 
-export async function submitForm(page: Page, target: TargetSpec, refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<SubmitResult> {
+export async function submitForm(
+  page: Page,
+  target: TargetSpec,
+  refs: RefHolder,
+  opts: TargetOptions,
+  deadline: Deadline,
+): Promise<SubmitResult> {
   const located = await locate(page, target, refs, opts, deadline);
   const mark = markBeforeAction(page);
-  let r;
+  let r: Awaited<ReturnType<PageRuntime['formState']['submitHeld']>>;
   try {
-    r = await page.call(page.frame, (rt, h) => rt.formState.submitHeld(h), located.handle, { deadline, what: `submitting ${located.desc}` });
+    r = await page.call(page.frame, (rt, h) => rt.formState.submitHeld(h), located.handle, {
+      deadline,
+      what: `submitting ${located.desc}`,
+    });
   } catch (err) {
     mark.stopListening();
     throw err;
@@ -44,10 +66,14 @@ export async function submitForm(page: Page, target: TargetSpec, refs: RefHolder
     mark.stopListening();
     switch (r.reason) {
       case 'invalid':
-        throw new FormValidationError(`Form ${r.form} not submitted: ${r.invalid.length} invalid field${r.invalid.length > 1 ? 's' : ''}: ${describeInvalid(r.invalid)}`,
-          { invalid: r.invalid });
+        throw new FormValidationError(
+          `Form ${r.form} not submitted: ${r.invalid.length} invalid field${r.invalid.length > 1 ? 's' : ''}: ${describeInvalid(r.invalid)}`,
+          { invalid: r.invalid },
+        );
       case 'disabled':
-        throw new ExecutionError(`Form ${r.form} not submitted: its submit button ${r.submitter} is disabled (a user could not press it either)`);
+        throw new ExecutionError(
+          `Form ${r.form} not submitted: its submit button ${r.submitter} is disabled (a user could not press it either)`,
+        );
       case 'no-form':
         throw new ElementNotFoundError(`${located.desc} is not in a <form>; click its submit button instead`);
       default:
@@ -60,7 +86,11 @@ export async function submitForm(page: Page, target: TargetSpec, refs: RefHolder
   }
   const settled = await settleAfterAction(page, mark, deadline);
   return {
-    submitted: true, valid: true, form: r.form, ...(r.submitter ? { submitter: r.submitter } : {}),
-    ...(r.prevented ? { handledByScript: true } : {}), ...settled,
+    submitted: true,
+    valid: true,
+    form: r.form,
+    ...(r.submitter ? { submitter: r.submitter } : {}),
+    ...(r.prevented ? { handledByScript: true } : {}),
+    ...settled,
   };
 }

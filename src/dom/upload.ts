@@ -23,14 +23,36 @@ export function checkFiles(files: string[]): string[] {
   return paths;
 }
 
-export async function upload(page: Page, target: TargetSpec, files: string[], refs: RefHolder, opts: TargetOptions, deadline: Deadline): Promise<UploadResult> {
+export async function upload(
+  page: Page,
+  target: TargetSpec,
+  files: string[],
+  refs: RefHolder,
+  opts: TargetOptions,
+  deadline: Deadline,
+): Promise<UploadResult> {
   const paths = checkFiles(files);
   const el = await locate(page, target, refs, opts, deadline);
-  const input = await page.call(page.frame, (rt, a) => rt.formInput.fileInputFor(a.handle, a.count), { handle: el.handle, count: paths.length }, { deadline, what: 'the file input' });
+  const input = await page.call(
+    page.frame,
+    (rt, a) => rt.formInput.fileInputFor(a.handle, a.count),
+    { handle: el.handle, count: paths.length },
+    { deadline, what: 'the file input' },
+  );
   if (!input.ok) throw new ExecutionError(`${el.desc} ${input.message}`, { category: input.category });
   const objectId = await page.heldElementObjectId(page.frame, input.handle, deadline);
   const mark = markBeforeAction(page);
-  await page.guard(deadline.race(page.frameRef(page.frame).session.send('DOM.setFileInputFiles', { files: paths, objectId }), 'the files to be set'));
+  await page.guard(
+    deadline.race(
+      page.frameRef(page.frame).session.send('DOM.setFileInputFiles', { files: paths, objectId }),
+      'the files to be set',
+    ),
+  );
   const settled = await settleAfterAction(page, mark, deadline);
-  return { uploaded: paths.map((p) => p.split('/').pop()!), input: input.desc, ...settled, ...(el.reResolved ? { reResolved: true } : {}) };
+  return {
+    uploaded: paths.map((p) => p.split('/').pop()!),
+    input: input.desc,
+    ...settled,
+    ...(el.reResolved ? { reResolved: true } : {}),
+  };
 }

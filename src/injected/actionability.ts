@@ -18,11 +18,23 @@ export interface ActionCheck {
   stable?: boolean;
 }
 
-export interface Interceptor { kind: string; selector: string; text?: string }
+export interface Interceptor {
+  kind: string;
+  selector: string;
+  text?: string;
+}
 
 export type ActionFailure = {
   ok: false;
-  reason: 'detached' | 'not-visible' | 'covered' | 'pointer-events' | 'disabled' | 'not-editable' | 'not-select' | 'unstable';
+  reason:
+    | 'detached'
+    | 'not-visible'
+    | 'covered'
+    | 'pointer-events'
+    | 'disabled'
+    | 'not-editable'
+    | 'not-select'
+    | 'unstable';
   message: string;
   interceptor?: Interceptor;
   /** A failure that waiting will not fix. */
@@ -69,12 +81,22 @@ export function delegatedControl(el: Element, action: 'fill' | 'focus'): Element
 
 /** SPEC §8.2: why `el` can't take typed text, or undefined when it can. */
 export function notEditableReason(el: Element): { message: string; final?: true; control?: string } | undefined {
-  if (isHtml(el, 'input') && el.type === 'file') return { message: 'is a file input: use {"upload": {"selector": …, "files": [...]}}', final: true, control: 'file' };
+  if (isHtml(el, 'input') && el.type === 'file')
+    return {
+      message: 'is a file input: use {"upload": {"selector": …, "files": [...]}}',
+      final: true,
+      control: 'file',
+    };
   if (!isTextControl(el)) {
-    return { message: `is not a text field (${el.localName}${isHtml(el, 'input') ? ` type=${el.type}` : ''})`, final: true, control: isHtml(el, 'input') ? el.type : el.localName };
+    return {
+      message: `is not a text field (${el.localName}${isHtml(el, 'input') ? ` type=${el.type}` : ''})`,
+      final: true,
+      control: isHtml(el, 'input') ? el.type : el.localName,
+    };
   }
   if (isDisabled(el)) return { message: 'is disabled' };
-  if ((el as HTMLInputElement).readOnly || el.getAttribute('aria-readonly') === 'true') return { message: 'is read-only' };
+  if ((el as HTMLInputElement).readOnly || el.getAttribute('aria-readonly') === 'true')
+    return { message: 'is read-only' };
   return undefined;
 }
 
@@ -86,7 +108,9 @@ export function invisibleReason(el: Element): string | undefined {
   if (style.visibility === 'hidden' || style.visibility === 'collapse') return 'has visibility:hidden';
   if (!isVisible(el)) {
     const r = el.getBoundingClientRect();
-    return r.width && r.height ? 'is hidden by CSS (display, opacity or content-visibility)' : 'has no size (display:none or 0×0)';
+    return r.width && r.height
+      ? 'is hidden by CSS (display, opacity or content-visibility)'
+      : 'has no size (display:none or 0×0)';
   }
   for (let e: Element | null = el; e; e = parentOrHost(e)) {
     if (Number(getComputedStyle(e).opacity) === 0) return 'has opacity 0';
@@ -105,17 +129,32 @@ export function classifyInterceptor(el: Element): Interceptor {
   let layer = el;
   for (let e: Element | null = el; e && e !== document.body && e !== document.documentElement; e = parentOrHost(e)) {
     const pos = getComputedStyle(e).position;
-    if (pos === 'fixed' || pos === 'sticky' || pos === 'absolute' || e.getAttribute('role') === 'dialog' || e.localName === 'dialog') layer = e;
+    if (
+      pos === 'fixed' ||
+      pos === 'sticky' ||
+      pos === 'absolute' ||
+      e.getAttribute('role') === 'dialog' ||
+      e.localName === 'dialog'
+    )
+      layer = e;
   }
-  const hay = `${layer.id} ${typeof layer.className === 'string' ? layer.className : ''} ${layer.getAttribute('aria-label') ?? ''} ${textSnippet(layer, 300)}`.toLowerCase();
+  const hay =
+    `${layer.id} ${typeof layer.className === 'string' ? layer.className : ''} ${layer.getAttribute('aria-label') ?? ''} ${textSnippet(layer, 300)}`.toLowerCase();
   const role = layer.getAttribute('role') ?? '';
   let kind = 'overlay';
   if (/cookie/.test(hay)) kind = 'cookie-banner';
   else if (/consent|gdpr|privacy/.test(hay)) kind = 'consent-dialog';
-  else if (/^(dialog|alertdialog)$/.test(role) || layer.localName === 'dialog' || layer.getAttribute('aria-modal') === 'true' || /modal/.test(hay)) kind = 'modal';
+  else if (
+    /^(dialog|alertdialog)$/.test(role) ||
+    layer.localName === 'dialog' ||
+    layer.getAttribute('aria-modal') === 'true' ||
+    /modal/.test(hay)
+  )
+    kind = 'modal';
   else if (/^(alert|status)$/.test(role) || /toast|notification|snackbar/.test(hay)) kind = 'notification';
   else if (/^(tooltip|menu|listbox)$/.test(role) || /popup|popover|tooltip|dropdown/.test(hay)) kind = 'popup';
-  else if (getComputedStyle(layer).position === 'sticky' || /header|navbar/.test(hay) || layer.localName === 'header') kind = 'sticky-header';
+  else if (getComputedStyle(layer).position === 'sticky' || /header|navbar/.test(hay) || layer.localName === 'header')
+    kind = 'sticky-header';
   // The layer may be the page's whole app wrapper: read a capped snippet, not all its text.
   const text = textSnippet(layer, 60);
   return { kind, selector: selectorFor(layer), ...(text ? { text } : {}) };
@@ -145,8 +184,10 @@ export function candidatePoints(el: Element): { x: number; y: number }[] {
     if (!best || (r - l) * (b - t) > (best.r - best.l) * (best.b - best.t)) best = { l, t, r, b };
   }
   if (!best) return [];
-  const at = (fx: number, fy: number): { x: number; y: number } =>
-    ({ x: Math.round((best!.l + (best!.r - best!.l) * fx) * 100) / 100, y: Math.round((best!.t + (best!.b - best!.t) * fy) * 100) / 100 });
+  const at = (fx: number, fy: number): { x: number; y: number } => ({
+    x: Math.round((best!.l + (best!.r - best!.l) * fx) * 100) / 100,
+    y: Math.round((best!.t + (best!.b - best!.t) * fy) * 100) / 100,
+  });
   return [at(0.5, 0.5), at(0.25, 0.5), at(0.75, 0.5), at(0.5, 0.25), at(0.5, 0.75)];
 }
 
@@ -157,8 +198,14 @@ export function visibleClip(el: Element): { l: number; t: number; r: number; b: 
     const style = getComputedStyle(e);
     if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
     const r = e.getBoundingClientRect();
-    if (style.overflowX !== 'visible') { clip.l = Math.max(clip.l, r.left); clip.r = Math.min(clip.r, r.right); }
-    if (style.overflowY !== 'visible') { clip.t = Math.max(clip.t, r.top); clip.b = Math.min(clip.b, r.bottom); }
+    if (style.overflowX !== 'visible') {
+      clip.l = Math.max(clip.l, r.left);
+      clip.r = Math.min(clip.r, r.right);
+    }
+    if (style.overflowY !== 'visible') {
+      clip.t = Math.max(clip.t, r.top);
+      clip.b = Math.min(clip.b, r.bottom);
+    }
     if (style.position === 'fixed') break;
   }
   return clip;
@@ -176,27 +223,49 @@ export function nextFrame(): Promise<void> {
 
 export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
   const original = heldElement(c.handle);
-  if (!original || !original.isConnected) return { ok: false, reason: 'detached', message: 'was removed from the page' };
+  if (!original || !original.isConnected)
+    return { ok: false, reason: 'detached', message: 'was removed from the page' };
   let el = original;
   let handle = c.handle;
   let viaLabel: true | undefined;
   // Keys for a web component go where it delegates its focus: act on that control.
   const inner = c.action === 'fill' || c.action === 'focus' ? delegatedControl(el, c.action) : undefined;
-  if (inner) { el = inner; handle = holdElement(inner); }
-  const checkedOf = (): boolean | undefined => (isHtml(original, 'input') && /^(checkbox|radio)$/.test(original.type) ? original.checked : undefined);
+  if (inner) {
+    el = inner;
+    handle = holdElement(inner);
+  }
+  const checkedOf = (): boolean | undefined =>
+    isHtml(original, 'input') && /^(checkbox|radio)$/.test(original.type) ? original.checked : undefined;
   if (!c.force) {
     if (c.action === 'fill') {
       const why = notEditableReason(el);
-      if (why) return { ok: false, reason: why.final ? 'not-editable' : (isDisabled(el) ? 'disabled' : 'not-editable'), message: why.message, ...(why.final ? { final: true as const } : {}), ...(why.control ? { control: why.control } : {}) };
+      if (why)
+        return {
+          ok: false,
+          reason: why.final ? 'not-editable' : isDisabled(el) ? 'disabled' : 'not-editable',
+          message: why.message,
+          ...(why.final ? { final: true as const } : {}),
+          ...(why.control ? { control: why.control } : {}),
+        };
     } else if (c.action === 'select') {
-      if (!isHtml(el, 'select')) return { ok: false, reason: 'not-select', message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`, final: true };
+      if (!isHtml(el, 'select'))
+        return {
+          ok: false,
+          reason: 'not-select',
+          message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`,
+          final: true,
+        };
       if (isDisabled(el)) return { ok: false, reason: 'disabled', message: 'is disabled' };
     } else if ((c.action === 'click' || c.action === 'drag') && isDisabled(el)) {
       return { ok: false, reason: 'disabled', message: 'is disabled' };
     }
     if (c.action === 'click' && invisibleReason(el)) {
       const label = visibleLabelOf(el);
-      if (label) { el = label; handle = holdElement(label); viaLabel = true; }
+      if (label) {
+        el = label;
+        handle = holdElement(label);
+        viaLabel = true;
+      }
     }
     const hidden = c.action === 'upload' || c.action === 'select' ? undefined : invisibleReason(el);
     if (hidden) return { ok: false, reason: 'not-visible', message: hidden };
@@ -208,23 +277,38 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
     await nextFrame();
     await nextFrame();
     const after = el.getBoundingClientRect();
-    if (before.x !== after.x || before.y !== after.y || before.width !== after.width || before.height !== after.height) {
+    if (
+      before.x !== after.x ||
+      before.y !== after.y ||
+      before.width !== after.width ||
+      before.height !== after.height
+    ) {
       return { ok: false, reason: 'unstable', message: 'is still moving (animating)' };
     }
   }
   const points = candidatePoints(el);
   const done = (p: { x: number; y: number }): ActionOutcome => {
     const checked = checkedOf();
-    return { ok: true, x: p.x, y: p.y, handle, ...(viaLabel ? { viaLabel } : {}), ...(checked !== undefined ? { checked } : {}), ...(inner ? { delegated: true as const } : {}) };
+    return {
+      ok: true,
+      x: p.x,
+      y: p.y,
+      handle,
+      ...(viaLabel ? { viaLabel } : {}),
+      ...(checked !== undefined ? { checked } : {}),
+      ...(inner ? { delegated: true as const } : {}),
+    };
   };
   if (c.force) {
     const r = el.getBoundingClientRect();
     return done(points[0] ?? { x: r.left + r.width / 2, y: r.top + r.height / 2 });
   }
-  if (!points.length) return { ok: false, reason: 'not-visible', message: 'is outside the viewport (clipped by a scrolling container?)' };
+  if (!points.length)
+    return { ok: false, reason: 'not-visible', message: 'is outside the viewport (clipped by a scrolling container?)' };
   // Keyboard focus does not go through the pointer: a covered field can still be typed into.
   if (c.action === 'focus') return done(points[0]!);
-  if (getComputedStyle(el).pointerEvents === 'none') return { ok: false, reason: 'pointer-events', message: 'has pointer-events: none' };
+  if (getComputedStyle(el).pointerEvents === 'none')
+    return { ok: false, reason: 'pointer-events', message: 'has pointer-events: none' };
   let firstHit: Element | null = null;
   for (const p of points) {
     const reach = pointReaches(el, p.x, p.y);
@@ -240,5 +324,10 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
   }
   if (!firstHit) return { ok: false, reason: 'not-visible', message: 'is not under any point of the viewport' };
   const interceptor = classifyInterceptor(firstHit);
-  return { ok: false, reason: 'covered', message: `is covered by ${interceptor.selector} (${interceptor.kind})`, interceptor };
+  return {
+    ok: false,
+    reason: 'covered',
+    message: `is covered by ${interceptor.selector} (${interceptor.kind})`,
+    interceptor,
+  };
 }

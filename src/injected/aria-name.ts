@@ -41,8 +41,14 @@ export function isInlineDisplay(el: Element): boolean {
  * not. Pure: common/secrets.ts says the same on the Node side (a unit test keeps them agreeing).
  */
 export function isSecretText(text: string): boolean {
-  const words = ` ${text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
-  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(words);
+  const words = ` ${text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')} `;
+  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(
+    words,
+  );
 }
 
 /**
@@ -52,21 +58,32 @@ export function isSecretText(text: string): boolean {
  */
 export function isSecretInput(el: HTMLInputElement): boolean {
   if (el.type === 'password') return true;
-  if (/^(checkbox|radio|submit|button|reset|image|file|range|color|date|datetime-local|month|week|time)$/.test(el.type)) return false;
+  if (/^(checkbox|radio|submit|button|reset|image|file|range|color|date|datetime-local|month|week|time)$/.test(el.type))
+    return false;
   const autocomplete = (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
-  if (autocomplete.some((t) => t === 'current-password' || t === 'new-password' || t === 'one-time-code' || t.startsWith('cc-'))) return true;
-  const labels = Array.from(el.labels ?? []).map((l) => l.textContent ?? '').join(' ');
+  if (
+    autocomplete.some(
+      (t) => t === 'current-password' || t === 'new-password' || t === 'one-time-code' || t.startsWith('cc-'),
+    )
+  )
+    return true;
+  const labels = Array.from(el.labels ?? [])
+    .map((l) => l.textContent ?? '')
+    .join(' ');
   return isSecretText(`${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`.slice(0, 500));
 }
 
 /** The value an embedded control contributes to a name or shows after a colon. */
 export function controlValue(el: Element, role: string): string | undefined {
   if (isHtml(el, 'select')) {
-    return Array.from(el.selectedOptions).map((o) => collapseSpace(o.text)).join(', ');
+    return Array.from(el.selectedOptions)
+      .map((o) => collapseSpace(o.text))
+      .join(', ');
   }
   if (isHtml(el, 'input')) {
     if (isSecretInput(el)) return el.value ? '••••' : '';
-    if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider') return el.value;
+    if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider')
+      return el.value;
     return undefined;
   }
   if (isHtml(el, 'textarea')) return el.value;
@@ -99,7 +116,10 @@ export function textFromSubtree(root: Element, visited: Set<Element>): string {
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const child = node as Element;
     if (visited.has(child)) continue;
-    if (child.localName === 'br') { out += ' '; continue; }
+    if (child.localName === 'br') {
+      out += ' ';
+      continue;
+    }
     if (child.localName === 'script' || child.localName === 'style' || child.localName === 'template') continue;
     if (isHiddenForName(child)) continue;
     visited.add(child);
@@ -116,7 +136,8 @@ export function descendantName(el: Element, visited: Set<Element>): string {
   const label = el.getAttribute('aria-label');
   if (label && label.trim()) return label;
   if (isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? '';
-  if (isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) return inputButtonName(el);
+  if (isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset'))
+    return inputButtonName(el);
   if (el.shadowRoot) return textFromSubtree(el.shadowRoot as unknown as Element, visited);
   return textFromSubtree(el, visited);
 }
@@ -149,7 +170,11 @@ export function nativeLabel(el: Element): string | undefined {
   if (isHtml(el, 'input') && el.type === 'image') return el.alt || el.value || 'Submit';
   const labels = (el as HTMLInputElement).labels;
   if (labels && labels.length) {
-    const text = collapseSpace(Array.from(labels).map((l) => textFromSubtree(l, new Set([el]))).join(' '));
+    const text = collapseSpace(
+      Array.from(labels)
+        .map((l) => textFromSubtree(l, new Set([el])))
+        .join(' '),
+    );
     if (text) return text;
   }
   if (isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? undefined;
@@ -187,7 +212,8 @@ export function accessibleName(el: Element, role: string): string {
   const title = el.getAttribute('title');
   if (title && title.trim()) return collapseSpace(title);
   const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
-  if (placeholder && (role === 'textbox' || role === 'searchbox' || role === 'combobox')) return collapseSpace(placeholder);
+  if (placeholder && (role === 'textbox' || role === 'searchbox' || role === 'combobox'))
+    return collapseSpace(placeholder);
   if (isHtml(el, 'input') && el.type === 'file') return 'Choose File';
   return '';
 }

@@ -55,7 +55,16 @@ export interface SnapshotOptions {
 }
 
 export type SnapshotOutcome =
-  | { ok: true; tree: AriaNode[]; scope?: string; landmarks?: string[]; truncated?: true; snapshotId: number; counters: Counters; elements: number }
+  | {
+      ok: true;
+      tree: AriaNode[];
+      scope?: string;
+      landmarks?: string[];
+      truncated?: true;
+      snapshotId: number;
+      counters: Counters;
+      elements: number;
+    }
   | { ok: false; reason: 'invalid-selector' | 'root-not-found'; message?: string };
 
 interface WalkState {
@@ -111,19 +120,33 @@ export function pushText(out: AriaNode[], raw: string, vp: boolean): void {
   }
 }
 
-export function walkChildren(parent: Element | ShadowRoot | Document, depth: number, st: WalkState, out: AriaNode[]): void {
-  const source = isHtml(parent, 'slot') ? parent.assignedNodes({ flatten: true })
-    // A closed <details> renders only its summary.
-    : isHtml(parent, 'details') && !parent.open ? Array.from(parent.children).filter((c) => c.localName === 'summary')
+export function walkChildren(
+  parent: Element | ShadowRoot | Document,
+  depth: number,
+  st: WalkState,
+  out: AriaNode[],
+): void {
+  const source = isHtml(parent, 'slot')
+    ? parent.assignedNodes({ flatten: true })
+    : // A closed <details> renders only its summary.
+      isHtml(parent, 'details') && !parent.open
+      ? Array.from(parent.children).filter((c) => c.localName === 'summary')
       : undefined;
   const shadow = parent.nodeType === Node.ELEMENT_NODE && st.opts.pierceShadow ? (parent as Element).shadowRoot : null;
   // An empty slot shows its fallback content; a closed details without a summary shows nothing.
-  const nodes: Node[] = source && (source.length || !isHtml(parent, 'slot')) ? source : Array.from((shadow ?? parent).childNodes);
+  const nodes: Node[] =
+    source && (source.length || !isHtml(parent, 'slot')) ? source : Array.from((shadow ?? parent).childNodes);
   for (const child of nodes) {
-    if (st.count >= st.opts.maxElements) { st.truncated = true; return; }
+    if (st.count >= st.opts.maxElements) {
+      st.truncated = true;
+      return;
+    }
     if (child.nodeType === Node.TEXT_NODE) {
       const raw = child.textContent ?? '';
-      if (!raw.trim()) { if (raw) pushText(out, ' ', false); continue; }
+      if (!raw.trim()) {
+        if (raw) pushText(out, ' ', false);
+        continue;
+      }
       let vp = false;
       const range = document.createRange();
       range.selectNodeContents(child);
@@ -138,7 +161,10 @@ export function walkChildren(parent: Element | ShadowRoot | Document, depth: num
 export function walkElement(el: Element, depth: number, st: WalkState, out: AriaNode[]): void {
   const tag = el.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return;
-  if (depth > st.opts.maxDepth) { st.truncated = true; return; }
+  if (depth > st.opts.maxDepth) {
+    st.truncated = true;
+    return;
+  }
   if (el.getAttribute('aria-hidden') === 'true') return;
   st.count++;
   const style = getComputedStyle(el);
@@ -148,12 +174,14 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   const inline = style.display === 'inline' || style.display === 'contents';
   const plain = role === 'generic' || role === 'presentation';
   // A clickable cell, row or list item (a calendar's day, a table row that opens) is a choice: it gets a ref.
-  const clickable = st.opts.refs && !hiddenSelf && (plain || isClickablePlainRole(role)) && isClickableGeneric(el, style);
+  const clickable =
+    st.opts.refs && !hiddenSelf && (plain || isClickablePlainRole(role)) && isClickableGeneric(el, style);
   if (clickable && plain) role = 'generic';
   if (hiddenSelf || ((role === 'generic' || role === 'presentation' || role === 'none-labelling') && !clickable)) {
     if (role === 'none-labelling') {
       // Labels name their controls; their text would only repeat the control's name.
-      for (const c of Array.from(el.querySelectorAll('input, select, textarea, button, [role]'))) if (c.parentElement?.closest('label, legend, figcaption') === el) walkElement(c, depth + 1, st, out);
+      for (const c of Array.from(el.querySelectorAll('input, select, textarea, button, [role]')))
+        if (c.parentElement?.closest('label, legend, figcaption') === el) walkElement(c, depth + 1, st, out);
       return;
     }
     if (!inline) pushText(out, ' ', false);
@@ -176,8 +204,11 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   }
   const children: AriaNode[] = [];
   if (role === 'iframe') walkFrame(el as HTMLIFrameElement, depth, st, children);
-  else if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' || !(isHtml(el, 'input') || isHtml(el, 'textarea') || isHtml(el, 'select'))) {
-    if (!(isHtml(el, 'select')) || role === 'listbox') walkChildren(el, depth + 1, st, children);
+  else if (
+    (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox') ||
+    !(isHtml(el, 'input') || isHtml(el, 'textarea') || isHtml(el, 'select'))
+  ) {
+    if (!isHtml(el, 'select') || role === 'listbox') walkChildren(el, depth + 1, st, children);
   }
   settleChildren(node, children);
   out.push(node);
@@ -188,7 +219,11 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
 export function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState, out: AriaNode[]): void {
   if (!st.opts.includeFrames) return;
   let doc: Document | null = null;
-  try { doc = frame.contentDocument; } catch { doc = null; }
+  try {
+    doc = frame.contentDocument;
+  } catch {
+    doc = null;
+  }
   if (!doc?.body) return;
   const box = frame.getBoundingClientRect();
   const [dx, dy] = [st.dx, st.dy];
@@ -214,7 +249,14 @@ export function settleChildren(node: AriaNode, children: AriaNode[]): void {
     }
     kept.push(c);
   }
-  if (node.role === 'row' && node.name && kept.length && kept.every((c) => (c.role === 'cell' || c.role === 'columnheader' || c.role === 'rowheader') && !c.ref && !c.children)) {
+  if (
+    node.role === 'row' &&
+    node.name &&
+    kept.length &&
+    kept.every(
+      (c) => (c.role === 'cell' || c.role === 'columnheader' || c.role === 'rowheader') && !c.ref && !c.children,
+    )
+  ) {
     // The row's name already reads "Ann 34 Paris": its plain-text cells add only bytes.
     return;
   }
@@ -234,7 +276,10 @@ export function settleChildren(node: AriaNode, children: AriaNode[]): void {
   if (kept.length) node.children = kept;
 }
 
-export function findRoot(root: string | undefined, autoScope: boolean): { el: Element; scope?: string } | { error: 'invalid-selector' | 'root-not-found'; message?: string } {
+export function findRoot(
+  root: string | undefined,
+  autoScope: boolean,
+): { el: Element; scope?: string } | { error: 'invalid-selector' | 'root-not-found'; message?: string } {
   if (root) {
     const roleMatch = /^role=(\w+)$/.exec(root.trim());
     if (roleMatch) {
@@ -257,15 +302,22 @@ export function findRoot(root: string | undefined, autoScope: boolean): { el: El
 
 /** Popups shown outside the scope (portals at the end of <body>: an open listbox, menu, dialog, tooltip). */
 export function popupsOutside(scope: Element): Element[] {
-  const selector = '[role=listbox], [role=menu], [role=dialog], [role=alertdialog], [role=tooltip], [role=tree], [role=grid], dialog[open]';
-  const found = Array.from(document.querySelectorAll(selector)).filter((el) => !scope.contains(el) && !el.contains(scope) && isVisible(el));
+  const selector =
+    '[role=listbox], [role=menu], [role=dialog], [role=alertdialog], [role=tooltip], [role=tree], [role=grid], dialog[open]';
+  const found = Array.from(document.querySelectorAll(selector)).filter(
+    (el) => !scope.contains(el) && !el.contains(scope) && isVisible(el),
+  );
   return found.filter((el) => !found.some((other) => other !== el && other.contains(el))).slice(0, 10);
 }
 
 /** Landmarks outside the scope, for the auto-scope header. */
 export function otherLandmarks(scope: Element): string[] {
   const out: string[] = [];
-  for (const el of Array.from(document.querySelectorAll('header, nav, footer, aside, form, search, section[aria-label], section[aria-labelledby], [role]'))) {
+  for (const el of Array.from(
+    document.querySelectorAll(
+      'header, nav, footer, aside, form, search, section[aria-label], section[aria-labelledby], [role]',
+    ),
+  )) {
     if (scope.contains(el) || el.contains(scope)) continue;
     const role = roleOf(el);
     if (!isLandmarkRole(role) || !isVisible(el)) continue;
@@ -282,14 +334,22 @@ export function ariaSnapshot(opts: SnapshotOptions): SnapshotOutcome {
   if ('error' in found) return { ok: false, reason: found.error, message: found.message };
   if (!opts.internal) s.snapshotId++;
   const st: WalkState = {
-    opts, sid: Math.max(1, s.snapshotId), count: 0, truncated: false, ordinals: new Map(),
-    vw: window.innerWidth, vh: window.innerHeight, dx: 0, dy: 0,
+    opts,
+    sid: Math.max(1, s.snapshotId),
+    count: 0,
+    truncated: false,
+    ordinals: new Map(),
+    vw: window.innerWidth,
+    vh: window.innerHeight,
+    dx: 0,
+    dy: 0,
   };
   const tree: AriaNode[] = [];
   if (found.el === document.body || found.el === document.documentElement) walkChildren(found.el, 0, st, tree);
   else walkElement(found.el, 0, st, tree);
   // Auto-scoped to <main>: popups rendered elsewhere still show, where they are in the document.
-  if (found.scope === 'main' && !opts.root) for (const popup of popupsOutside(found.el)) walkElement(popup, 0, st, tree);
+  if (found.scope === 'main' && !opts.root)
+    for (const popup of popupsOutside(found.el)) walkElement(popup, 0, st, tree);
   const holder: AriaNode = { role: 'root' };
   settleChildren(holder, tree);
   const outcome: SnapshotOutcome = {

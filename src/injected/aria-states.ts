@@ -7,7 +7,14 @@ import type { AriaNode } from './aria-snapshot.js';
 
 /** Roles that are not controls but are often made clickable (a calendar's day cell, a row, a list item). */
 export function isClickablePlainRole(role: string): boolean {
-  return role === 'cell' || role === 'row' || role === 'listitem' || role === 'img' || role === 'figure' || role === 'article';
+  return (
+    role === 'cell' ||
+    role === 'row' ||
+    role === 'listitem' ||
+    role === 'img' ||
+    role === 'figure' ||
+    role === 'article'
+  );
 }
 
 /** A slider's (or spin button's) range: [min=0] [max=100] [step=5], so an agent knows the choices. */
@@ -31,9 +38,18 @@ export function rangeStates(el: Element, role: string, node: AriaNode): void {
 
 export function nodeStates(el: Element, role: string, node: AriaNode): void {
   const aria = (name: string): string | null => el.getAttribute(`aria-${name}`);
-  if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') {
+  if (
+    role === 'checkbox' ||
+    role === 'radio' ||
+    role === 'switch' ||
+    role === 'menuitemcheckbox' ||
+    role === 'menuitemradio'
+  ) {
     if (isHtml(el, 'input')) node.checked = el.indeterminate ? 'mixed' : el.checked ? 'true' : 'false';
-    else { const c = aria('checked'); node.checked = c === 'mixed' ? 'mixed' : c === 'true' ? 'true' : 'false'; }
+    else {
+      const c = aria('checked');
+      node.checked = c === 'mixed' ? 'mixed' : c === 'true' ? 'true' : 'false';
+    }
   }
   if (el.matches(':disabled') || aria('disabled') === 'true') node.disabled = true;
   const expanded = aria('expanded');
@@ -63,4 +79,3 @@ export function nodeStates(el: Element, role: string, node: AriaNode): void {
   const live = aria('live');
   if (role === 'status' || role === 'alert' || role === 'log' || (live && live !== 'off')) node.live = 1;
 }
-

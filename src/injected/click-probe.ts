@@ -48,13 +48,22 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
   if (!target || pointReaches(target, x, y) !== true) return false;
   disarmClickProbe();
   const controlEl = heldElement(controlHandle);
-  const control = controlEl && isHtml(controlEl, 'input') && /^(checkbox|radio)$/.test(controlEl.type) ? controlEl : undefined;
+  const control =
+    controlEl && isHtml(controlEl, 'input') && /^(checkbox|radio)$/.test(controlEl.type) ? controlEl : undefined;
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick'];
-  const state: ProbeState = { target, seen: [], reached: [], off: () => {}, ...(control ? { control, checkedBefore: control.checked } : {}) };
+  const state: ProbeState = {
+    target,
+    seen: [],
+    reached: [],
+    off: () => {},
+    ...(control ? { control, checkedBefore: control.checked } : {}),
+  };
   let verdict: 'reached' | 'missed' | undefined;
   const listener = (e: Event): void => {
     state.seen.push(e.type);
-    const reached = e.composedPath().includes(target) || (isHtml(e.target, 'label') && (e.target as HTMLLabelElement).control === target);
+    const reached =
+      e.composedPath().includes(target) ||
+      (isHtml(e.target, 'label') && (e.target as HTMLLabelElement).control === target);
     if (verdict === undefined) verdict = reached ? 'reached' : 'missed';
     if (reached) state.reached.push(e.type);
     if (verdict === 'missed') {
@@ -65,7 +74,9 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
     }
   };
   for (const t of types) window.addEventListener(t, listener, { capture: true });
-  state.off = () => { for (const t of types) window.removeEventListener(t, listener, { capture: true }); };
+  state.off = () => {
+    for (const t of types) window.removeEventListener(t, listener, { capture: true });
+  };
   probeSlot().probe = state;
   return true;
 }
@@ -80,11 +91,17 @@ export function readClickProbe(): ProbeReport {
   const state = probeSlot().probe;
   if (!state) return { armed: false, reached: [], seen: [] };
   disarmClickProbe();
-  const report: ProbeReport = { armed: true, reached: state.reached, seen: state.seen, ...(state.other ? { other: state.other } : {}) };
+  const report: ProbeReport = {
+    armed: true,
+    reached: state.reached,
+    seen: state.seen,
+    ...(state.other ? { other: state.other } : {}),
+  };
   if (state.control) {
     report.checked = state.control.checked;
     // A radio clicked when already on stays on: that is the expected effect.
-    report.toggled = state.control.type === 'radio' ? state.control.checked : state.control.checked !== state.checkedBefore;
+    report.toggled =
+      state.control.type === 'radio' ? state.control.checked : state.control.checked !== state.checkedBefore;
   }
   return report;
 }
@@ -115,7 +132,13 @@ export interface EffectReport {
   focusOnBody: boolean;
 }
 
-interface EffectWatch { target?: Element; before: Element | null; mutations: number; scrolled: boolean; off: () => void }
+interface EffectWatch {
+  target?: Element;
+  before: Element | null;
+  mutations: number;
+  scrolled: boolean;
+  off: () => void;
+}
 
 export function effectSlot(): { watch?: EffectWatch } {
   const g = globalThis as unknown as { __cdpSkillEffects?: { watch?: EffectWatch } };
@@ -128,7 +151,11 @@ export function focusedDeep(): Element | null {
   let el = deepActiveElement();
   for (let i = 0; i < 10 && el && (el.localName === 'iframe' || el.localName === 'frame'); i++) {
     let doc: Document | null = null;
-    try { doc = (el as HTMLIFrameElement).contentDocument; } catch { doc = null; }
+    try {
+      doc = (el as HTMLIFrameElement).contentDocument;
+    } catch {
+      doc = null;
+    }
     const inner = doc?.activeElement;
     if (!doc || !inner || inner === doc.body || inner === doc.documentElement) break;
     el = inner;
@@ -145,12 +172,25 @@ export function onBody(el: Element | null): boolean {
 export function watchEffects(handle: number | undefined): void {
   effectSlot().watch?.off();
   const target = handle === undefined ? undefined : heldElement(handle);
-  const w: EffectWatch = { ...(target ? { target } : {}), before: focusedDeep(), mutations: 0, scrolled: false, off: () => {} };
-  const observer = new MutationObserver((records) => { w.mutations += records.length; });
+  const w: EffectWatch = {
+    ...(target ? { target } : {}),
+    before: focusedDeep(),
+    mutations: 0,
+    scrolled: false,
+    off: () => {},
+  };
+  const observer = new MutationObserver((records) => {
+    w.mutations += records.length;
+  });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  const onScroll = (): void => { w.scrolled = true; };
+  const onScroll = (): void => {
+    w.scrolled = true;
+  };
   window.addEventListener('scroll', onScroll, { capture: true, passive: true });
-  w.off = () => { observer.disconnect(); window.removeEventListener('scroll', onScroll, { capture: true }); };
+  w.off = () => {
+    observer.disconnect();
+    window.removeEventListener('scroll', onScroll, { capture: true });
+  };
   effectSlot().watch = w;
 }
 
@@ -166,7 +206,11 @@ export async function readEffects(waitMs: number): Promise<EffectReport> {
   const focusInTarget = !!(w?.target && now && composedContains(w.target, now));
   const moved = !!w && !!now && now !== w.before;
   return {
-    armed: !!w, mutations: w?.mutations ?? 0, scrolled: w?.scrolled ?? false, focusInTarget, focusOnBody: onBody(now),
+    armed: !!w,
+    mutations: w?.mutations ?? 0,
+    scrolled: w?.scrolled ?? false,
+    focusInTarget,
+    focusOnBody: onBody(now),
     ...(moved ? { focus: targetName(now!) } : {}),
   };
 }
@@ -195,7 +239,12 @@ export function pointOff(handle: number): { x: number; y: number } | undefined {
   const gap = 6;
   const cx = r.left + r.width / 2;
   const cy = r.top + r.height / 2;
-  const candidates = [{ x: cx, y: r.top - gap }, { x: r.left - gap, y: cy }, { x: cx, y: r.bottom + gap }, { x: r.right + gap, y: cy }];
+  const candidates = [
+    { x: cx, y: r.top - gap },
+    { x: r.left - gap, y: cy },
+    { x: cx, y: r.bottom + gap },
+    { x: r.right + gap, y: cy },
+  ];
   for (const p of candidates) {
     if (p.x < 0 || p.y < 0 || p.x >= innerWidth || p.y >= innerHeight) continue;
     const hit = deepElementFromPoint(p.x, p.y);

@@ -4,10 +4,21 @@
 // or the answer a dialog step armed) without blocking, and records what it answered; the next
 // command restores the originals and reports the records. Runs in the page.
 
-export interface GuardAnswer { accept: boolean; promptText?: string }
-export interface GuardedDialog { type: string; message: string; action: 'accepted' | 'dismissed'; promptText?: string }
+export interface GuardAnswer {
+  accept: boolean;
+  promptText?: string;
+}
+export interface GuardedDialog {
+  type: string;
+  message: string;
+  action: 'accepted' | 'dismissed';
+  promptText?: string;
+}
 
-interface DialogGuard { seen: GuardedDialog[]; restore: () => GuardedDialog[] }
+interface DialogGuard {
+  seen: GuardedDialog[];
+  restore: () => GuardedDialog[];
+}
 
 export function armDialogGuard(answer: GuardAnswer | undefined): void {
   const w = window as unknown as Record<string, unknown> & { __cdpSkillDialogGuard?: DialogGuard };
@@ -18,15 +29,29 @@ export function armDialogGuard(answer: GuardAnswer | undefined): void {
   const answerNext = (type: string, message: unknown, promptDefault?: unknown): GuardAnswer & { text?: string } => {
     const a = armed ?? { accept: true };
     armed = undefined;
-    const text = type === 'prompt' && a.accept ? a.promptText ?? (promptDefault === undefined ? '' : String(promptDefault)) : undefined;
+    const text =
+      type === 'prompt' && a.accept
+        ? (a.promptText ?? (promptDefault === undefined ? '' : String(promptDefault)))
+        : undefined;
     if (seen.length < 20) {
-      seen.push({ type, message: String(message ?? '').slice(0, 300), action: a.accept ? 'accepted' : 'dismissed', ...(text ? { promptText: text } : {}) });
+      seen.push({
+        type,
+        message: String(message ?? '').slice(0, 300),
+        action: a.accept ? 'accepted' : 'dismissed',
+        ...(text ? { promptText: text } : {}),
+      });
     }
     return { ...a, ...(text !== undefined ? { text } : {}) };
   };
-  w.alert = function alert(message?: unknown): void { answerNext('alert', message); };
-  w.confirm = function confirm(message?: unknown): boolean { return answerNext('confirm', message).accept; };
-  w.prompt = function prompt(message?: unknown, value?: unknown): string | null { return answerNext('prompt', message, value).text ?? null; };
+  w.alert = function alert(message?: unknown): void {
+    answerNext('alert', message);
+  };
+  w.confirm = function confirm(message?: unknown): boolean {
+    return answerNext('confirm', message).accept;
+  };
+  w.prompt = function prompt(message?: unknown, value?: unknown): string | null {
+    return answerNext('prompt', message, value).text ?? null;
+  };
   w.__cdpSkillDialogGuard = {
     seen,
     restore: () => {

@@ -8,19 +8,30 @@ export function cssEscapeIdent(s: string): string {
 export function selectorFor(el: Element): string {
   const root = el.getRootNode() as Document | ShadowRoot;
   const unique = (sel: string): boolean => {
-    try { return root.querySelectorAll(sel).length === 1; } catch { return false; }
+    try {
+      return root.querySelectorAll(sel).length === 1;
+    } catch {
+      return false;
+    }
   };
   if (el.id && unique(`#${cssEscapeIdent(el.id)}`)) return `#${cssEscapeIdent(el.id)}`;
   const tag = el.tagName.toLowerCase();
   const name = el.getAttribute('name');
-  if (name && unique(`${tag}[name="${name.replace(/"/g, '\\"')}"]`)) return `${tag}[name="${name.replace(/"/g, '\\"')}"]`;
+  if (name && unique(`${tag}[name="${name.replace(/"/g, '\\"')}"]`))
+    return `${tag}[name="${name.replace(/"/g, '\\"')}"]`;
   const parts: string[] = [];
   let node: Element | null = el;
   while (node && parts.length < 6) {
     const t = node.tagName.toLowerCase();
-    if (node.id && unique(`#${cssEscapeIdent(node.id)}`)) { parts.unshift(`#${cssEscapeIdent(node.id)}`); break; }
+    if (node.id && unique(`#${cssEscapeIdent(node.id)}`)) {
+      parts.unshift(`#${cssEscapeIdent(node.id)}`);
+      break;
+    }
     const parent: Element | null = node.parentElement;
-    if (!parent) { parts.unshift(t); break; }
+    if (!parent) {
+      parts.unshift(t);
+      break;
+    }
     const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
     parts.unshift(same.length > 1 ? `${t}:nth-of-type(${same.indexOf(node) + 1})` : t);
     if (unique(parts.join(' > '))) break;

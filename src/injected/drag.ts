@@ -12,7 +12,13 @@ import { mainScroller } from './scrolling.js';
 export type DragKind = 'range' | 'html5' | 'mouse';
 
 /** One end of a drag: a held element (optionally offset from its centre) or viewport coordinates. */
-export interface DragEnd { handle?: number; x?: number; y?: number; offsetX?: number; offsetY?: number }
+export interface DragEnd {
+  handle?: number;
+  x?: number;
+  y?: number;
+  offsetX?: number;
+  offsetY?: number;
+}
 export type DragPoints =
   | { ok: true; from: { x: number; y: number }; to: { x: number; y: number } }
   | { ok: false; message: string };
@@ -66,8 +72,13 @@ export function dragPoints(source: DragEnd, target: DragEnd): DragPoints {
     if (target.handle !== undefined) to = endPoint(target) ?? to;
   }
   if (!onScreen(from) || !onScreen(to)) {
-    const off = !onScreen(from) ? `source (${Math.round(from.x)}, ${Math.round(from.y)})` : `target (${Math.round(to.x)}, ${Math.round(to.y)})`;
-    return { ok: false, message: `the drag ${off} is outside the ${innerWidth}×${innerHeight} viewport with the other end in view; resize the viewport or drag in shorter hops` };
+    const off = !onScreen(from)
+      ? `source (${Math.round(from.x)}, ${Math.round(from.y)})`
+      : `target (${Math.round(to.x)}, ${Math.round(to.y)})`;
+    return {
+      ok: false,
+      message: `the drag ${off} is outside the ${innerWidth}×${innerHeight} viewport with the other end in view; resize the viewport or drag in shorter hops`,
+    };
   }
   return { ok: true, from, to };
 }
@@ -110,16 +121,27 @@ export function armDragProbe(sourceHandle: number | undefined, targetHandle: num
   const source = sourceHandle !== undefined ? heldElement(sourceHandle) : undefined;
   const target = targetHandle !== undefined ? heldElement(targetHandle) : undefined;
   const probe: DragProbe = {
-    ...(source ? { source, rect: source.getBoundingClientRect() } : {}), ...(target ? { target } : {}),
-    parent: source?.parentNode ?? null, next: source?.nextSibling ?? null, content: target?.innerHTML ?? '',
+    ...(source ? { source, rect: source.getBoundingClientRect() } : {}),
+    ...(target ? { target } : {}),
+    parent: source?.parentNode ?? null,
+    next: source?.nextSibling ?? null,
+    content: target?.innerHTML ?? '',
     ...(source && isHtml(source, 'input') ? { value: source.value } : {}),
-    dragstarts: 0, drops: 0, off: () => {},
+    dragstarts: 0,
+    drops: 0,
+    off: () => {},
   };
   // Capture phase on window: the page's own handlers cannot hide the events from us.
-  const count = (e: Event): void => { if (e.type === 'dragstart') probe.dragstarts++; else probe.drops++; };
+  const count = (e: Event): void => {
+    if (e.type === 'dragstart') probe.dragstarts++;
+    else probe.drops++;
+  };
   window.addEventListener('dragstart', count, { capture: true });
   window.addEventListener('drop', count, { capture: true });
-  probe.off = () => { window.removeEventListener('dragstart', count, { capture: true }); window.removeEventListener('drop', count, { capture: true }); };
+  probe.off = () => {
+    window.removeEventListener('dragstart', count, { capture: true });
+    window.removeEventListener('drop', count, { capture: true });
+  };
   dragProbeSlot().probe = probe;
 }
 
@@ -132,7 +154,8 @@ export async function readDragProbe(): Promise<DragReport> {
   await nextFrame();
   const s = probe.source;
   const r = s?.getBoundingClientRect();
-  const shifted = !!r && !!probe.rect && (Math.abs(r.left - probe.rect.left) > 2 || Math.abs(r.top - probe.rect.top) > 2);
+  const shifted =
+    !!r && !!probe.rect && (Math.abs(r.left - probe.rect.left) > 2 || Math.abs(r.top - probe.rect.top) > 2);
   const moved = !!s && (s.parentNode !== probe.parent || s.nextSibling !== probe.next || shifted);
   const targetChanged = !!probe.target && probe.target.innerHTML !== probe.content;
   const valueChanged = probe.value !== undefined && (s as HTMLInputElement).value !== probe.value;
@@ -143,12 +166,26 @@ export async function readDragProbe(): Promise<DragReport> {
  * The untrusted fallback: dragstart, drag/dragenter/dragover along the path, then drop (only if
  * a dragover was cancelled, as a browser does) and dragend, sharing one DataTransfer.
  */
-export function synthesizeDrag(sourceHandle: number, from: { x: number; y: number }, to: { x: number; y: number }, steps: number): { started: boolean } {
+export function synthesizeDrag(
+  sourceHandle: number,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  steps: number,
+): { started: boolean } {
   const src = heldElement(sourceHandle);
   if (!src) return { started: false };
   const dataTransfer = new DataTransfer();
   const fire = (el: Element, type: string, p: { x: number; y: number }): boolean =>
-    el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: type !== 'dragleave' && type !== 'dragend', composed: true, clientX: p.x, clientY: p.y, dataTransfer }));
+    el.dispatchEvent(
+      new DragEvent(type, {
+        bubbles: true,
+        cancelable: type !== 'dragleave' && type !== 'dragend',
+        composed: true,
+        clientX: p.x,
+        clientY: p.y,
+        dataTransfer,
+      }),
+    );
   if (!fire(src, 'dragstart', from)) return { started: false };
   let over: Element | null = null;
   let accepted = false;

@@ -6,7 +6,14 @@
 import { deepElements, syncCounters } from './ref-map.js';
 import type { Counters } from './ref-map.js';
 
-interface EffectProbe { observers: MutationObserver[]; off: Array<() => void>; seen: string | undefined; url: string; scroll: string; controls: string }
+interface EffectProbe {
+  observers: MutationObserver[];
+  off: Array<() => void>;
+  seen: string | undefined;
+  url: string;
+  scroll: string;
+  controls: string;
+}
 
 export interface Effects {
   changed: boolean;
@@ -29,7 +36,11 @@ export function controlStates(roots: Array<Document | ShadowRoot>): string {
   for (const root of roots) {
     for (const el of Array.from(root.querySelectorAll('input, select, textarea'))) {
       const c = el as HTMLInputElement & HTMLSelectElement;
-      parts.push(el.localName === 'select' ? String(c.selectedIndex) : `${c.checked ? 1 : 0}${c.value.length}:${c.value.slice(0, 64)}`);
+      parts.push(
+        el.localName === 'select'
+          ? String(c.selectedIndex)
+          : `${c.checked ? 1 : 0}${c.value.length}:${c.value.slice(0, 64)}`,
+      );
     }
   }
   return parts.join('|');
@@ -60,7 +71,9 @@ export function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, de
 export function effectEvent(e: Event): string | undefined {
   if (e.type !== 'pointerdown') return e.type;
   const t = e.target as Element | null;
-  return t && /^(canvas|video|iframe|embed|object)$/.test(t.localName ?? '') ? 'pointerdown on <' + t.localName + '>' : undefined;
+  return t && /^(canvas|video|iframe|embed|object)$/.test(t.localName ?? '')
+    ? 'pointerdown on <' + t.localName + '>'
+    : undefined;
 }
 
 export function armEffectProbe(): void {
@@ -70,10 +83,17 @@ export function armEffectProbe(): void {
   const roots: Array<Document | ShadowRoot> = [];
   effectRoots(document, roots, 0);
   const probe: EffectProbe = {
-    observers: [], off: [], seen: undefined, url: location.href, scroll: `${window.scrollX},${window.scrollY}`, controls: controlStates(roots),
+    observers: [],
+    off: [],
+    seen: undefined,
+    url: location.href,
+    scroll: `${window.scrollX},${window.scrollY}`,
+    controls: controlStates(roots),
   };
   for (const root of roots) {
-    const observer = new MutationObserver(() => { probe.seen ??= 'mutation'; });
+    const observer = new MutationObserver(() => {
+      probe.seen ??= 'mutation';
+    });
     observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
     probe.observers.push(observer);
     if (root.nodeType !== 9) continue;
@@ -83,7 +103,9 @@ export function armEffectProbe(): void {
       if (e.type === 'scroll' && (e.target as Node | null)?.nodeType === 1) slot.scroller = e.target as Element;
     };
     for (const type of effectEvents()) root.addEventListener(type, listener, { capture: true, passive: true });
-    probe.off.push(() => { for (const type of effectEvents()) root.removeEventListener(type, listener, { capture: true }); });
+    probe.off.push(() => {
+      for (const type of effectEvents()) root.removeEventListener(type, listener, { capture: true });
+    });
   }
   slot.probe = probe;
 }
@@ -104,7 +126,8 @@ export function disarmEffectProbe(probe: EffectProbe): void {
 export async function takeEffects(): Promise<Effects> {
   const slot = effectSlot();
   const probe = slot.probe;
-  if (probe && !probe.seen) await Promise.race([new Promise((r) => requestAnimationFrame(r)), new Promise((r) => setTimeout(r, 50))]);
+  if (probe && !probe.seen)
+    await Promise.race([new Promise((r) => requestAnimationFrame(r)), new Promise((r) => setTimeout(r, 50))]);
   const counters = syncCounters(undefined);
   if (!probe) return { changed: true, why: 'new document', counters };
   slot.probe = undefined;
@@ -115,7 +138,7 @@ export async function takeEffects(): Promise<Effects> {
   if (!probe.seen) {
     const roots: Array<Document | ShadowRoot> = [];
     effectRoots(document, roots, 0);
-    if (controlStates(roots) !== probe.controls) probe.seen = 'a control\'s state';
+    if (controlStates(roots) !== probe.controls) probe.seen = "a control's state";
   }
   return probe.seen ? { changed: true, why: probe.seen, counters } : { changed: false, counters };
 }

@@ -22,7 +22,14 @@ export interface RefContext {
 }
 
 export type QueryOutput = string | string[] | { attribute: string | string[] };
-export interface CssQuery { kind: 'css'; selector: string; limit: number; output: QueryOutput; clean: boolean; metadata: boolean }
+export interface CssQuery {
+  kind: 'css';
+  selector: string;
+  limit: number;
+  output: QueryOutput;
+  clean: boolean;
+  metadata: boolean;
+}
 export interface RoleQuery {
   kind: 'role';
   roles: string[];
@@ -36,9 +43,24 @@ export interface RoleQuery {
   limit: number;
 }
 export type QuerySpec = CssQuery | RoleQuery;
-export type QueryFailure = { ok: false; reason: 'invalid-selector' | 'invalid-pattern'; message: string; index: number };
-export interface CssResult { index: number; value: unknown; ref?: string; tag?: string; attributes?: Record<string, string>; box?: Box }
-export type RoleResult = { index: number; role: string; name: string; ref: string } & Omit<AriaNode, 'role' | 'name' | 'ref' | 'children' | 'live' | 'vp' | 'text'>;
+export type QueryFailure = {
+  ok: false;
+  reason: 'invalid-selector' | 'invalid-pattern';
+  message: string;
+  index: number;
+};
+export interface CssResult {
+  index: number;
+  value: unknown;
+  ref?: string;
+  tag?: string;
+  attributes?: Record<string, string>;
+  box?: Box;
+}
+export type RoleResult = { index: number; role: string; name: string; ref: string } & Omit<
+  AriaNode,
+  'role' | 'name' | 'ref' | 'children' | 'live' | 'vp' | 'text'
+>;
 export type QueryResult =
   | { selector: string; total: number; showing: number; results: CssResult[] }
   | { role: string | string[]; total: number; showing: number; results: RoleResult[] }
@@ -57,14 +79,20 @@ export function deepList(ctx: RefContext): Element[] {
 
 export function cachedRole(ctx: RefContext, el: Element): string {
   let role = ctx.roles.get(el);
-  if (role === undefined) { role = roleOf(el); ctx.roles.set(el, role); }
+  if (role === undefined) {
+    role = roleOf(el);
+    ctx.roles.set(el, role);
+  }
   return role;
 }
 
 /** The accessible name as snapshots show it (capped). */
 export function cachedName(ctx: RefContext, el: Element, role: string): string {
   let name = ctx.names.get(el);
-  if (name === undefined) { name = capName(accessibleName(el, role)); ctx.names.set(el, name); }
+  if (name === undefined) {
+    name = capName(accessibleName(el, role));
+    ctx.names.set(el, name);
+  }
   return name;
 }
 
@@ -111,7 +139,8 @@ export function isExposed(el: Element): boolean {
     if (e.getAttribute('aria-hidden') === 'true') return false;
   }
   // Options of a drop-down have no box of their own: their select decides.
-  const boxed = el instanceof HTMLOptionElement || el instanceof HTMLOptGroupElement ? el.closest('select') ?? el : el;
+  const boxed =
+    el instanceof HTMLOptionElement || el instanceof HTMLOptGroupElement ? (el.closest('select') ?? el) : el;
   const style = getComputedStyle(boxed);
   if (style.visibility === 'hidden' || style.visibility === 'collapse') return false;
   const target = style.display === 'contents' ? boxed.parentElement : boxed;
@@ -125,8 +154,15 @@ export function valueMaxLength(mode: string): number {
 /** A form control's value (passwords masked, as in snapshots), else the value attribute. */
 export function fieldValue(el: Element): string | null {
   if (el instanceof HTMLInputElement) return isSecretInput(el) ? (el.value ? '••••' : '') : el.value;
-  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOptionElement
-    || el instanceof HTMLButtonElement || el instanceof HTMLOutputElement || el instanceof HTMLDataElement) return el.value;
+  if (
+    el instanceof HTMLTextAreaElement ||
+    el instanceof HTMLSelectElement ||
+    el instanceof HTMLOptionElement ||
+    el instanceof HTMLButtonElement ||
+    el instanceof HTMLOutputElement ||
+    el instanceof HTMLDataElement
+  )
+    return el.value;
   return el.getAttribute('value');
 }
 
@@ -174,7 +210,9 @@ export function cssQuery(ctx: RefContext, q: CssQuery): QueryResult {
     if (ref) item.ref = ref;
     if (q.metadata) {
       item.tag = el.localName;
-      item.attributes = Object.fromEntries(Array.from(el.attributes, (a) => [a.name, a.value.length > 200 ? `${a.value.slice(0, 199)}…` : a.value]));
+      item.attributes = Object.fromEntries(
+        Array.from(el.attributes, (a) => [a.name, a.value.length > 200 ? `${a.value.slice(0, 199)}…` : a.value]),
+      );
       item.box = roundedBox(el.getBoundingClientRect());
     }
     return item;
@@ -207,7 +245,8 @@ export function roleQuery(ctx: RefContext, q: RoleQuery, regex: RegExp | undefin
     if (!wanted.has(role) || !isExposed(el)) continue;
     if (needle !== undefined || regex) {
       const full = accessibleName(el, role);
-      if (needle !== undefined && (q.nameExact ? full.toLowerCase() !== needle : !full.toLowerCase().includes(needle))) continue;
+      if (needle !== undefined && (q.nameExact ? full.toLowerCase() !== needle : !full.toLowerCase().includes(needle)))
+        continue;
       if (regex && !regex.test(full)) continue;
     }
     const states = roleStates(el, role);
@@ -223,7 +262,10 @@ export function roleQuery(ctx: RefContext, q: RoleQuery, regex: RegExp | undefin
 }
 
 /** query and queryAll: every spec in one evaluation; the first invalid selector or regex fails them all. */
-export function runQueries(specs: QuerySpec[], counters: Counters | undefined): { ok: true; results: QueryResult[]; counters: Counters } | QueryFailure {
+export function runQueries(
+  specs: QuerySpec[],
+  counters: Counters | undefined,
+): { ok: true; results: QueryResult[]; counters: Counters } | QueryFailure {
   const regexes: (RegExp | undefined)[] = [];
   for (const [index, q] of specs.entries()) {
     if (q.kind === 'css') {
@@ -239,6 +281,6 @@ export function runQueries(specs: QuerySpec[], counters: Counters | undefined): 
     }
   }
   const ctx = refContext(counters);
-  const results = specs.map((q, i) => q.kind === 'css' ? cssQuery(ctx, q) : roleQuery(ctx, q, regexes[i]));
+  const results = specs.map((q, i) => (q.kind === 'css' ? cssQuery(ctx, q) : roleQuery(ctx, q, regexes[i])));
   return { ok: true, results, counters: syncCounters(undefined) };
 }

@@ -23,9 +23,23 @@ export interface SearchCriteria {
   maxDepth: number;
   maxElements: number;
 }
-export interface SearchMatch { path: string; role: string; name: string; ref?: string; value?: string; box?: Box }
+export interface SearchMatch {
+  path: string;
+  role: string;
+  name: string;
+  ref?: string;
+  value?: string;
+  box?: Box;
+}
 export type SearchOutcome =
-  | { ok: true; matches: SearchMatch[]; matchCount: number; searchedElements: number; truncated?: true; counters: Counters }
+  | {
+      ok: true;
+      matches: SearchMatch[];
+      matchCount: number;
+      searchedElements: number;
+      truncated?: true;
+      counters: Counters;
+    }
   | { ok: false; reason: 'invalid-pattern'; message: string };
 
 /** A snapshot node: an element with a role, or a run of text (role "text") in its parent. */
@@ -39,7 +53,12 @@ interface SearchItem {
   nodes?: Text[];
   runs?: SearchItem[];
 }
-interface SearchWalk { items: SearchItem[]; count: number; truncated: boolean; c: SearchCriteria }
+interface SearchWalk {
+  items: SearchItem[];
+  count: number;
+  truncated: boolean;
+  c: SearchCriteria;
+}
 
 /** Text joins the owner's current run, or starts one; like the walker's pushText. */
 export function addSearchText(owner: SearchItem | undefined, w: SearchWalk, piece: string, node?: Text): void {
@@ -55,13 +74,24 @@ export function addSearchText(owner: SearchItem | undefined, w: SearchWalk, piec
   if (owner) (owner.runs ??= []).push(run);
 }
 
-export function searchChildren(parent: Element | ShadowRoot | Document, depth: number, owner: SearchItem | undefined, w: SearchWalk): void {
-  const source = parent instanceof HTMLSlotElement ? parent.assignedNodes({ flatten: true })
-    : parent instanceof HTMLDetailsElement && !parent.open ? Array.from(parent.children).filter((c) => c.localName === 'summary')
-      : undefined;
+export function searchChildren(
+  parent: Element | ShadowRoot | Document,
+  depth: number,
+  owner: SearchItem | undefined,
+  w: SearchWalk,
+): void {
+  const source =
+    parent instanceof HTMLSlotElement
+      ? parent.assignedNodes({ flatten: true })
+      : parent instanceof HTMLDetailsElement && !parent.open
+        ? Array.from(parent.children).filter((c) => c.localName === 'summary')
+        : undefined;
   const root = parent instanceof Element && parent.shadowRoot ? parent.shadowRoot : parent;
   for (const child of source && source.length ? source : Array.from(root.childNodes)) {
-    if (w.count >= w.c.maxElements) { w.truncated = true; return; }
+    if (w.count >= w.c.maxElements) {
+      w.truncated = true;
+      return;
+    }
     if (child.nodeType === Node.TEXT_NODE) {
       const raw = child.textContent ?? '';
       if (raw.trim()) addSearchText(owner, w, raw, child as Text);
@@ -76,7 +106,10 @@ export function searchChildren(parent: Element | ShadowRoot | Document, depth: n
 export function searchElement(el: Element, depth: number, owner: SearchItem | undefined, w: SearchWalk): void {
   const tag = el.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return;
-  if (depth > w.c.maxDepth) { w.truncated = true; return; }
+  if (depth > w.c.maxDepth) {
+    w.truncated = true;
+    return;
+  }
   if (el.getAttribute('aria-hidden') === 'true') return;
   const style = getComputedStyle(el);
   if (style.display === 'none') return;
@@ -86,7 +119,8 @@ export function searchElement(el: Element, depth: number, owner: SearchItem | un
   if (clickable) role = 'generic';
   if (hidden || ((role === 'generic' || role === 'presentation' || role === 'none-labelling') && !clickable)) {
     if (role === 'none-labelling') {
-      for (const c of Array.from(el.querySelectorAll('input, select, textarea, button, [role]'))) if (c.parentElement?.closest('label, legend, figcaption') === el) searchElement(c, depth + 1, owner, w);
+      for (const c of Array.from(el.querySelectorAll('input, select, textarea, button, [role]')))
+        if (c.parentElement?.closest('label, legend, figcaption') === el) searchElement(c, depth + 1, owner, w);
       return;
     }
     const inline = style.display === 'inline' || style.display === 'contents';
@@ -99,7 +133,11 @@ export function searchElement(el: Element, depth: number, owner: SearchItem | un
   const item: SearchItem = { role, el, clickable, ...(owner ? { parent: owner } : {}) };
   w.items.push(item);
   if (role === 'iframe' || (el instanceof HTMLSelectElement && role !== 'listbox')) return;
-  if ((role === 'textbox' || role === 'searchbox' || role === 'combobox') && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) return;
+  if (
+    (role === 'textbox' || role === 'searchbox' || role === 'combobox') &&
+    (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)
+  )
+    return;
   searchChildren(el, depth + 1, item, w);
 }
 
@@ -125,7 +163,13 @@ export function searchBox(item: SearchItem): Box | undefined {
     range.selectNodeContents(node);
     const r = range.getBoundingClientRect();
     if (!r.width && !r.height) continue;
-    box = box ? { l: Math.min(box.l, r.left), t: Math.min(box.t, r.top), r: Math.max(box.r, r.right), b: Math.max(box.b, r.bottom) }
+    box = box
+      ? {
+          l: Math.min(box.l, r.left),
+          t: Math.min(box.t, r.top),
+          r: Math.max(box.r, r.right),
+          b: Math.max(box.b, r.bottom),
+        }
       : { l: r.left, t: r.top, r: r.right, b: r.bottom };
   }
   return box && roundedBox(new DOMRect(box.l, box.t, box.r - box.l, box.b - box.t));
@@ -141,12 +185,19 @@ export function searchPath(ctx: RefContext, item: SearchItem, levels: number): s
 }
 
 /** Text and pattern criteria: on the full (uncapped) name, or on the value; exact compares the name only. */
-export function searchHit(item: SearchItem, value: string | undefined, needle: string | undefined, exact: boolean, regex: RegExp | undefined): boolean {
+export function searchHit(
+  item: SearchItem,
+  value: string | undefined,
+  needle: string | undefined,
+  exact: boolean,
+  regex: RegExp | undefined,
+): boolean {
   if (needle === undefined && !regex) return true;
   const full = item.el ? accessibleName(item.el, item.role) : collapseSpace(item.parts!.join(''));
   if (needle !== undefined) {
     const lower = full.toLowerCase();
-    if (exact ? lower !== needle : !lower.includes(needle) && !(value ?? '').toLowerCase().includes(needle)) return false;
+    if (exact ? lower !== needle : !lower.includes(needle) && !(value ?? '').toLowerCase().includes(needle))
+      return false;
   }
   return !regex || regex.test(full) || (value !== undefined && regex.test(value));
 }
@@ -167,20 +218,30 @@ export function snapshotSearch(c: SearchCriteria, counters: Counters | undefined
   for (const item of w.items) {
     if (c.role && item.role !== c.role) continue;
     if (!item.el && runsRepeatName(ctx, item.parent)) continue;
-    const value = item.el && item.role !== 'checkbox' && item.role !== 'radio' ? controlValue(item.el, item.role) : undefined;
+    const value =
+      item.el && item.role !== 'checkbox' && item.role !== 'radio' ? controlValue(item.el, item.role) : undefined;
     if (!searchHit(item, value, needle, c.exact, regex)) continue;
     const box = c.near ? searchBox(item) : undefined;
-    if (c.near && (!box || Math.hypot(box.x + box.width / 2 - c.near.x, box.y + box.height / 2 - c.near.y) > c.near.radius)) continue;
+    if (
+      c.near &&
+      (!box || Math.hypot(box.x + box.width / 2 - c.near.x, box.y + box.height / 2 - c.near.y) > c.near.radius)
+    )
+      continue;
     if (++matchCount > c.limit) continue;
     const name = searchName(ctx, item);
     const match: SearchMatch = { path: searchPath(ctx, item, c.context), role: item.role, name };
-    if (item.el && (isInteractiveRole(item.role) || item.clickable)) match.ref = refOf(ctx, item.el, item.role, name).ref;
+    if (item.el && (isInteractiveRole(item.role) || item.clickable))
+      match.ref = refOf(ctx, item.el, item.role, name).ref;
     if (value !== undefined) match.value = value;
     if (box) match.box = box;
     matches.push(match);
   }
   return {
-    ok: true, matches, matchCount, searchedElements: w.count, ...(w.truncated ? { truncated: true as const } : {}),
+    ok: true,
+    matches,
+    matchCount,
+    searchedElements: w.count,
+    ...(w.truncated ? { truncated: true as const } : {}),
     counters: syncCounters(undefined),
   };
 }
@@ -212,8 +273,16 @@ export function looksClickable(el: Element, role: string): boolean {
 }
 
 export interface PointElement {
-  ref: string; existing: boolean; tag: string; selector: string; clickable: boolean; role: string; name: string;
-  text?: string; distance?: number; box: Box;
+  ref: string;
+  existing: boolean;
+  tag: string;
+  selector: string;
+  clickable: boolean;
+  role: string;
+  name: string;
+  text?: string;
+  distance?: number;
+  box: Box;
 }
 
 export function pointElement(ctx: RefContext, el: Element, distance?: number): PointElement {
@@ -222,15 +291,23 @@ export function pointElement(ctx: RefContext, el: Element, distance?: number): P
   const { ref, existing } = refOf(ctx, el, role, name);
   const text = name ? '' : capName(collapseSpace(el.textContent ?? ''));
   return {
-    ref, existing, tag: el.localName, selector: selectorFor(el), clickable: looksClickable(el, role),
-    role: role === 'none-labelling' ? 'generic' : role, name,
+    ref,
+    existing,
+    tag: el.localName,
+    selector: selectorFor(el),
+    clickable: looksClickable(el, role),
+    role: role === 'none-labelling' ? 'generic' : role,
+    name,
     ...(text ? { text } : {}),
     ...(distance !== undefined ? { distance: Math.round(distance) } : {}),
     box: roundedBox(el.getBoundingClientRect()),
   };
 }
 
-export function elementsAtPoints(points: { x: number; y: number }[], counters: Counters | undefined): { elements: ({ x: number; y: number } & (PointElement | { error: string }))[]; counters: Counters } {
+export function elementsAtPoints(
+  points: { x: number; y: number }[],
+  counters: Counters | undefined,
+): { elements: ({ x: number; y: number } & (PointElement | { error: string }))[]; counters: Counters } {
   const ctx = refContext(counters);
   const elements = points.map(({ x, y }) => {
     const hit = deepElementFromPoint(x, y);
@@ -241,7 +318,13 @@ export function elementsAtPoints(points: { x: number; y: number }[], counters: C
 }
 
 /** Visible elements whose centre is within `radius` of (x, y), closest first. */
-export function elementsNear(x: number, y: number, radius: number, limit: number, counters: Counters | undefined): { elements: PointElement[]; counters: Counters } {
+export function elementsNear(
+  x: number,
+  y: number,
+  radius: number,
+  limit: number,
+  counters: Counters | undefined,
+): { elements: PointElement[]; counters: Counters } {
   const ctx = refContext(counters);
   const near: { el: Element; d: number }[] = [];
   for (const el of deepList(ctx)) {
@@ -252,5 +335,8 @@ export function elementsNear(x: number, y: number, radius: number, limit: number
     if (d <= radius && isVisible(el)) near.push({ el, d });
   }
   near.sort((a, b) => a.d - b.d);
-  return { elements: near.slice(0, limit).map(({ el, d }) => pointElement(ctx, el, d)), counters: syncCounters(undefined) };
+  return {
+    elements: near.slice(0, limit).map(({ el, d }) => pointElement(ctx, el, d)),
+    counters: syncCounters(undefined),
+  };
 }

@@ -18,8 +18,16 @@ export interface FailureContextRequest {
   counters?: Counters;
 }
 
-export interface RefName { ref: string; name?: string }
-export interface NearMatch { ref: string; role: string; name: string; score: number }
+export interface RefName {
+  ref: string;
+  name?: string;
+}
+export interface NearMatch {
+  ref: string;
+  role: string;
+  name: string;
+  score: number;
+}
 
 export interface FailureContext {
   title: string;
@@ -35,7 +43,12 @@ export interface FailureContext {
 
 /** Lower case words: "submitBtn", "submit-btn" and "Submit  btn" all read "submit btn". */
 export function normaliseTerm(s: string): string {
-  return s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 /** Levenshtein distance (two rows). */
@@ -97,13 +110,22 @@ export function visibleErrorTexts(limit: number): string[] {
     const t = collapseSpace(text).slice(0, 120);
     if (t && out.length < limit && !out.some((o) => o.includes(t) || t.includes(o))) out.push(t);
   };
-  for (const el of Array.from(document.querySelectorAll('[role=alert], [aria-live=assertive], .error, .alert, .invalid-feedback, .error-message, .field-error'))) {
+  for (const el of Array.from(
+    document.querySelectorAll(
+      '[role=alert], [aria-live=assertive], .error, .alert, .invalid-feedback, .error-message, .field-error',
+    ),
+  )) {
     if (isVisible(el)) add((el as HTMLElement).innerText ?? '');
   }
   for (const el of Array.from(document.querySelectorAll('[aria-invalid=true]'))) {
-    const ids = `${el.getAttribute('aria-errormessage') ?? ''} ${el.getAttribute('aria-describedby') ?? ''}`.trim().split(/\s+/);
-    const described = ids.map((id) => (id ? document.getElementById(id) : null)).filter((e): e is HTMLElement => !!e && isVisible(e));
-    const message = described.map((e) => e.innerText).join(' ') || (el as HTMLInputElement).validationMessage || 'invalid';
+    const ids = `${el.getAttribute('aria-errormessage') ?? ''} ${el.getAttribute('aria-describedby') ?? ''}`
+      .trim()
+      .split(/\s+/);
+    const described = ids
+      .map((id) => (id ? document.getElementById(id) : null))
+      .filter((e): e is HTMLElement => !!e && isVisible(e));
+    const message =
+      described.map((e) => e.innerText).join(' ') || (el as HTMLInputElement).validationMessage || 'invalid';
     const label = accessibleName(el, roleOf(el));
     add(label ? `${label}: ${message}` : message);
   }
@@ -119,7 +141,11 @@ export function dismissButtonIn(layerSelector: string, ctx: RefContext): RefName
     return undefined; // not a selector this document parses: no layer to look in
   }
   if (!layer) return undefined;
-  const ranks = [/^(close|dismiss|\u00d7|\u2715|x|hide)\b/i, /^(accept|agree|i agree|allow|ok|okay|got it|continue|understood)\b/i, /^(reject|decline|no thanks|deny|not now|later)\b/i];
+  const ranks = [
+    /^(close|dismiss|\u00d7|\u2715|x|hide)\b/i,
+    /^(accept|agree|i agree|allow|ok|okay|got it|continue|understood)\b/i,
+    /^(reject|decline|no thanks|deny|not now|later)\b/i,
+  ];
   let best: { el: Element; role: string; name: string; rank: number } | undefined;
   for (const el of [layer, ...deepElements(layer)]) {
     const role = cachedRole(ctx, el);
@@ -149,8 +175,8 @@ export function failureContext(req: FailureContextRequest): FailureContext {
     if (score >= 50) near.push({ el, role, name, score, inView: isInViewport(el) });
   }
   // On screen first, then document order: what the agent can see is what it means.
-  const shown = (list: Element[], limit: number): RefName[] => [...list.filter(isInViewport), ...list.filter((e) => !isInViewport(e))]
-    .slice(0, limit).map((el) => {
+  const shown = (list: Element[], limit: number): RefName[] =>
+    [...list.filter(isInViewport), ...list.filter((e) => !isInViewport(e))].slice(0, limit).map((el) => {
       const role = cachedRole(ctx, el);
       const name = cachedName(ctx, el, role);
       return { ref: refOf(ctx, el, role, name).ref, ...(name ? { name: name.slice(0, 50) } : {}) };
@@ -164,11 +190,21 @@ export function failureContext(req: FailureContextRequest): FailureContext {
   const out: FailureContext = {
     title: pageTitle(),
     url: pageUrl(),
-    scrollPosition: { x: Math.round(scrollX), y, maxY, percentY: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
+    scrollPosition: {
+      x: Math.round(scrollX),
+      y,
+      maxY,
+      percentY: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0,
+    },
     visibleButtons: shown(buttons, 8),
     visibleLinks: shown(links, 5),
     visibleErrors: visibleErrorTexts(3),
-    nearMatches: near.slice(0, 5).map((m) => ({ ref: refOf(ctx, m.el, m.role, m.name).ref, role: m.role, name: m.name.slice(0, 50), score: m.score })),
+    nearMatches: near.slice(0, 5).map((m) => ({
+      ref: refOf(ctx, m.el, m.role, m.name).ref,
+      role: m.role,
+      name: m.name.slice(0, 50),
+      score: m.score,
+    })),
     counters: { snapshot: 0, element: 0 },
   };
   const dismiss = req.interceptor ? dismissButtonIn(req.interceptor, ctx) : undefined;

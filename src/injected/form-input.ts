@@ -37,7 +37,8 @@ export function prepareField(handle: number, clear: boolean): { ok: boolean; foc
   const sel = getSelection();
   if (isHtml(el, 'input') || isHtml(el, 'textarea')) {
     try {
-      if (clear) el.select(); else el.setSelectionRange(el.value.length, el.value.length);
+      if (clear) el.select();
+      else el.setSelectionRange(el.value.length, el.value.length);
     } catch {
       // Types like number and email have no selection API: select() still works there; ignore the rest.
       if (clear) el.select();
@@ -67,14 +68,19 @@ export function sameValue(have: string, want: string, el: Element): boolean {
 }
 
 /** After typing: did the field take the value? Fires change as a person leaving the field would. */
-export function confirmValue(handle: number, want: string, fireChange: boolean): { value: string; ok: boolean; truncated?: boolean } {
+export function confirmValue(
+  handle: number,
+  want: string,
+  fireChange: boolean,
+): { value: string; ok: boolean; truncated?: boolean } {
   const el = heldElement(handle);
   if (!el) return { value: '', ok: false };
   const value = currentValue(el);
   const ok = sameValue(value, want, el);
   const max = (el as HTMLInputElement).maxLength;
   const truncated = !ok && max > 0 && want.startsWith(value) && value.length === max;
-  if ((ok || truncated) && fireChange && !(el as HTMLElement).isContentEditable) el.dispatchEvent(new Event('change', { bubbles: true }));
+  if ((ok || truncated) && fireChange && !(el as HTMLElement).isContentEditable)
+    el.dispatchEvent(new Event('change', { bubbles: true }));
   return { value: value.length > 200 ? `${value.slice(0, 200)}…` : value, ok, ...(truncated ? { truncated } : {}) };
 }
 
@@ -90,9 +96,14 @@ export function setValueNatively(handle: number, value: string): { value: string
     el.textContent = value;
     el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: value }));
   } else {
-    const proto = isHtml(el, 'textarea') ? HTMLTextAreaElement.prototype : isHtml(el, 'select') ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+    const proto = isHtml(el, 'textarea')
+      ? HTMLTextAreaElement.prototype
+      : isHtml(el, 'select')
+        ? HTMLSelectElement.prototype
+        : HTMLInputElement.prototype;
     const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
-    if (setter) setter.call(el, value); else (el as HTMLInputElement).value = value;
+    if (setter) setter.call(el, value);
+    else (el as HTMLInputElement).value = value;
     el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value }));
     el.dispatchEvent(new Event('change', { bubbles: true }));
   }
@@ -100,7 +111,11 @@ export function setValueNatively(handle: number, value: string): { value: string
   return { value: now.length > 200 ? `${now.slice(0, 200)}…` : now, ok: sameValue(now, value, el) };
 }
 
-export interface OptionChoice { values?: string[]; labels?: string[]; indexes?: number[] }
+export interface OptionChoice {
+  values?: string[];
+  labels?: string[];
+  indexes?: number[];
+}
 export type SelectOutcome =
   | { ok: true; selected: string[]; multiple: boolean }
   | { ok: false; message: string; options?: { value: string; label: string }[] };
@@ -114,19 +129,31 @@ export function selectOptions(handle: number, choice: OptionChoice): SelectOutco
   const missing: string[] = [];
   for (const v of choice.values ?? []) {
     const o = options.find((x) => x.value === v) ?? options.find((x) => label(x) === v);
-    if (o) picked.push(o); else missing.push(`value "${v}"`);
+    if (o) picked.push(o);
+    else missing.push(`value "${v}"`);
   }
   for (const l of choice.labels ?? []) {
-    const o = options.find((x) => label(x) === collapseSpace(l)) ?? options.find((x) => label(x).toLowerCase() === collapseSpace(l).toLowerCase());
-    if (o) picked.push(o); else missing.push(`label "${l}"`);
+    const o =
+      options.find((x) => label(x) === collapseSpace(l)) ??
+      options.find((x) => label(x).toLowerCase() === collapseSpace(l).toLowerCase());
+    if (o) picked.push(o);
+    else missing.push(`label "${l}"`);
   }
   for (const i of choice.indexes ?? []) {
     const o = options[i];
-    if (o) picked.push(o); else missing.push(`index ${i}`);
+    if (o) picked.push(o);
+    else missing.push(`index ${i}`);
   }
-  const list = (): { value: string; label: string }[] => options.slice(0, 10).map((o) => ({ value: o.value, label: label(o) }));
-  if (missing.length) return { ok: false, message: `has no option with ${missing.join(', ')} (${options.length} options)`, options: list() };
-  if (picked.length > 1 && !el.multiple) return { ok: false, message: 'is a single-choice <select>; pass one value', options: list() };
+  const list = (): { value: string; label: string }[] =>
+    options.slice(0, 10).map((o) => ({ value: o.value, label: label(o) }));
+  if (missing.length)
+    return {
+      ok: false,
+      message: `has no option with ${missing.join(', ')} (${options.length} options)`,
+      options: list(),
+    };
+  if (picked.length > 1 && !el.multiple)
+    return { ok: false, message: 'is a single-choice <select>; pass one value', options: list() };
   const disabled = picked.find((o) => o.disabled);
   if (disabled) return { ok: false, message: `option "${label(disabled)}" is disabled`, options: list() };
   for (const o of options) o.selected = picked.includes(o);
@@ -145,31 +172,40 @@ export function setRangeAt(handle: number, x: number): { ok: boolean; value?: st
   const fraction = Math.min(1, Math.max(0, (x - r.left) / (r.width || 1)));
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
   const raw = String(min + fraction * (max - min));
-  if (setter) setter.call(el, raw); else el.value = raw; // the browser snaps to step
+  if (setter) setter.call(el, raw);
+  else el.value = raw; // the browser snaps to step
   el.dispatchEvent(new Event('input', { bubbles: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
   return { ok: true, value: el.value };
 }
 
 /** The <input type=file> a target means: itself, its label's control, or one inside or near it. */
-export function fileInputFor(handle: number, count: number): { ok: true; handle: number; desc: string } | { ok: false; message: string; category: string } {
+export function fileInputFor(
+  handle: number,
+  count: number,
+): { ok: true; handle: number; desc: string } | { ok: false; message: string; category: string } {
   const el = heldElement(handle);
   if (!el) return { ok: false, message: 'was removed from the page', category: 'stale-ref' };
-  const isFile = (e: Element | null | undefined): e is HTMLInputElement => !!e && isHtml(e, 'input') && e.type === 'file';
+  const isFile = (e: Element | null | undefined): e is HTMLInputElement =>
+    !!e && isHtml(e, 'input') && e.type === 'file';
   let input: HTMLInputElement | undefined;
   if (isFile(el)) input = el;
   else if (isHtml(el, 'label') && isFile(el.control)) input = el.control as HTMLInputElement;
   else {
     // A styled button or drop zone: the input is inside it, or beside it a few levels up.
     for (let scope: Element | null = el, up = 0; scope && up < 4 && !input; scope = parentOrHost(scope), up++) {
-      const found = Array.from(scope.querySelectorAll('input[type=file]')).concat(scope.shadowRoot ? Array.from(scope.shadowRoot.querySelectorAll('input[type=file]')) : []);
+      const found = Array.from(scope.querySelectorAll('input[type=file]')).concat(
+        scope.shadowRoot ? Array.from(scope.shadowRoot.querySelectorAll('input[type=file]')) : [],
+      );
       if (found.length === 1 || (found.length > 1 && up === 0)) input = found[0] as HTMLInputElement;
       else if (found.length > 1) break;
     }
   }
-  if (!input) return { ok: false, message: 'is not a file input and none is inside or next to it', category: 'not-editable' };
+  if (!input)
+    return { ok: false, message: 'is not a file input and none is inside or next to it', category: 'not-editable' };
   if (input.disabled) return { ok: false, message: 'has a disabled file input', category: 'disabled' };
-  if (count > 1 && !input.multiple) return { ok: false, message: `takes one file (no "multiple" attribute), got ${count}`, category: 'validation' };
+  if (count > 1 && !input.multiple)
+    return { ok: false, message: `takes one file (no "multiple" attribute), got ${count}`, category: 'validation' };
   return { ok: true, handle: holdElement(input), desc: describeElement(input) };
 }
 
@@ -181,13 +217,23 @@ export function focusHeld(handle: number): { ok: true } | { ok: false; message: 
   const el = heldElement(handle);
   if (!el || !el.isConnected) return { ok: false, message: 'was removed from the page' };
   const control = isHtml(el, 'label') && el.control ? el.control : el;
-  const host = (control as HTMLElement).isContentEditable && !control.matches('[contenteditable]')
-    ? control.closest('[contenteditable]') ?? control : control;
+  const host =
+    (control as HTMLElement).isContentEditable && !control.matches('[contenteditable]')
+      ? (control.closest('[contenteditable]') ?? control)
+      : control;
   if (deepActiveElement() === host) return { ok: true };
   (host as HTMLElement).focus?.({ preventScroll: true });
-  if (deepActiveElement() !== host) return { ok: false, message: `cannot take keyboard focus (<${host.localName}> is not an input, link, button, contenteditable or [tabindex])` };
+  if (deepActiveElement() !== host)
+    return {
+      ok: false,
+      message: `cannot take keyboard focus (<${host.localName}> is not an input, link, button, contenteditable or [tabindex])`,
+    };
   if (isHtml(host, 'input') || isHtml(host, 'textarea')) {
-    try { host.setSelectionRange(host.value.length, host.value.length); } catch { /* email, number: no caret API; the browser keeps its own */ }
+    try {
+      host.setSelectionRange(host.value.length, host.value.length);
+    } catch {
+      /* email, number: no caret API; the browser keeps its own */
+    }
   } else if ((host as HTMLElement).isContentEditable) {
     const range = document.createRange();
     range.selectNodeContents(host);

@@ -21,9 +21,26 @@ export interface FieldState {
   valid: boolean;
   message?: string;
 }
-export interface FormStateResult { ok: true; form?: string; valid: boolean; fieldCount: number; fields: FieldState[] }
-export interface InvalidField { selector: string; name?: string; message: string; validity: string[] }
-export interface ValidityResult { ok: true; valid: boolean; message?: string; validity?: Record<string, true>; invalid?: InvalidField[] }
+export interface FormStateResult {
+  ok: true;
+  form?: string;
+  valid: boolean;
+  fieldCount: number;
+  fields: FieldState[];
+}
+export interface InvalidField {
+  selector: string;
+  name?: string;
+  message: string;
+  validity: string[];
+}
+export interface ValidityResult {
+  ok: true;
+  valid: boolean;
+  message?: string;
+  validity?: Record<string, true>;
+  invalid?: InvalidField[];
+}
 export type FormFailure = { ok: false; reason: 'gone' | 'no-form' | 'not-field'; desc?: string };
 export type SubmitOutcome =
   | { ok: true; submitted: boolean; prevented: boolean; form: string; submitter?: string }
@@ -39,14 +56,27 @@ export function isFormField(el: Element): boolean {
 
 /** The fields of a form (form.elements, so form="id" fields count) or of any container (SPA forms without <form>). */
 export function fieldsOf(scope: Element): Element[] {
-  const all = isHtml(scope, 'form') ? Array.from(scope.elements) : Array.from(scope.querySelectorAll('input, select, textarea'));
+  const all = isHtml(scope, 'form')
+    ? Array.from(scope.elements)
+    : Array.from(scope.querySelectorAll('input, select, textarea'));
   return all.filter(isFormField);
 }
 
 /** The flags of a ValidityState that are set (valueMissing, typeMismatch, …). */
 export function validityFlags(v: ValidityState): string[] {
   const flags: string[] = [];
-  for (const k of ['valueMissing', 'typeMismatch', 'patternMismatch', 'tooLong', 'tooShort', 'rangeUnderflow', 'rangeOverflow', 'stepMismatch', 'badInput', 'customError'] as const) {
+  for (const k of [
+    'valueMissing',
+    'typeMismatch',
+    'patternMismatch',
+    'tooLong',
+    'tooShort',
+    'rangeUnderflow',
+    'rangeOverflow',
+    'stepMismatch',
+    'badInput',
+    'customError',
+  ] as const) {
     if (v[k]) flags.push(k);
   }
   return flags;
@@ -68,14 +98,24 @@ export function fieldLabel(el: Element): string | undefined {
 /** One field's state; radios of one name are one field (its value is the checked one's). */
 export function fieldState(el: Element, group: Element[]): FieldState {
   const f = el as HTMLInputElement;
-  const type = isHtml(el, 'select') ? (el.multiple ? 'select-multiple' : 'select') : isHtml(el, 'textarea') ? 'textarea' : isHtml(el, 'input') ? f.type : el.localName;
+  const type = isHtml(el, 'select')
+    ? el.multiple
+      ? 'select-multiple'
+      : 'select'
+    : isHtml(el, 'textarea')
+      ? 'textarea'
+      : isHtml(el, 'input')
+        ? f.type
+        : el.localName;
   const clip = (s: string): string => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
   let value: FieldState['value'];
   const extra: Partial<FieldState> = {};
   if (isHtml(el, 'select')) {
     const chosen = Array.from(el.selectedOptions).map((o) => o.value);
-    value = el.multiple ? chosen : chosen[0] ?? null;
-    extra.options = Array.from(el.options).slice(0, 20).map((o) => clip(o.value === collapseSpace(o.text) ? o.value : `${o.value || '""'} (${collapseSpace(o.text)})`));
+    value = el.multiple ? chosen : (chosen[0] ?? null);
+    extra.options = Array.from(el.options)
+      .slice(0, 20)
+      .map((o) => clip(o.value === collapseSpace(o.text) ? o.value : `${o.value || '""'} (${collapseSpace(o.text)})`));
   } else if (type === 'radio') {
     const on = group.find((r) => (r as HTMLInputElement).checked) as HTMLInputElement | undefined;
     value = on ? on.value : null;
@@ -90,15 +130,22 @@ export function fieldState(el: Element, group: Element[]): FieldState {
   } else {
     value = clip(String(f.value ?? ''));
   }
-  const v = group.length > 1 ? (group.map(fieldValidity).find((x) => !x.valid) ?? fieldValidity(el)) : fieldValidity(el);
+  const v =
+    group.length > 1 ? (group.map(fieldValidity).find((x) => !x.valid) ?? fieldValidity(el)) : fieldValidity(el);
   const label = type === 'radio' && group.length > 1 ? groupLabel(el) : fieldLabel(el);
   const name = f.getAttribute('name') ?? undefined;
   return {
     selector: type === 'radio' && name && group.length > 1 ? `input[name="${name}"]` : selectorFor(el),
-    ...(name ? { name } : {}), type, ...(label ? { label } : {}), value, ...extra,
-    ...(f.required ? { required: true as const } : {}), ...(f.disabled ? { disabled: true as const } : {}),
+    ...(name ? { name } : {}),
+    type,
+    ...(label ? { label } : {}),
+    value,
+    ...extra,
+    ...(f.required ? { required: true as const } : {}),
+    ...(f.disabled ? { disabled: true as const } : {}),
     ...(f.readOnly && type !== 'radio' && type !== 'checkbox' ? { readOnly: true as const } : {}),
-    valid: v.valid, ...(v.valid ? {} : { message: v.message }),
+    valid: v.valid,
+    ...(v.valid ? {} : { message: v.message }),
   };
 }
 
@@ -140,10 +187,14 @@ export function formState(handle: number | undefined): FormStateResult | FormFai
     fields.push(fieldState(el, group));
   }
   // A huge form answers 100 fields, the invalid ones first; fieldCount counts them all.
-  const shown = fields.length > 100 ? [...fields.filter((f) => !f.valid), ...fields.filter((f) => f.valid)].slice(0, 100) : fields;
+  const shown =
+    fields.length > 100 ? [...fields.filter((f) => !f.valid), ...fields.filter((f) => f.valid)].slice(0, 100) : fields;
   return {
-    ok: true, ...(handle !== undefined && scope !== heldElement(handle) ? { form: selectorFor(scope) } : {}),
-    valid: fields.every((f) => f.valid), fieldCount: fields.length, fields: shown,
+    ok: true,
+    ...(handle !== undefined && scope !== heldElement(handle) ? { form: selectorFor(scope) } : {}),
+    valid: fields.every((f) => f.valid),
+    fieldCount: fields.length,
+    fields: shown,
   };
 }
 
@@ -170,7 +221,12 @@ export function validateHeld(handle: number): ValidityResult | FormFailure {
   const v = fieldValidity(el);
   const validity: Record<string, true> = {};
   for (const flag of v.flags) validity[flag] = true;
-  return { ok: true, valid: v.valid, ...(v.message ? { message: v.message } : {}), ...(v.flags.length ? { validity } : {}) };
+  return {
+    ok: true,
+    valid: v.valid,
+    ...(v.message ? { message: v.message } : {}),
+    ...(v.flags.length ? { validity } : {}),
+  };
 }
 
 /**
@@ -185,7 +241,9 @@ export function submitHeld(handle: number): SubmitOutcome {
   const form = isHtml(el, 'form') ? el : ((el as HTMLButtonElement).form ?? el.closest('form'));
   if (!form) return { ok: false, reason: 'no-form', desc: describeElement(el) };
   const isSubmitter = (b: Element | null): b is HTMLButtonElement =>
-    !!b && (isHtml(b, 'button') || isHtml(b, 'input')) && ((b as HTMLButtonElement).type === 'submit' || (b as HTMLInputElement).type === 'image');
+    !!b &&
+    (isHtml(b, 'button') || isHtml(b, 'input')) &&
+    ((b as HTMLButtonElement).type === 'submit' || (b as HTMLInputElement).type === 'image');
   const submitter = isSubmitter(el) ? el : (Array.from(form.elements).find(isSubmitter) ?? null);
   const formSel = selectorFor(form);
   // A user can't press a disabled button, and Enter does not submit past a disabled default button.
@@ -198,7 +256,9 @@ export function submitHeld(handle: number): SubmitOutcome {
     }
   }
   let seen: SubmitEvent | undefined;
-  const listen = (e: Event): void => { if (e.target === form) seen = e as SubmitEvent; };
+  const listen = (e: Event): void => {
+    if (e.target === form) seen = e as SubmitEvent;
+  };
   window.addEventListener('submit', listen, true);
   try {
     form.requestSubmit(submitter);
@@ -206,7 +266,10 @@ export function submitHeld(handle: number): SubmitOutcome {
     window.removeEventListener('submit', listen, true);
   }
   return {
-    ok: true, submitted: !!seen, prevented: !!seen?.defaultPrevented, form: formSel,
+    ok: true,
+    submitted: !!seen,
+    prevented: !!seen?.defaultPrevented,
+    form: formSel,
     ...(submitter ? { submitter: selectorFor(submitter) } : {}),
   };
 }

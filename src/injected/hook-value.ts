@@ -39,7 +39,7 @@ export function pageValue(value: unknown, counters?: Counters): SerializedValue 
   valueRefs = [];
   return serializeValue(value, {
     element: (el) => {
-      const named = valueElement(ctx ??= refContext(counters), el);
+      const named = valueElement((ctx ??= refContext(counters)), el);
       if (named.ref && valueRefs.length < MAX_VALUE_REFS) valueRefs.push([named.ref, el]);
       return named;
     },
@@ -50,7 +50,10 @@ export function pageValue(value: unknown, counters?: Counters): SerializedValue 
  * What agents' code answers: the value, and — only when it named elements by ref — the refs it
  * gave and the counters after them. A value without elements leaves the page's world without our state.
  */
-export function valueAnswer(value: unknown, counters?: Counters): { value: SerializedValue; counters?: Counters; refs?: string[] } {
+export function valueAnswer(
+  value: unknown,
+  counters?: Counters,
+): { value: SerializedValue; counters?: Counters; refs?: string[] } {
   const serialized = pageValue(value, counters);
   if (!valueRefs.length) return { value: serialized };
   return { value: serialized, counters: syncCounters(undefined), refs: valueRefNames() };
@@ -87,7 +90,8 @@ export async function pollHook(fn: () => unknown, timeoutMs: number, intervalMs:
     }
     const elapsedMs = Math.round(performance.now() - started);
     if (!error && value) return { ok: true, value: pageValue(value), elapsedMs };
-    if (elapsedMs + intervalMs > timeoutMs) return { ok: false, value: pageValue(value), ...(error ? { error } : {}), elapsedMs };
+    if (elapsedMs + intervalMs > timeoutMs)
+      return { ok: false, value: pageValue(value), ...(error ? { error } : {}), elapsedMs };
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

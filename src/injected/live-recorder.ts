@@ -3,12 +3,17 @@
 // added, from the before-capture to the after-capture. Runs in the page.
 import { collapseSpace } from './aria-name.js';
 
-interface LiveRecorder { observer: MutationObserver; texts: string[]; handle: (records: MutationRecord[]) => void }
-
+interface LiveRecorder {
+  observer: MutationObserver;
+  texts: string[];
+  handle: (records: MutationRecord[]) => void;
+}
 
 export function liveSelector(): string {
-  return '[role=alert], [role=status], [role=log], [aria-live]:not([aria-live=off]), output, '
-    + '[class*=toast], [class*=snackbar], [class*=notification], [class*=flash]';
+  return (
+    '[role=alert], [role=status], [role=log], [aria-live]:not([aria-live=off]), output, ' +
+    '[class*=toast], [class*=snackbar], [class*=notification], [class*=flash]'
+  );
 }
 
 export function liveRecorderSlot(): { recorder?: LiveRecorder } {
@@ -42,7 +47,13 @@ export function armLiveRecorder(): void {
     }
   };
   const observer = new MutationObserver(handle);
-  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['hidden', 'class', 'style'] });
+  observer.observe(document, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ['hidden', 'class', 'style'],
+  });
   slot.recorder = { observer, texts, handle };
 }
 

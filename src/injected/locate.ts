@@ -37,10 +37,21 @@ export type LocateFailure = {
   name?: string;
 };
 export type LocateOutcome =
-  | { ok: true; handle: number; desc: string; name: string; reResolved?: true; selectorIndex?: number; counters: Counters }
+  | {
+      ok: true;
+      handle: number;
+      desc: string;
+      name: string;
+      reResolved?: true;
+      selectorIndex?: number;
+      counters: Counters;
+    }
   | LocateFailure;
 
-interface Held { map: Map<number, Element>; next: number }
+interface Held {
+  map: Map<number, Element>;
+  next: number;
+}
 
 export function heldElements(): Held {
   const g = globalThis as unknown as { __cdpSkillHeld?: Held };
@@ -64,7 +75,10 @@ export function heldElement(id: number): Element | undefined {
 /** A short description for messages: tag#id.class "text". */
 export function describeElement(el: Element): string {
   const id = el.id ? `#${el.id}` : '';
-  const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
+  const cls =
+    typeof el.className === 'string' && el.className.trim()
+      ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}`
+      : '';
   // A capped walk of text nodes: innerText of a huge element would lay out and copy all of it.
   const text = textSnippet(el, 40);
   const secret = el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? '[type=password]' : '';
@@ -75,7 +89,7 @@ export function describeElement(el: Element): string {
 export function targetName(el: Element): string {
   const inner = hostedControl(el);
   const role = roleOf(inner ?? el);
-  const name = collapseSpace(accessibleName(inner ?? el, role) || (inner ? el.textContent ?? '' : '')).slice(0, 60);
+  const name = collapseSpace(accessibleName(inner ?? el, role) || (inner ? (el.textContent ?? '') : '')).slice(0, 60);
   if (!role || role === 'generic' || role === 'none' || role === 'presentation') return describeElement(el);
   const id = el.id ? `#${el.id}` : '';
   return name ? `${role} "${name}"` : `${role} ${el.localName}${id}`;
@@ -113,7 +127,9 @@ export function textScore(have: string, want: string, exact: boolean): number {
 export function hostedControl(el: Element): Element | undefined {
   let root = el.localName.includes('-') ? el.shadowRoot : null;
   for (let depth = 0; root && depth < 5; depth++) {
-    const inner = root.querySelector('button, a[href], input:not([type=hidden]), textarea, select, [role=button], [role=link], [role=checkbox], [role=switch], [role=tab], [role=menuitem], [contenteditable=""], [contenteditable=true]');
+    const inner = root.querySelector(
+      'button, a[href], input:not([type=hidden]), textarea, select, [role=button], [role=link], [role=checkbox], [role=switch], [role=tab], [role=menuitem], [contenteditable=""], [contenteditable=true]',
+    );
     if (inner) return inner;
     const nested = Array.from(root.querySelectorAll('*')).find((n) => n.localName.includes('-') && n.shadowRoot);
     root = nested?.shadowRoot ?? null;
@@ -125,7 +141,12 @@ export function hostedControl(el: Element): Element | undefined {
 export function textGroup(el: Element): number {
   if (el.matches('button, input[type=button], input[type=submit], input[type=reset], input[type=image]')) return 0;
   if (el.matches('a[href]')) return 1;
-  if (el.matches('[role=button], [role=link], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=checkbox], [role=radio], [role=switch], [role=treeitem]')) return 2;
+  if (
+    el.matches(
+      '[role=button], [role=link], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=checkbox], [role=radio], [role=switch], [role=treeitem]',
+    )
+  )
+    return 2;
   // A custom element acting as a button (its shadow root holds the control) ranks with ARIA roles.
   if (hostedControl(el)) return 2;
   if (el.matches('[onclick], [tabindex], label, summary')) return 3;
@@ -143,14 +164,20 @@ export function findByText(root: Document | Element, text: string, exact: boolea
   for (const el of all) {
     if (el.localName === 'script' || el.localName === 'style' || el.localName === 'head') continue;
     const group = textGroup(el);
-    const cheap = (el.textContent ?? '').toLowerCase().includes(needle) || (el.getAttribute('aria-label') ?? '').toLowerCase().includes(needle)
-      || ((el as HTMLInputElement).value ?? '').toString().toLowerCase().includes(needle) || el.hasAttribute('aria-labelledby');
+    const cheap =
+      (el.textContent ?? '').toLowerCase().includes(needle) ||
+      (el.getAttribute('aria-label') ?? '').toLowerCase().includes(needle) ||
+      ((el as HTMLInputElement).value ?? '').toString().toLowerCase().includes(needle) ||
+      el.hasAttribute('aria-labelledby');
     if (!cheap) continue;
     const own = (el as HTMLElement).innerText ?? el.textContent ?? '';
     let score = textScore(own, text, exact);
     if (group < 4) score = Math.max(score, textScore(accessibleName(el, roleOf(el)), text, exact));
     if (!score || !isVisible(el)) continue;
-    if (group === 4) { leafMatches.add(el); continue; }
+    if (group === 4) {
+      leafMatches.add(el);
+      continue;
+    }
     // Exact matches beat partial ones; then the §6.4 group order; then document order.
     const rank = (2 - score) * 10 + group;
     if (!best || rank < best.rank) best = { el, rank };
@@ -170,11 +197,18 @@ export function isTextControl(el: Element): boolean {
 /** SPEC §6.4 label chain: label[for], nested in a label, aria-label, aria-labelledby, placeholder. */
 export function findByLabel(root: Document | Element, label: string, exact: boolean): Element | undefined {
   const all = deepElements(root);
-  const controls = all.filter((el) => isTextControl(el) || (isHtml(el, 'input') && /^(checkbox|radio|file|range|color)$/.test(el.type)));
+  const controls = all.filter(
+    (el) => isTextControl(el) || (isHtml(el, 'input') && /^(checkbox|radio|file|range|color)$/.test(el.type)),
+  );
   const sources: ((el: Element) => string | undefined)[] = [
     (el) => {
       const labels = (el as HTMLInputElement).labels;
-      return labels ? Array.from(labels).filter((l) => !l.contains(el)).map((l) => l.textContent ?? '').join(' ') || undefined : undefined;
+      return labels
+        ? Array.from(labels)
+            .filter((l) => !l.contains(el))
+            .map((l) => l.textContent ?? '')
+            .join(' ') || undefined
+        : undefined;
     },
     (el) => {
       const labels = (el as HTMLInputElement).labels;
@@ -200,18 +234,29 @@ export function findByLabel(root: Document | Element, label: string, exact: bool
 
 export function findInScope(root: Document | Element, target: TargetSpec): Element | undefined {
   switch (target.by) {
-    case 'css': return preferVisible(cssMatches(root, target.selector));
-    case 'text': return findByText(root, target.text, !!target.exact);
-    case 'label': return findByLabel(root, target.label, !!target.exact);
-    case 'coords': return deepElementFromPoint(target.x, target.y) ?? undefined;
-    default: return undefined;
+    case 'css':
+      return preferVisible(cssMatches(root, target.selector));
+    case 'text':
+      return findByText(root, target.text, !!target.exact);
+    case 'label':
+      return findByLabel(root, target.label, !!target.exact);
+    case 'coords':
+      return deepElementFromPoint(target.x, target.y) ?? undefined;
+    default:
+      return undefined;
   }
 }
 
 export function locateElement(req: LocateRequest): LocateOutcome {
   syncCounters(req.counters);
-  const done = (el: Element, extra: { reResolved?: true; selectorIndex?: number } = {}): LocateOutcome =>
-    ({ ok: true, handle: holdElement(el), desc: describeElement(el), name: targetName(el), ...extra, counters: syncCounters(undefined) });
+  const done = (el: Element, extra: { reResolved?: true; selectorIndex?: number } = {}): LocateOutcome => ({
+    ok: true,
+    handle: holdElement(el),
+    desc: describeElement(el),
+    name: targetName(el),
+    ...extra,
+    counters: syncCounters(undefined),
+  });
   const t = req.target;
   const selectors = t.by === 'css' ? [t.selector] : t.by === 'selectors' ? t.selectors : [];
   for (const s of req.within ? [...selectors, req.within] : selectors) {
@@ -226,12 +271,20 @@ export function locateElement(req: LocateRequest): LocateOutcome {
   }
   if (t.by === 'ref') {
     const r = resolveRef(t.ref);
-    if (!r.ok) return { ok: false, reason: r.reason, message: refProblem(t.ref, r.reason, r.role, r.name), ...(r.role ? { role: r.role } : {}), ...(r.name !== undefined ? { name: r.name } : {}) };
+    if (!r.ok)
+      return {
+        ok: false,
+        reason: r.reason,
+        message: refProblem(t.ref, r.reason, r.role, r.name),
+        ...(r.role ? { role: r.role } : {}),
+        ...(r.name !== undefined ? { name: r.name } : {}),
+      };
     return done(r.el, r.reResolved ? { reResolved: true } : {});
   }
   if (t.by === 'field') {
     // A batch-fill key: a CSS selector when it is one and matches, else a field label ("Email").
-    const el = (selectorProblem(t.key) ? undefined : preferVisible(cssMatches(root, t.key))) ?? findByLabel(root, t.key, false);
+    const el =
+      (selectorProblem(t.key) ? undefined : preferVisible(cssMatches(root, t.key))) ?? findByLabel(root, t.key, false);
     return el ? done(el) : { ok: false, reason: 'not-found' };
   }
   if (t.by === 'selectors') {
@@ -253,8 +306,12 @@ export function holdFocused(): { ok: true; handle: number; desc: string; name: s
 }
 
 /** The n-th <iframe>/<frame> of this document, or the one with this name, held for DOM lookups. */
-export function holdFrameOwner(index: number | undefined, name: string | undefined): { ok: true; handle: number; desc: string } | { ok: false; count: number } {
+export function holdFrameOwner(
+  index: number | undefined,
+  name: string | undefined,
+): { ok: true; handle: number; desc: string } | { ok: false; count: number } {
   const owners = Array.from(document.querySelectorAll('iframe, frame'));
-  const el = name !== undefined ? owners.find((f) => f.getAttribute('name') === name || f.id === name) : owners[index ?? 0];
+  const el =
+    name !== undefined ? owners.find((f) => f.getAttribute('name') === name || f.id === name) : owners[index ?? 0];
   return el ? { ok: true, handle: holdElement(el), desc: describeElement(el) } : { ok: false, count: owners.length };
 }

@@ -6,9 +6,17 @@ import { collapseSpace } from './aria-name.js';
 import { isHtml } from './dom-describe.js';
 import { heldElement } from './locate.js';
 
-export interface InspectRequest { selectors?: string[]; limit?: number }
+export interface InspectRequest {
+  selectors?: string[];
+  limit?: number;
+}
 export type CustomCount = number | { count: number; items: string[] } | { error: string };
-export interface InspectResult { title: string; url: string; elements: Record<string, number>; custom?: Record<string, CustomCount> }
+export interface InspectResult {
+  title: string;
+  url: string;
+  elements: Record<string, number>;
+  custom?: Record<string, CustomCount>;
+}
 
 export type ExtractKind = 'table' | 'list';
 export type ExtractResult =
@@ -16,7 +24,12 @@ export type ExtractResult =
   | { ok: true; type: 'list'; items: string[]; itemCount: number }
   | { ok: false; reason: 'no-structure' | 'no-table' | 'no-list' | 'gone'; tag?: string };
 
-export interface DomResult { ok: true; html: string; tagName: string; length: number }
+export interface DomResult {
+  ok: true;
+  html: string;
+  tagName: string;
+  length: number;
+}
 
 /**
  * Text of a subtree as a reader sees it, whitespace collapsed, at most `max` characters: block
@@ -24,7 +37,8 @@ export interface DomResult { ok: true; html: string; tagName: string; length: nu
  * [hidden] are skipped, and the walk stops once `max` is reached.
  */
 export function textSnippet(root: Node, max: number): string {
-  const INLINE = ',a,abbr,b,bdi,bdo,cite,code,data,dfn,em,font,i,img,kbd,label,mark,q,s,samp,small,span,strong,sub,sup,time,u,var,wbr,';
+  const INLINE =
+    ',a,abbr,b,bdi,bdo,cite,code,data,dfn,em,font,i,img,kbd,label,mark,q,s,samp,small,span,strong,sub,sup,time,u,var,wbr,';
   let out = '';
   const walk = (node: Node): boolean => {
     for (let child = node.firstChild; child; child = child.nextSibling) {
@@ -33,8 +47,18 @@ export function textSnippet(root: Node, max: number): string {
       } else if (child.nodeType === 1) {
         const el = child as Element;
         const tag = el.localName;
-        if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || el.hasAttribute('hidden')) continue;
-        if (tag === 'br') { out += ' '; continue; }
+        if (
+          tag === 'script' ||
+          tag === 'style' ||
+          tag === 'template' ||
+          tag === 'noscript' ||
+          el.hasAttribute('hidden')
+        )
+          continue;
+        if (tag === 'br') {
+          out += ' ';
+          continue;
+        }
         const block = !INLINE.includes(`,${tag},`);
         if (block) out += ' ';
         if (!walk(el)) return false;
@@ -52,7 +76,20 @@ export function textSnippet(root: Node, max: number): string {
 /** SPEC §11.5: title, URL, counts of common elements, and custom selectors (with texts up to `limit`). */
 export function inspectPage(req: InspectRequest): InspectResult {
   const elements: Record<string, number> = {};
-  for (const tag of ['a', 'button', 'input', 'textarea', 'select', 'h1', 'h2', 'h3', 'img', 'form', 'table', 'iframe']) {
+  for (const tag of [
+    'a',
+    'button',
+    'input',
+    'textarea',
+    'select',
+    'h1',
+    'h2',
+    'h3',
+    'img',
+    'form',
+    'table',
+    'iframe',
+  ]) {
     elements[tag] = document.getElementsByTagName(tag).length;
   }
   const out: InspectResult = { title: pageTitle(), url: pageUrl(), elements };
@@ -60,9 +97,19 @@ export function inspectPage(req: InspectRequest): InspectResult {
     const custom: Record<string, CustomCount> = {};
     for (const sel of req.selectors) {
       let list: NodeListOf<Element>;
-      try { list = document.querySelectorAll(sel); } catch { custom[sel] = { error: 'invalid selector' }; continue; }
+      try {
+        list = document.querySelectorAll(sel);
+      } catch {
+        custom[sel] = { error: 'invalid selector' };
+        continue;
+      }
       custom[sel] = req.limit
-        ? { count: list.length, items: Array.from(list).slice(0, req.limit).map((el) => textSnippet(el, 100)) }
+        ? {
+            count: list.length,
+            items: Array.from(list)
+              .slice(0, req.limit)
+              .map((el) => textSnippet(el, 100)),
+          }
         : list.length;
     }
     out.custom = custom;
@@ -78,13 +125,13 @@ export function explicitRole(el: Element): string {
 /** The table an element is or holds: a <table>, or a role=table|grid|treegrid. */
 export function tableIn(el: Element): Element | undefined {
   const sel = 'table, [role="table"], [role="grid"], [role="treegrid"]';
-  return el.matches(sel) ? el : el.querySelector(sel) ?? undefined;
+  return el.matches(sel) ? el : (el.querySelector(sel) ?? undefined);
 }
 
 /** The list an element is or holds: <ul>, <ol>, role=list. */
 export function listIn(el: Element): Element | undefined {
   const sel = 'ul, ol, [role="list"]';
-  return el.matches(sel) ? el : el.querySelector(sel) ?? undefined;
+  return el.matches(sel) ? el : (el.querySelector(sel) ?? undefined);
 }
 
 /** Rows of a table-like element, each as its cells; `header` marks rows made only of header cells. */
@@ -94,7 +141,11 @@ export function tableRows(table: Element): { cells: Element[]; header: boolean; 
     for (const tr of Array.from(table.rows)) {
       const cells = Array.from(tr.cells);
       if (!cells.length) continue;
-      rows.push({ cells, header: cells.every((c) => c.localName === 'th'), inHead: tr.parentElement?.localName === 'thead' });
+      rows.push({
+        cells,
+        header: cells.every((c) => c.localName === 'th'),
+        inHead: tr.parentElement?.localName === 'thead',
+      });
     }
     return rows;
   }
@@ -103,8 +154,9 @@ export function tableRows(table: Element): { cells: Element[]; header: boolean; 
   const rowEls = table.querySelectorAll('[role="row"], tr');
   for (const row of Array.from(rowEls)) {
     if (row.parentElement?.closest(gridSel) !== table) continue;
-    const cells = Array.from(row.querySelectorAll('[role="cell"], [role="gridcell"], [role="columnheader"], [role="rowheader"], td, th'))
-      .filter((c) => c.parentElement?.closest('[role="row"], tr') === row);
+    const cells = Array.from(
+      row.querySelectorAll('[role="cell"], [role="gridcell"], [role="columnheader"], [role="rowheader"], td, th'),
+    ).filter((c) => c.parentElement?.closest('[role="row"], tr') === row);
     if (!cells.length) continue;
     const header = cells.every((c) => explicitRole(c) === 'columnheader' || c.localName === 'th');
     rows.push({ cells, header, inHead: row.closest('[role="rowgroup"], thead') !== null && header });
@@ -120,7 +172,8 @@ export function extractTable(table: Element, limit: number, cellMax: number): Ex
   if (!headerRow && rows[0]?.header) headerRow = rows[0];
   const data = rows.filter((r) => !r.inHead && r !== headerRow);
   return {
-    ok: true, type: 'table',
+    ok: true,
+    type: 'table',
     headers: headerRow ? headerRow.cells.map((c) => textSnippet(c, cellMax)) : [],
     rows: data.slice(0, limit).map((r) => r.cells.map((c) => textSnippet(c, cellMax))),
     rowCount: data.length,
@@ -134,15 +187,28 @@ export function extractList(el: Element, limit: number, cellMax: number): Extrac
   if (list) {
     items = Array.from(list.children).filter((c) => c.localName === 'li' || explicitRole(c) === 'listitem');
     // role=list with wrappers between it and its items: the items whose nearest list is this one.
-    if (!items.length) items = Array.from(list.querySelectorAll('li, [role="listitem"]')).filter((c) => c.parentElement?.closest('ul, ol, [role="list"]') === list);
+    if (!items.length)
+      items = Array.from(list.querySelectorAll('li, [role="listitem"]')).filter(
+        (c) => c.parentElement?.closest('ul, ol, [role="list"]') === list,
+      );
   } else {
     items = Array.from(el.querySelectorAll('li, [role="listitem"]'));
   }
-  return { ok: true, type: 'list', items: items.slice(0, limit).map((c) => textSnippet(c, cellMax)), itemCount: items.length };
+  return {
+    ok: true,
+    type: 'list',
+    items: items.slice(0, limit).map((c) => textSnippet(c, cellMax)),
+    itemCount: items.length,
+  };
 }
 
 /** Auto-detection of SPEC §11.6, or the `type` asked for. `handle` is a held element (locate). */
-export function extractData(req: { handle?: number; type?: ExtractKind; limit: number; cellMax: number }): ExtractResult {
+export function extractData(req: {
+  handle?: number;
+  type?: ExtractKind;
+  limit: number;
+  cellMax: number;
+}): ExtractResult {
   const el = req.handle === undefined ? document.body : heldElement(req.handle);
   if (!el || !el.isConnected) return { ok: false, reason: 'gone' };
   const table = tableIn(el);
@@ -165,11 +231,24 @@ export function domHtml(req: { handle?: number; outer: boolean; max: number }): 
   const el = req.handle === undefined ? document.documentElement : heldElement(req.handle);
   if (!el || !el.isConnected) return { ok: false };
   const html = req.outer ? el.outerHTML : el.innerHTML;
-  return { ok: true, html: html.length > req.max ? html.slice(0, req.max) : html, tagName: el.localName, length: html.length };
+  return {
+    ok: true,
+    html: html.length > req.max ? html.slice(0, req.max) : html,
+    tagName: el.localName,
+    length: html.length,
+  };
 }
 
-export interface TextCheck { expected: string; selector?: string; caseSensitive: boolean }
-export interface TextCheckResult { passed: boolean; actual?: string; error?: string }
+export interface TextCheck {
+  expected: string;
+  selector?: string;
+  caseSensitive: boolean;
+}
+export interface TextCheckResult {
+  passed: boolean;
+  actual?: string;
+  error?: string;
+}
 
 /**
  * SPEC §11.13 text assertions: the visible text (innerText, whitespace collapsed) of any element
@@ -179,7 +258,11 @@ export function checkTexts(checks: TextCheck[]): TextCheckResult[] {
   return checks.map((c) => {
     let els: Element[];
     try {
-      els = c.selector ? Array.from(document.querySelectorAll(c.selector)).slice(0, 200) : (document.body ? [document.body] : []);
+      els = c.selector
+        ? Array.from(document.querySelectorAll(c.selector)).slice(0, 200)
+        : document.body
+          ? [document.body]
+          : [];
     } catch {
       return { passed: false, error: `invalid selector "${c.selector}"` };
     }

@@ -7,12 +7,19 @@ import { isVisible } from './dom-describe.js';
 import { cachedName, cachedRole, refContext, refOf } from './element-query.js';
 import { deepElements, syncCounters } from './ref-map.js';
 
-export interface AppearedElement { role: string; name?: string; text?: string; ref?: string; items?: { role: string; name: string; ref: string }[] }
+export interface AppearedElement {
+  role: string;
+  name?: string;
+  text?: string;
+  ref?: string;
+  items?: { role: string; name: string; ref: string }[];
+}
 
 /** Floating or menu-like layers: roles, popover attributes, common class names, positioned boxes. */
 export function overlayCandidates(): Element[] {
-  const sel = '[role=menu], [role=menubar], [role=tooltip], [role=listbox], [role=dialog], [role=tree], [popover], '
-    + '[class*=menu], [class*=dropdown], [class*=tooltip], [class*=popover], [class*=popup], [class*=flyout], ul, div';
+  const sel =
+    '[role=menu], [role=menubar], [role=tooltip], [role=listbox], [role=dialog], [role=tree], [popover], ' +
+    '[class*=menu], [class*=dropdown], [class*=tooltip], [class*=popover], [class*=popup], [class*=flyout], ul, div';
   return deepElements(document).filter((el) => {
     if (!el.matches(sel)) return false;
     if (el.localName === 'div' || el.localName === 'ul') {
@@ -37,7 +44,10 @@ export function countAppeared(): number {
   return overlayCandidates().filter((el) => isVisible(el) && !before.has(el)).length;
 }
 
-export function appearedOverlays(counters: Counters | undefined): { visibleElements: AppearedElement[]; counters: Counters } {
+export function appearedOverlays(counters: Counters | undefined): {
+  visibleElements: AppearedElement[];
+  counters: Counters;
+} {
   const g = globalThis as unknown as { __cdpSkillOverlays?: WeakSet<Element> };
   const before = g.__cdpSkillOverlays ?? new WeakSet<Element>();
   const ctx = refContext(counters);
@@ -47,11 +57,14 @@ export function appearedOverlays(counters: Counters | undefined): { visibleEleme
   const visibleElements = tops.map((el): AppearedElement => {
     const role = cachedRole(ctx, el);
     const name = cachedName(ctx, el, role);
-    const items = deepElements(el).filter((e) => isInteractiveRole(cachedRole(ctx, e)) && isVisible(e)).slice(0, 10).map((e) => {
-      const r = cachedRole(ctx, e);
-      const n = cachedName(ctx, e, r);
-      return { role: r, name: n, ref: refOf(ctx, e, r, n).ref };
-    });
+    const items = deepElements(el)
+      .filter((e) => isInteractiveRole(cachedRole(ctx, e)) && isVisible(e))
+      .slice(0, 10)
+      .map((e) => {
+        const r = cachedRole(ctx, e);
+        const n = cachedName(ctx, e, r);
+        return { role: r, name: n, ref: refOf(ctx, e, r, n).ref };
+      });
     const text = items.length ? '' : collapseSpace((el as HTMLElement).innerText ?? '').slice(0, 120);
     return { role, ...(name ? { name } : {}), ...(text ? { text } : {}), ...(items.length ? { items } : {}) };
   });

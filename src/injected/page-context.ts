@@ -32,9 +32,16 @@ export function focusedDeep(): { el: Element | null; frame?: Element; dx: number
   let dx = 0;
   let dy = 0;
   for (let i = 0; el && i < 20; i++) {
-    if (el.shadowRoot?.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    if (el.shadowRoot?.activeElement) {
+      el = el.shadowRoot.activeElement;
+      continue;
+    }
     let inner: Document | null = null;
-    try { inner = el.localName === 'iframe' ? (el as HTMLIFrameElement).contentDocument : null; } catch { inner = null; }
+    try {
+      inner = el.localName === 'iframe' ? (el as HTMLIFrameElement).contentDocument : null;
+    } catch {
+      inner = null;
+    }
     const next = inner?.activeElement;
     // A frame's body counts only as an editor (contenteditable, as TinyMCE's is).
     if (!inner || !next || (next === inner.body && !(next as HTMLElement).isContentEditable)) break;
@@ -56,7 +63,11 @@ export function describeActiveElement(): ActiveElementInfo | undefined {
     ...(frame ? { frame: selectorFor(frame) } : {}),
     selector: selectorFor(el),
     box: { x: Math.round(r.x + dx), y: Math.round(r.y + dy), width: Math.round(r.width), height: Math.round(r.height) },
-    editable: (el as HTMLElement).isContentEditable || el.matches('input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=image]):not([type=range]):not([type=color]), textarea, select'),
+    editable:
+      (el as HTMLElement).isContentEditable ||
+      el.matches(
+        'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=image]):not([type=range]):not([type=color]), textarea, select',
+      ),
   };
   if (isHtml(el, 'input') || isHtml(el, 'textarea')) {
     if (isHtml(el, 'input')) info.type = el.type;
@@ -68,7 +79,9 @@ export function describeActiveElement(): ActiveElementInfo | undefined {
 }
 
 export function detectModal(): { title: string } | undefined {
-  const candidates = document.querySelectorAll('dialog[open], [role="dialog"][aria-modal="true"], [role="alertdialog"]');
+  const candidates = document.querySelectorAll(
+    'dialog[open], [role="dialog"][aria-modal="true"], [role="alertdialog"]',
+  );
   for (const el of Array.from(candidates)) {
     if (!isVisible(el)) continue;
     const labelledBy = el.getAttribute('aria-labelledby');

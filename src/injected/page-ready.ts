@@ -9,7 +9,8 @@ import { deepElements } from './ref-map.js';
 export function undefinedElements(): Map<string, number> {
   const byTag = new Map<string, number>();
   for (const el of deepElements(document)) {
-    if (el.localName.includes('-') && !el.matches(':defined')) byTag.set(el.localName, (byTag.get(el.localName) ?? 0) + 1);
+    if (el.localName.includes('-') && !el.matches(':defined'))
+      byTag.set(el.localName, (byTag.get(el.localName) ?? 0) + 1);
   }
   return byTag;
 }
@@ -49,7 +50,10 @@ const POLL_DEFINED_MS = 50;
 /** Resolves once no custom element on the page is undefined (the caller bounds the wait). */
 export function allDefined(): Promise<void> {
   return new Promise((resolve) => {
-    const check = (): void => { if (undefinedElements().size === 0) resolve(); else setTimeout(check, POLL_DEFINED_MS); };
+    const check = (): void => {
+      if (undefinedElements().size === 0) resolve();
+      else setTimeout(check, POLL_DEFINED_MS);
+    };
     check();
   });
 }
@@ -63,17 +67,23 @@ export async function awaitReady(budgetMs: number): Promise<string[]> {
   const undef = undefinedElements();
   // Our isolated world has no custom element registry of its own to wait on (customElements is null
   // there): the upgrade is read from the DOM instead, every POLL_DEFINED_MS.
-  if (undef.size && typeof customElements !== 'undefined' && customElements) for (const tag of undef.keys()) waits.push(customElements.whenDefined(tag));
+  if (undef.size && typeof customElements !== 'undefined' && customElements)
+    for (const tag of undef.keys()) waits.push(customElements.whenDefined(tag));
   else if (undef.size) waits.push(allDefined());
   if (document.fonts && document.fonts.status === 'loading') waits.push(document.fonts.ready);
   for (const a of dialogAnimations()) waits.push(a.finished.catch(() => undefined));
   if (waits.length) {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise((resolve) => { timer = setTimeout(resolve, budgetMs); });
+    const bound = new Promise((resolve) => {
+      timer = setTimeout(resolve, budgetMs);
+    });
     await Promise.race([Promise.all(waits), bound]);
     clearTimeout(timer);
     // Upgraded elements render on their next update; a frame (or 50 ms when frames are held) lets them.
-    await Promise.race([new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), new Promise((r) => setTimeout(r, 50))]);
+    await Promise.race([
+      new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))),
+      new Promise((r) => setTimeout(r, 50)),
+    ]);
   }
   return readyPending();
 }

@@ -19,18 +19,36 @@ export type PipelineOp =
   | { op: 'sleep'; ms: number }
   | { op: 'return'; fn: number };
 
-export type PipelineFailureReason = 'not-found' | 'invalid-selector' | 'timeout' | 'threw' | 'not-editable' | 'no-option' | 'not-taken';
+export type PipelineFailureReason =
+  | 'not-found'
+  | 'invalid-selector'
+  | 'timeout'
+  | 'threw'
+  | 'not-editable'
+  | 'no-option'
+  | 'not-taken';
 
 export type PipelineOutcome =
   | { completed: true; steps: number; results: unknown[] }
   | { completed: false; failedAt: number; reason: PipelineFailureReason; error: string; results: unknown[] };
 
 /** Thrown inside the pipeline to stop at an operation with a reason Node maps to an error class. */
-export interface PipelineStop { pipelineStop: PipelineFailureReason; message: string }
+export interface PipelineStop {
+  pipelineStop: PipelineFailureReason;
+  message: string;
+}
 
-export interface PollOutcome { resolved: boolean; value?: SerializedValue; lastValue?: SerializedValue; elapsed: number }
+export interface PollOutcome {
+  resolved: boolean;
+  value?: SerializedValue;
+  lastValue?: SerializedValue;
+  elapsed: number;
+}
 
-export interface PipelineProgress { at: number; results: unknown[] }
+export interface PipelineProgress {
+  at: number;
+  results: unknown[];
+}
 
 export function pipelineProgress(): PipelineProgress | undefined {
   return (globalThis as unknown as { __cdpSkillPipeline?: PipelineProgress }).__cdpSkillPipeline;
@@ -44,7 +62,10 @@ export function pipelineFind(target: string): Element {
   if (/^s\d+e\d+$/.test(target)) {
     const r = resolveRef(target);
     if (r.ok) return r.el;
-    throw pipelineStop('not-found', `ref ${target} ${r.reason === 'earlier-page' ? 'is from an earlier page' : 'is not on the page'}; take a new snapshot`);
+    throw pipelineStop(
+      'not-found',
+      `ref ${target} ${r.reason === 'earlier-page' ? 'is from an earlier page' : 'is not on the page'}; take a new snapshot`,
+    );
   }
   let matches: Element[];
   try {
@@ -59,22 +80,33 @@ export function pipelineFind(target: string): Element {
 
 /** The prototype's setter, so frameworks that wrap the instance's `value` see the change. */
 export function pipelineSetNative(el: Element, prop: 'value' | 'checked', value: string | boolean): void {
-  const proto = isHtml(el, 'textarea') ? HTMLTextAreaElement.prototype
-    : isHtml(el, 'select') ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const proto = isHtml(el, 'textarea')
+    ? HTMLTextAreaElement.prototype
+    : isHtml(el, 'select')
+      ? HTMLSelectElement.prototype
+      : HTMLInputElement.prototype;
   const setter = Object.getOwnPropertyDescriptor(proto, prop)?.set;
-  if (setter) setter.call(el, value); else (el as unknown as Record<string, unknown>)[prop] = value;
+  if (setter) setter.call(el, value);
+  else (el as unknown as Record<string, unknown>)[prop] = value;
 }
 
 export function pipelineFire(el: Element, ...types: string[]): void {
   for (const type of types) {
-    el.dispatchEvent(type === 'input' ? new InputEvent('input', { bubbles: true, composed: true }) : new Event(type, { bubbles: true }));
+    el.dispatchEvent(
+      type === 'input'
+        ? new InputEvent('input', { bubbles: true, composed: true })
+        : new Event(type, { bubbles: true }),
+    );
   }
 }
 
 export function pipelineField(el: Element, what: string): HTMLInputElement | HTMLTextAreaElement {
-  if (!(isHtml(el, 'input') || isHtml(el, 'textarea'))) throw pipelineStop('not-editable', `${describeElement(el)} is not an input or textarea`);
-  if (el.disabled || el.readOnly) throw pipelineStop('not-editable', `${describeElement(el)} is ${el.disabled ? 'disabled' : 'read-only'}`);
-  if (el.type === 'checkbox' || el.type === 'radio') throw pipelineStop('not-editable', `${what} does not apply to a ${el.type}; use check`);
+  if (!(isHtml(el, 'input') || isHtml(el, 'textarea')))
+    throw pipelineStop('not-editable', `${describeElement(el)} is not an input or textarea`);
+  if (el.disabled || el.readOnly)
+    throw pipelineStop('not-editable', `${describeElement(el)} is ${el.disabled ? 'disabled' : 'read-only'}`);
+  if (el.type === 'checkbox' || el.type === 'radio')
+    throw pipelineStop('not-editable', `${what} does not apply to a ${el.type}; use check`);
   return el;
 }
 
@@ -88,7 +120,11 @@ export function pipelineFill(el: Element, value: string): unknown {
   field.focus({ preventScroll: true });
   pipelineSetNative(field, 'value', value);
   pipelineFire(field, 'input', 'change');
-  if (field.value !== value) throw pipelineStop('not-taken', `${describeElement(el)} did not take the value (it holds "${pipelineShown(field)}")`);
+  if (field.value !== value)
+    throw pipelineStop(
+      'not-taken',
+      `${describeElement(el)} did not take the value (it holds "${pipelineShown(field)}")`,
+    );
   return { value: pipelineShown(field) };
 }
 
@@ -97,10 +133,14 @@ export function pipelineType(el: Element, text: string): unknown {
   field.focus({ preventScroll: true });
   for (const ch of text) {
     const init = { key: ch, bubbles: true, cancelable: true, composed: true };
-    const go = field.dispatchEvent(new KeyboardEvent('keydown', init)) && field.dispatchEvent(new KeyboardEvent('keypress', init));
+    const go =
+      field.dispatchEvent(new KeyboardEvent('keydown', init)) &&
+      field.dispatchEvent(new KeyboardEvent('keypress', init));
     if (go) {
       pipelineSetNative(field, 'value', field.value + ch);
-      field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: ch }));
+      field.dispatchEvent(
+        new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: ch }),
+      );
     }
     field.dispatchEvent(new KeyboardEvent('keyup', init));
   }
@@ -122,9 +162,13 @@ export function pipelineCheck(el: Element, checked: boolean): unknown {
 export function pipelineSelect(el: Element, want: string): unknown {
   if (!isHtml(el, 'select')) throw pipelineStop('not-editable', `${describeElement(el)} is not a <select>`);
   const options = Array.from(el.options);
-  const option = options.find((o) => o.value === want) ?? options.find((o) => collapseSpace(o.text) === collapseSpace(want));
+  const option =
+    options.find((o) => o.value === want) ?? options.find((o) => collapseSpace(o.text) === collapseSpace(want));
   if (!option) {
-    const known = options.slice(0, 10).map((o) => `"${o.value}"`).join(', ');
+    const known = options
+      .slice(0, 10)
+      .map((o) => `"${o.value}"`)
+      .join(', ');
     throw pipelineStop('no-option', `${describeElement(el)} has no option "${want}" (values: ${known})`);
   }
   if (option.disabled) throw pipelineStop('no-option', `option "${want}" is disabled`);
@@ -157,10 +201,14 @@ export async function pollUntil(fn: () => unknown, intervalMs: number, timeoutMs
 export async function pipelineOp(op: PipelineOp, fns: Array<() => unknown>, endsAt: number): Promise<unknown> {
   const left = (): number => Math.max(0, endsAt - Date.now());
   switch (op.op) {
-    case 'fill': return pipelineFill(pipelineFind(op.find), op.value);
-    case 'type': return pipelineType(pipelineFind(op.find), op.value);
-    case 'check': return pipelineCheck(pipelineFind(op.find), op.checked);
-    case 'select': return pipelineSelect(pipelineFind(op.find), op.value);
+    case 'fill':
+      return pipelineFill(pipelineFind(op.find), op.value);
+    case 'type':
+      return pipelineType(pipelineFind(op.find), op.value);
+    case 'check':
+      return pipelineCheck(pipelineFind(op.find), op.checked);
+    case 'select':
+      return pipelineSelect(pipelineFind(op.find), op.value);
     case 'click': {
       const el = pipelineFind(op.find) as HTMLElement;
       el.click();
@@ -176,20 +224,26 @@ export async function pipelineOp(op: PipelineOp, fns: Array<() => unknown>, ends
       if (!outcome.resolved) throw pipelineStop('timeout', `waitFor was still falsy after ${limit}ms`);
       return { waited: outcome.elapsed };
     }
-    case 'return': return pageValue(await fns[op.fn]!());
+    case 'return':
+      return pageValue(await fns[op.fn]!());
   }
   return undefined;
 }
 
 /** Runs the operations in order; the first failure stops it with its index and reason. */
-export async function runPipeline(ops: PipelineOp[], fns: Array<() => unknown>, timeoutMs: number): Promise<PipelineOutcome> {
+export async function runPipeline(
+  ops: PipelineOp[],
+  fns: Array<() => unknown>,
+  timeoutMs: number,
+): Promise<PipelineOutcome> {
   const endsAt = Date.now() + timeoutMs;
   const progress: PipelineProgress = { at: 0, results: [] };
   (globalThis as unknown as { __cdpSkillPipeline?: PipelineProgress }).__cdpSkillPipeline = progress;
   for (let i = 0; i < ops.length; i++) {
     progress.at = i;
     try {
-      if (Date.now() >= endsAt) throw pipelineStop('timeout', `the pipeline timeout (${timeoutMs}ms) passed before this operation`);
+      if (Date.now() >= endsAt)
+        throw pipelineStop('timeout', `the pipeline timeout (${timeoutMs}ms) passed before this operation`);
       progress.results.push(await pipelineOp(ops[i]!, fns, endsAt));
     } catch (e) {
       const stop = e as Partial<PipelineStop>;

@@ -3,7 +3,12 @@ import type { Counters } from './ref-map.js';
 import { isVisible } from './dom-describe.js';
 import { resolveRef, syncCounters } from './ref-map.js';
 
-export interface Box { x: number; y: number; width: number; height: number }
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 export type RefBox =
   | (Box & { center: { x: number; y: number }; reResolved?: true })
   | { error: 'not found' | 'stale' | 'earlier page'; message: string }
@@ -16,10 +21,14 @@ export function roundedBox(r: DOMRect): Box {
 /** Why a ref could not be used, in words an agent can act on. */
 export function refProblem(ref: string, reason: string, role?: string, name?: string): string {
   switch (reason) {
-    case 'malformed': return `"${ref}" is not a ref (refs look like s1e4)`;
-    case 'earlier-page': return `Ref ${ref} belongs to an earlier page: the page navigated or reloaded since. Take a new snapshot and use its refs.`;
-    case 'stale': return `Ref ${ref} (${role} "${name}") is no longer on the page and nothing matching it was found. Take a new snapshot.`;
-    default: return `Ref ${ref} is unknown on this page. Take a snapshot to get refs.`;
+    case 'malformed':
+      return `"${ref}" is not a ref (refs look like s1e4)`;
+    case 'earlier-page':
+      return `Ref ${ref} belongs to an earlier page: the page navigated or reloaded since. Take a new snapshot and use its refs.`;
+    case 'stale':
+      return `Ref ${ref} (${role} "${name}") is no longer on the page and nothing matching it was found. Take a new snapshot.`;
+    default:
+      return `Ref ${ref} is unknown on this page. Take a snapshot to get refs.`;
   }
 }
 
@@ -34,9 +43,13 @@ export function refBoxes(refs: string[], counters: Counters | undefined): Record
       continue;
     }
     const box = roundedBox(found.el.getBoundingClientRect());
-    if (!isVisible(found.el)) { out[ref] = { error: 'hidden', box }; continue; }
+    if (!isVisible(found.el)) {
+      out[ref] = { error: 'hidden', box };
+      continue;
+    }
     out[ref] = {
-      ...box, center: { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) },
+      ...box,
+      center: { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) },
       ...(found.reResolved ? { reResolved: true as const } : {}),
     };
   }

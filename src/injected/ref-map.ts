@@ -25,7 +25,10 @@ export interface SkillState {
   firstElement: number;
 }
 
-export interface Counters { snapshot: number; element: number }
+export interface Counters {
+  snapshot: number;
+  element: number;
+}
 
 export type RefResolution =
   | { ok: true; el: Element; reResolved: boolean }
@@ -35,7 +38,12 @@ export function skillState(): SkillState {
   const g = globalThis as unknown as { __cdpSkillState?: SkillState; __ariaRefs?: Map<string, Element> };
   if (!g.__cdpSkillState) {
     g.__cdpSkillState = {
-      refs: new Map(), meta: new Map(), byElement: new WeakMap(), snapshotId: 0, elementCounter: 0, firstElement: 0,
+      refs: new Map(),
+      meta: new Map(),
+      byElement: new WeakMap(),
+      snapshotId: 0,
+      elementCounter: 0,
+      firstElement: 0,
     };
     g.__ariaRefs = g.__cdpSkillState.refs;
   }
@@ -82,7 +90,10 @@ export function refFor(el: Element, role: string, name: string, sid: number, ord
   if (existing && s.refs.get(existing) === el) {
     const meta = s.meta.get(existing);
     // The ordinal stays as first counted: a scoped walk's count is not a document position.
-    if (meta) { meta.role = role; meta.name = name; }
+    if (meta) {
+      meta.role = role;
+      meta.name = name;
+    }
     return existing;
   }
   const ref = `s${sid}e${++s.elementCounter}`;
@@ -136,8 +147,9 @@ export function reResolve(meta: RefMeta): Element | undefined {
   const scopes: (Document | ShadowRoot)[] = root ? [root] : [];
   if (root !== document) scopes.push(document);
   for (const scope of scopes) {
-    const candidates = (scope === document ? deepElements(document) : Array.from(scope.querySelectorAll('*')))
-      .filter((el) => isVisible(el) && matchesMeta(el, meta));
+    const candidates = (scope === document ? deepElements(document) : Array.from(scope.querySelectorAll('*'))).filter(
+      (el) => isVisible(el) && matchesMeta(el, meta),
+    );
     if (candidates.length) return candidates[Math.min(meta.ordinal, candidates.length - 1)];
   }
   return undefined;
@@ -178,9 +190,14 @@ export function refsView(): Map<string, Element> {
   const lookup = (ref: unknown): Element => {
     const r = resolveRef(String(ref));
     if (r.ok) return r.el;
-    const why = r.reason === 'earlier-page' ? 'is from an earlier page'
-      : r.reason === 'stale' ? `is gone (${r.role} "${r.name}" is no longer on the page)`
-        : r.reason === 'malformed' ? 'is not a ref (refs look like s1e4)' : 'is unknown in this document';
+    const why =
+      r.reason === 'earlier-page'
+        ? 'is from an earlier page'
+        : r.reason === 'stale'
+          ? `is gone (${r.role} "${r.name}" is no longer on the page)`
+          : r.reason === 'malformed'
+            ? 'is not a ref (refs look like s1e4)'
+            : 'is unknown in this document';
     throw new Error(`ref ${String(ref)} ${why}; take a new snapshot`);
   };
   return new Proxy(refs, {

@@ -4,7 +4,10 @@ import { isVisible } from './dom-describe.js';
 import { heldElement } from './locate.js';
 import { deepElements } from './ref-map.js';
 
-export type ScrollMove = { to: 'top' | 'bottom' } | { by: { x: number; y: number } } | { at: { x?: number; y?: number } };
+export type ScrollMove =
+  | { to: 'top' | 'bottom' }
+  | { by: { x: number; y: number } }
+  | { at: { x?: number; y?: number } };
 
 export function isScrollable(el: Element): boolean {
   const style = getComputedStyle(el);
@@ -23,7 +26,10 @@ export function mainScroller(): Element {
     if (!isScrollable(el)) continue;
     const r = el.getBoundingClientRect();
     const area = r.width * r.height;
-    if (area > bestArea && isVisible(el)) { best = el; bestArea = area; }
+    if (area > bestArea && isVisible(el)) {
+      best = el;
+      bestArea = area;
+    }
   }
   return best ?? doc;
 }
@@ -43,11 +49,15 @@ export function scrollPosition(el: Element | undefined): { scrollX: number; scro
 }
 
 /** Moves the page, or the held container, and reports the final position of what moved. */
-export function scrollBy(move: ScrollMove, containerHandle?: number): { scrollX: number; scrollY: number } | { error: string } {
+export function scrollBy(
+  move: ScrollMove,
+  containerHandle?: number,
+): { scrollX: number; scrollY: number } | { error: string } {
   const container = containerHandle !== undefined ? heldElement(containerHandle) : undefined;
   if (containerHandle !== undefined && !container) return { error: 'the container is gone' };
   const el = container ?? document.scrollingElement ?? document.documentElement;
-  if ('to' in move) el.scrollTo({ top: move.to === 'top' ? 0 : el.scrollHeight, left: el.scrollLeft, behavior: 'instant' });
+  if ('to' in move)
+    el.scrollTo({ top: move.to === 'top' ? 0 : el.scrollHeight, left: el.scrollLeft, behavior: 'instant' });
   else if ('by' in move) el.scrollBy({ left: move.by.x, top: move.by.y, behavior: 'instant' });
   else el.scrollTo({ left: move.at.x ?? el.scrollLeft, top: move.at.y ?? el.scrollTop, behavior: 'instant' });
   return scrollPosition(container);

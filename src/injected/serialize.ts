@@ -15,9 +15,16 @@
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** A value JSON cannot carry, in place: `$type` names it. */
-export interface Tagged { $type: string; [key: string]: Json }
+export interface Tagged {
+  $type: string;
+  [key: string]: Json;
+}
 /** The top level: `type` names the value; JSON-safe values are in `value`, a tag's fields beside it. */
-export interface SerializedValue { type: string; value?: Json; [key: string]: Json | undefined }
+export interface SerializedValue {
+  type: string;
+  value?: Json;
+  [key: string]: Json | undefined;
+}
 
 export interface SerializeOptions {
   maxDepth?: number;
@@ -37,10 +44,18 @@ interface SerializeState {
 /** Serializes any page value for an agent: `{ type, value }` at the top, plain JSON inside. */
 export function serializeValue(value: unknown, options: SerializeOptions | number = {}): SerializedValue {
   const opts = typeof options === 'number' ? { maxDepth: options } : options;
-  const state: SerializeState = { maxDepth: opts.maxDepth ?? 6, ancestors: new Set(), tags: new WeakSet(), budget: 5_000, element: opts.element };
+  const state: SerializeState = {
+    maxDepth: opts.maxDepth ?? 6,
+    ancestors: new Set(),
+    tags: new WeakSet(),
+    budget: 5_000,
+    element: opts.element,
+  };
   // A page may return megabytes (issue 15 item 7): cut here, before it crosses the wire.
   if (typeof value === 'string') {
-    return value.length > 50_000 ? { type: 'string', value: `${value.slice(0, 50_000)}…`, length: value.length, truncated: true } : { type: 'string', value };
+    return value.length > 50_000
+      ? { type: 'string', value: `${value.slice(0, 50_000)}…`, length: value.length, truncated: true }
+      : { type: 'string', value };
   }
   const inner = serializeNested(value, 0, state);
   if (inner !== null && typeof inner === 'object' && state.tags.has(inner)) {
@@ -61,13 +76,22 @@ export function serializeNested(value: unknown, depth: number, state: SerializeS
   try {
     if (--state.budget < 0) return serializeTag(state, 'truncated');
     switch (typeof value) {
-      case 'undefined': return serializeTag(state, 'undefined');
-      case 'boolean': return value;
-      case 'number': return Number.isFinite(value) && !Object.is(value, -0) ? value : serializeTag(state, 'number', { value: serializeNumber(value) });
-      case 'string': return serializeString(value, 2_000);
-      case 'bigint': return serializeTag(state, 'bigint', { value: String(value) });
-      case 'symbol': return serializeTag(state, 'symbol', { value: value.description ?? '' });
-      case 'function': return serializeTag(state, 'function', { value: serializeClip(Function.prototype.toString.call(value), 200) });
+      case 'undefined':
+        return serializeTag(state, 'undefined');
+      case 'boolean':
+        return value;
+      case 'number':
+        return Number.isFinite(value) && !Object.is(value, -0)
+          ? value
+          : serializeTag(state, 'number', { value: serializeNumber(value) });
+      case 'string':
+        return serializeString(value, 2_000);
+      case 'bigint':
+        return serializeTag(state, 'bigint', { value: String(value) });
+      case 'symbol':
+        return serializeTag(state, 'symbol', { value: value.description ?? '' });
+      case 'function':
+        return serializeTag(state, 'function', { value: serializeClip(Function.prototype.toString.call(value), 200) });
     }
     if (value === null) return null;
     return serializeObject(value as object, depth, state);
@@ -98,10 +122,14 @@ export function serializeObject(value: object, depth: number, state: SerializeSt
   state.ancestors.add(value);
   try {
     switch (kind) {
-      case 'array': return serializeList(value as ArrayLike<unknown>, depth, state);
-      case 'map': return serializeMap(value as Map<unknown, unknown>, depth, state);
-      case 'set': return serializeSet(value as Set<unknown>, depth, state);
-      default: return serializePlainObject(value, depth, state);
+      case 'array':
+        return serializeList(value as ArrayLike<unknown>, depth, state);
+      case 'map':
+        return serializeMap(value as Map<unknown, unknown>, depth, state);
+      case 'set':
+        return serializeSet(value as Set<unknown>, depth, state);
+      default:
+        return serializePlainObject(value, depth, state);
     }
   } finally {
     state.ancestors.delete(value);
@@ -119,12 +147,15 @@ export function serializeLeafObject(value: object, depth: number, state: Seriali
   if (serializeIsDomNode(value)) return serializeDomNode(value as Node, state);
   if (serializeIsDate(value)) {
     const time = Date.prototype.getTime.call(value);
-    return serializeTag(state, 'date', { value: Number.isNaN(time) ? 'Invalid Date' : Date.prototype.toISOString.call(value) });
+    return serializeTag(state, 'date', {
+      value: Number.isNaN(time) ? 'Invalid Date' : Date.prototype.toISOString.call(value),
+    });
   }
   const tag = serializeTagOf(value);
   if (tag === 'RegExp') return serializeTag(state, 'regexp', { value: String(value) });
   if (tag === 'Promise') return serializeTag(state, 'promise');
-  if (tag === 'Error' || tag === 'DOMException' || value instanceof Error) return serializeError(value as Error, depth, state);
+  if (tag === 'Error' || tag === 'DOMException' || value instanceof Error)
+    return serializeError(value as Error, depth, state);
   return undefined;
 }
 
@@ -136,7 +167,12 @@ export function serializeContainerKind(value: object): string {
   const tag = serializeTagOf(value);
   const length = (value as { length?: unknown }).length;
   // NodeList, HTMLCollection: arrays of the elements they hold.
-  if (typeof length === 'number' && typeof (value as { item?: unknown }).item === 'function' && /(NodeList|Collection)$/.test(tag)) return 'array';
+  if (
+    typeof length === 'number' &&
+    typeof (value as { item?: unknown }).item === 'function' &&
+    /(NodeList|Collection)$/.test(tag)
+  )
+    return 'array';
   return 'object';
 }
 
@@ -199,7 +235,9 @@ export function serializePlainObject(value: object, depth: number, state: Serial
   const maxKeys = 50;
   const keys = Object.keys(value);
   // fromEntries defines own properties, so a '__proto__' key stays a key instead of a prototype.
-  const out = Object.fromEntries(keys.slice(0, maxKeys).map((key) => [key, serializeProperty(value, key, depth, state)])) as Record<string, Json>;
+  const out = Object.fromEntries(
+    keys.slice(0, maxKeys).map((key) => [key, serializeProperty(value, key, depth, state)]),
+  ) as Record<string, Json>;
   if (keys.length > maxKeys) out.$truncated = keys.length - maxKeys;
   return out;
 }

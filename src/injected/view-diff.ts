@@ -12,7 +12,16 @@ import { armMutationClock } from './view-settle.js';
 import { viewSlot, walkView } from './view-walk.js';
 import type { ViewUnit, ViewWalk } from './view-walk.js';
 
-export type ViewChangeKind = 'appeared' | 'gone' | 'leftView' | 'enteredView' | 'text' | 'moved' | 'reordered' | 'state' | 'rows';
+export type ViewChangeKind =
+  | 'appeared'
+  | 'gone'
+  | 'leftView'
+  | 'enteredView'
+  | 'text'
+  | 'moved'
+  | 'reordered'
+  | 'state'
+  | 'rows';
 
 export interface ViewChange {
   kind: ViewChangeKind;
@@ -41,7 +50,10 @@ export interface ViewDiff {
   truncated?: true;
 }
 
-interface Found { change: ViewChange; el: Element }
+interface Found {
+  change: ViewChange;
+  el: Element;
+}
 
 // Page functions are installed one by one from their source: constants live inside them.
 
@@ -53,10 +65,16 @@ export function viewStart(): void {
   slot.landmarks = frameLandmarks();
   slot.acted = undefined;
   armMutationClock();
-  const note = (e: Event): void => { const t = e.composedPath()[0]; if (t && (t as Node).nodeType === 1) slot.acted = t as Element; };
+  const note = (e: Event): void => {
+    const t = e.composedPath()[0];
+    if (t && (t as Node).nodeType === 1) slot.acted = t as Element;
+  };
   const types = ['pointerdown', 'keydown', 'input', 'dragstart'];
   for (const t of types) document.addEventListener(t, note, true);
-  slot.stop = () => { for (const t of types) document.removeEventListener(t, note, true); slot.stop = undefined; };
+  slot.stop = () => {
+    for (const t of types) document.removeEventListener(t, note, true);
+    slot.stop = undefined;
+  };
 }
 
 /** After the steps: what changed since viewStart (undefined when no before-walk was taken). */
@@ -82,26 +100,40 @@ export function viewChanges(): ViewDiff | undefined {
     if (counts[change.kind]! > PER_KIND) continue;
     const ref = skillState().byElement.get(el);
     if (ref) change.ref = ref;
-    if (change.kind !== 'leftView' && change.kind !== 'enteredView' && !change.live && liveRegionOf(el)) change.live = 1;
+    if (change.kind !== 'leftView' && change.kind !== 'enteredView' && !change.live && liveRegionOf(el))
+      change.live = 1;
     if (acted && isNear(acted, el)) change.near = 1;
     changes.push(change);
   }
   const changedEls = kept.map((f) => f.el);
-  const unchanged = frameLandmarks().filter((l) => slot.landmarks?.includes(l) && !changedEls.some((el) => l.contains(el)))
-    .map((l) => { const role = roleOf(l); return `${role}|${capName(accessibleName(l, role))}`; });
+  const unchanged = frameLandmarks()
+    .filter((l) => slot.landmarks?.includes(l) && !changedEls.some((el) => l.contains(el)))
+    .map((l) => {
+      const role = roleOf(l);
+      return `${role}|${capName(accessibleName(l, role))}`;
+    });
   return { changes, counts, unchanged, ...(before.truncated || after.truncated ? { truncated: true as const } : {}) };
 }
 
 /** Header, menu, footer and sidebar landmarks on screen, outermost only. */
 export function frameLandmarks(): Element[] {
   const ROLES = ',banner,navigation,contentinfo,complementary,';
-  const all = Array.from(document.querySelectorAll('header, nav, footer, aside, [role=banner], [role=navigation], [role=contentinfo], [role=complementary]'))
-    .filter((el) => ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el));
+  const all = Array.from(
+    document.querySelectorAll(
+      'header, nav, footer, aside, [role=banner], [role=navigation], [role=contentinfo], [role=complementary]',
+    ),
+  ).filter((el) => ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el));
   return all.filter((el) => !all.some((other) => other !== el && other.contains(el)));
 }
 
 export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
-  return { kind, role: u.role, label: u.label, ...(u.frame ? { frame: u.frame } : {}), ...(u.live ? { live: 1 as const } : {}) };
+  return {
+    kind,
+    role: u.role,
+    label: u.label,
+    ...(u.frame ? { frame: u.frame } : {}),
+    ...(u.live ? { live: 1 as const } : {}),
+  };
 }
 
 /** Appeared, gone, in/out of view, text and state, unit by unit. */
@@ -120,7 +152,10 @@ export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
     const a = after.units.get(id);
     if (a?.inView) continue;
     const el = before.els.get(id)!;
-    if (a) { out.push({ change: describeUnit(b, 'leftView'), el }); continue; }
+    if (a) {
+      out.push({ change: describeUnit(b, 'leftView'), el });
+      continue;
+    }
     if (!el.isConnected || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
       out.push({ change: describeUnit(b, 'gone'), el });
     } else if (!b.frame && !isOnScreen(el)) {
@@ -130,7 +165,10 @@ export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
       out.push({ change: { ...describeUnit(b, 'text'), from: b.text, to: '' }, el });
     }
   }
-  return keepFocusGain(out, [...after.units.values()].some((u) => u.states?.focused === 'true'));
+  return keepFocusGain(
+    out,
+    [...after.units.values()].some((u) => u.states?.focused === 'true'),
+  );
 }
 
 /** Inside an element the before-walk skipped as far off screen: it was there, out of view. */
@@ -146,11 +184,21 @@ export function wasPruned(el: Element, before: ViewWalk): boolean {
 export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   const out: Found[] = [];
   if (b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
-  else if (b.label !== a.label && (a.states || a.role === 'img')) out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
+  else if (b.label !== a.label && (a.states || a.role === 'img'))
+    out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
   for (const field of ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'focused']) {
     const from = b.states?.[field];
     const to = a.states?.[field];
-    if (from !== to) out.push({ change: { ...describeUnit(a, 'state'), field, ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) }, el });
+    if (from !== to)
+      out.push({
+        change: {
+          ...describeUnit(a, 'state'),
+          field,
+          ...(from !== undefined ? { from } : {}),
+          ...(to !== undefined ? { to } : {}),
+        },
+        el,
+      });
   }
   return out;
 }
@@ -165,12 +213,19 @@ export function keepFocusGain(found: Found[], focusedNow: boolean): Found[] {
 export function cancelRerenders(found: Found[]): Found[] {
   const sig = (c: ViewChange): string => `${c.role}|${c.label}|${c.frame ?? ''}`;
   const appeared = new Map<string, Found[]>();
-  for (const f of found) if (f.change.kind === 'appeared') { const k = sig(f.change); appeared.set(k, [...(appeared.get(k) ?? []), f]); }
+  for (const f of found)
+    if (f.change.kind === 'appeared') {
+      const k = sig(f.change);
+      appeared.set(k, [...(appeared.get(k) ?? []), f]);
+    }
   const dropped = new Set<Found>();
   for (const f of found) {
     if (f.change.kind !== 'gone') continue;
     const twin = appeared.get(sig(f.change))?.find((x) => !dropped.has(x));
-    if (twin) { dropped.add(twin); dropped.add(f); }
+    if (twin) {
+      dropped.add(twin);
+      dropped.add(f);
+    }
   }
   return found.filter((f) => !dropped.has(f));
 }
@@ -183,12 +238,24 @@ export function rollUp(found: Found[]): Found[] {
     const members = new Set(group.map((f) => f.el));
     for (const f of group) {
       const top = topMember(f.el, members);
-      if (top === f.el) { out.push(f); continue; }
+      if (top === f.el) {
+        out.push(f);
+        continue;
+      }
       const holder = group.find((g) => g.el === top)!;
       holder.change.inside = (holder.change.inside ?? 0) + 1;
     }
   }
-  return [...out, ...found.filter((f) => f.change.kind !== 'appeared' && f.change.kind !== 'gone' && f.change.kind !== 'leftView' && f.change.kind !== 'enteredView')];
+  return [
+    ...out,
+    ...found.filter(
+      (f) =>
+        f.change.kind !== 'appeared' &&
+        f.change.kind !== 'gone' &&
+        f.change.kind !== 'leftView' &&
+        f.change.kind !== 'enteredView',
+    ),
+  ];
 }
 
 /** The outermost ancestor of `el` (itself included) in `members`, crossing shadow roots and frames. */
@@ -223,14 +290,32 @@ export function findMoves(before: ViewWalk, after: ViewWalk): Found[] {
     // More moves than this in one parent read as one re-order (a sort), not item by item.
     if (moved.length > 3) {
       const first = elOf(kids[0]!);
-      out.push({ change: { kind: 'reordered', role: roleOf(parent), label: '', inside: moved.length, ...(first ? { first: textSnippet(first, 60) } : {}) }, el: parent });
+      out.push({
+        change: {
+          kind: 'reordered',
+          role: roleOf(parent),
+          label: '',
+          inside: moved.length,
+          ...(first ? { first: textSnippet(first, 60) } : {}),
+        },
+        el: parent,
+      });
       continue;
     }
     for (const id of moved) {
       const el = elOf(id);
       if (!el || !isOnScreen(el)) continue;
       const role = roleOf(el);
-      out.push({ change: { kind: 'moved', role: role === 'generic' ? 'item' : role, label: textSnippet(el, 60), from: String(oldPos.get(id)! + 1), to: String(kids.indexOf(id) + 1) }, el });
+      out.push({
+        change: {
+          kind: 'moved',
+          role: role === 'generic' ? 'item' : role,
+          label: textSnippet(el, 60),
+          from: String(oldPos.get(id)! + 1),
+          to: String(kids.indexOf(id) + 1),
+        },
+        el,
+      });
     }
   }
   return out;
@@ -243,7 +328,11 @@ export function longestIncreasing(seq: number[]): Set<number> {
   for (let i = 0; i < seq.length; i++) {
     let lo = 0;
     let hi = tails.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (seq[tails[mid]!]! < seq[i]!) lo = mid + 1; else hi = mid; }
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seq[tails[mid]!]! < seq[i]!) lo = mid + 1;
+      else hi = mid;
+    }
     if (lo > 0) prev[i] = tails[lo - 1]!;
     tails[lo] = i;
   }
@@ -258,7 +347,13 @@ export function viewElementById(id: number, w: ViewWalk): Element | undefined {
 
 export function isOnScreen(el: Element): boolean {
   const r = el.getBoundingClientRect();
-  return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth;
+  return (
+    (r.width > 0 || r.height > 0) &&
+    r.bottom > 0 &&
+    r.right > 0 &&
+    r.top < window.innerHeight &&
+    r.left < window.innerWidth
+  );
 }
 
 /** A table whose rows changed reads as one line (rows: 10 → 3, first row now …) beyond a few row changes. */
@@ -270,9 +365,23 @@ export function foldTables(found: Found[], before: ViewWalk, after: ViewWalk): F
     const table = after.els.get(id)!;
     const inTable = out.filter((f) => f.el !== table && table.contains(f.el) && f.change.kind !== 'state');
     // Rows that came, went or moved make the line; a cell's new text alone is told as text.
-    const rowLevel = inTable.some((f) => f.change.kind === 'appeared' || f.change.kind === 'gone' || f.change.kind === 'moved' || f.change.kind === 'reordered');
+    const rowLevel = inTable.some(
+      (f) =>
+        f.change.kind === 'appeared' ||
+        f.change.kind === 'gone' ||
+        f.change.kind === 'moved' ||
+        f.change.kind === 'reordered',
+    );
     if (a.rows === b.rows && !rowLevel) continue;
-    const rows: Found = { change: { ...describeUnit(a, 'rows'), from: String(b.rows), to: String(a.rows), ...(a.firstRow !== undefined ? { first: a.firstRow } : {}) }, el: table };
+    const rows: Found = {
+      change: {
+        ...describeUnit(a, 'rows'),
+        from: String(b.rows),
+        to: String(a.rows),
+        ...(a.firstRow !== undefined ? { first: a.firstRow } : {}),
+      },
+      el: table,
+    };
     if (inTable.length > 3) {
       rows.change.inside = inTable.length;
       for (const f of inTable) out.splice(out.indexOf(f), 1);
@@ -287,7 +396,8 @@ export function isNear(acted: Element, el: Element): boolean {
   if (acted.contains(el) || el.contains(acted)) return true;
   const up = new Set<Element>();
   let n: Element | null = acted;
-  for (let i = 0; n && i < 4; i++, n = composedParent(n)) if (n.localName !== 'body' && n.localName !== 'html') up.add(n);
+  for (let i = 0; n && i < 4; i++, n = composedParent(n))
+    if (n.localName !== 'body' && n.localName !== 'html') up.add(n);
   n = el;
   for (let i = 0; n && i < 4; i++, n = composedParent(n)) if (up.has(n)) return true;
   return false;

@@ -5,13 +5,21 @@
 import { selectorFor } from './dom-describe.js';
 import { viewSlot } from './view-walk.js';
 
-export interface SettleOutcome { waitedMs: number; pending?: string }
+export interface SettleOutcome {
+  waitedMs: number;
+  pending?: string;
+}
 
 /** Records the time of the last DOM mutation from now on (until viewSettle ends). */
 export function armMutationClock(): void {
   const slot = viewSlot();
   slot.clock?.observer.disconnect();
-  const clock = { last: 0, observer: new MutationObserver(() => { clock.last = performance.now(); }) };
+  const clock = {
+    last: 0,
+    observer: new MutationObserver(() => {
+      clock.last = performance.now();
+    }),
+  };
   clock.observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
   slot.clock = clock;
 }
@@ -43,11 +51,21 @@ export function viewSettle(maxMs: number, quietMs: number): Promise<SettleOutcom
       const quiet = now - (slot.clock?.last ?? 0) >= quietMs;
       const waitedMs = Math.round(now - start);
       // A page that never stops changing (a ticker, a live chart) holds the look 300 ms at most.
-      if (!busy && (quiet || now - start >= 300)) { finish({ waitedMs, ...(quiet ? {} : { pending: 'DOM changes' }) }); return; }
-      if (now - start >= maxMs) { finish({ waitedMs, pending: busy ?? 'DOM changes' }); return; }
+      if (!busy && (quiet || now - start >= 300)) {
+        finish({ waitedMs, ...(quiet ? {} : { pending: 'DOM changes' }) });
+        return;
+      }
+      if (now - start >= maxMs) {
+        finish({ waitedMs, pending: busy ?? 'DOM changes' });
+        return;
+      }
       setTimeout(tick, busy ? 25 : Math.max(10, quietMs - (now - (slot.clock?.last ?? 0))));
     };
-    const finish = (o: SettleOutcome): void => { slot.clock?.observer.disconnect(); slot.clock = undefined; resolve(o); };
+    const finish = (o: SettleOutcome): void => {
+      slot.clock?.observer.disconnect();
+      slot.clock = undefined;
+      resolve(o);
+    };
     tick();
   });
 }

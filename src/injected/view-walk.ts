@@ -41,7 +41,12 @@ export interface ViewWalk {
   full: boolean;
 }
 
-interface WalkFrame { vw: number; vh: number; frame?: string; frameInView: boolean }
+interface WalkFrame {
+  vw: number;
+  vh: number;
+  frame?: string;
+  frameInView: boolean;
+}
 
 // Page functions are installed one by one from their source: constants live inside them.
 
@@ -66,13 +71,26 @@ export function viewSlot(): ViewSlot {
 export function viewIdOf(el: Element): number {
   const slot = viewSlot();
   let id = slot.ids.get(el);
-  if (id === undefined) { id = slot.next++; slot.ids.set(el, id); }
+  if (id === undefined) {
+    id = slot.next++;
+    slot.ids.set(el, id);
+  }
   return id;
 }
 
 /** Walks the document (or the chosen frame's document) into a fresh ViewWalk. */
 export function walkView(full: boolean, max = 20_000): ViewWalk {
-  const w: ViewWalk = { units: new Map(), els: new Map(), orders: new Map(), nodes: new Map(), pruned: new Set(), count: 0, max, truncated: false, full };
+  const w: ViewWalk = {
+    units: new Map(),
+    els: new Map(),
+    orders: new Map(),
+    nodes: new Map(),
+    pruned: new Set(),
+    count: 0,
+    max,
+    truncated: false,
+    full,
+  };
   const body = document.body ?? document.documentElement;
   walkViewElement(body, undefined, w, { vw: window.innerWidth, vh: window.innerHeight, frameInView: true });
   return w;
@@ -81,7 +99,8 @@ export function walkView(full: boolean, max = 20_000): ViewWalk {
 /** A unit whatever its text: roles an agent reads or acts on, and live regions. */
 export function isUnitElement(el: Element, role: string, inline: boolean): boolean {
   // Roles that make an element a unit even without text of its own.
-  const UNIT_ROLES = ',heading,paragraph,cell,gridcell,columnheader,rowheader,row,listitem,img,dialog,alertdialog,alert,status,log,tooltip,menu,listbox,tabpanel,table,grid,treegrid,progressbar,meter,figure,blockquote,code,term,definition,caption,marquee,timer,';
+  const UNIT_ROLES =
+    ',heading,paragraph,cell,gridcell,columnheader,rowheader,row,listitem,img,dialog,alertdialog,alert,status,log,tooltip,menu,listbox,tabpanel,table,grid,treegrid,progressbar,meter,figure,blockquote,code,term,definition,caption,marquee,timer,';
   if (UNIT_ROLES.includes(`,${role},`) || isInteractiveRole(role)) return true;
   const live = el.getAttribute('aria-live');
   return !!live && live !== 'off' && !inline;
@@ -91,14 +110,20 @@ export function isUnitElement(el: Element, role: string, inline: boolean): boole
 export function walkViewElement(el: Element, owner: { text: string } | undefined, w: ViewWalk, f: WalkFrame): boolean {
   const tag = el.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return false;
-  if (w.count >= w.max) { w.truncated = true; return false; }
+  if (w.count >= w.max) {
+    w.truncated = true;
+    return false;
+  }
   w.count++;
   const style = getComputedStyle(el);
   // Opacity 0: invisible, or on its way out (a fading popup is not listed as present).
   if (style.display === 'none' || style.opacity === '0') return false;
   // Far off screen: not walked (a 5,000-row table costs what its screenful does); its id is kept
   // so what scrolls into view from there is told apart from what appeared.
-  if (isFarOffScreen(el, style, f)) { w.pruned.add(viewIdOf(el)); return true; }
+  if (isFarOffScreen(el, style, f)) {
+    w.pruned.add(viewIdOf(el));
+    return true;
+  }
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse';
   const role = roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
@@ -110,7 +135,9 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   const kids: number[] = [];
   // An editing host's content is its value (its paragraphs are not units of their own); a
   // textarea's text is its default value, which may be a secret's.
-  const editing = tag === 'textarea' || (unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable);
+  const editing =
+    tag === 'textarea' ||
+    (unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable);
   if (!editing) {
     for (const child of viewChildren(el)) {
       if (child.nodeType === 3) {
@@ -127,8 +154,13 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
     }
   }
   if (tag === 'iframe' && walkViewFrame(el as HTMLIFrameElement, w, f)) content = true;
-  if (kids.length >= 2) { const id = viewIdOf(el); w.orders.set(id, kids); w.nodes.set(id, el); }
-  if (provisional && /\S/.test(provisional.text)) unit = Object.assign(newViewUnit(el, role, w, f), { text: provisional.text });
+  if (kids.length >= 2) {
+    const id = viewIdOf(el);
+    w.orders.set(id, kids);
+    w.nodes.set(id, el);
+  }
+  if (provisional && /\S/.test(provisional.text))
+    unit = Object.assign(newViewUnit(el, role, w, f), { text: provisional.text });
   if (unit) finishViewUnit(el, unit, w);
   return content;
 }
@@ -153,13 +185,18 @@ export function viewChildren(el: Element): Node[] {
 /** A same-origin frame's body, under its frame; a cross-origin one is left out (not readable here). */
 export function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFrame): boolean {
   let doc: Document | null = null;
-  try { doc = frame.contentDocument; } catch { doc = null; } // cross-origin: not ours to read
+  try {
+    doc = frame.contentDocument;
+  } catch {
+    doc = null;
+  } // cross-origin: not ours to read
   if (!doc?.body) return false;
   const win = doc.defaultView;
   const r = frame.getBoundingClientRect();
   const name = frame.title || frame.name || frame.id || (frame.getAttribute('src') ?? '').slice(0, 60);
   const sub: WalkFrame = {
-    vw: win?.innerWidth ?? r.width, vh: win?.innerHeight ?? r.height,
+    vw: win?.innerWidth ?? r.width,
+    vh: win?.innerHeight ?? r.height,
     frame: f.frame ? `${f.frame} > ${name}` : name || 'iframe',
     frameInView: f.frameInView && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw,
   };
@@ -168,12 +205,16 @@ export function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFram
 
 export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): ViewUnit {
   const r = el.getBoundingClientRect();
-  const inView = f.frameInView && (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw;
+  const inView =
+    f.frameInView && (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw;
   const live = el.getAttribute('aria-live');
   const LIVE_ROLES = ',status,alert,log,marquee,timer,';
   const unit: ViewUnit = {
-    id: viewIdOf(el), role: role === 'generic' || role === 'presentation' || role === 'none' ? 'text' : role,
-    label: '', text: '', inView,
+    id: viewIdOf(el),
+    role: role === 'generic' || role === 'presentation' || role === 'none' ? 'text' : role,
+    label: '',
+    text: '',
+    inView,
     ...(LIVE_ROLES.includes(`,${role},`) || (live && live !== 'off') ? { live: 1 as const } : {}),
     ...(f.frame ? { frame: f.frame } : {}),
   };
@@ -188,9 +229,24 @@ export function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
   unit.text = text.length > 200 ? `${text.slice(0, 199)}\u2026` : text;
   if (!unit.inView && !w.full) return;
   const role = unit.role;
-  const named = isInteractiveRole(role) || role === 'img' || role === 'dialog' || role === 'alertdialog' || role === 'heading' || role === 'table' || role === 'grid' || role === 'figure';
+  const named =
+    isInteractiveRole(role) ||
+    role === 'img' ||
+    role === 'dialog' ||
+    role === 'alertdialog' ||
+    role === 'heading' ||
+    role === 'table' ||
+    role === 'grid' ||
+    role === 'figure';
   const name = named ? capName(accessibleName(el, role)) : '';
-  const layer = role === 'row' || role === 'listitem' || role === 'dialog' || role === 'alertdialog' || role === 'menu' || role === 'listbox' || role === 'tooltip';
+  const layer =
+    role === 'row' ||
+    role === 'listitem' ||
+    role === 'dialog' ||
+    role === 'alertdialog' ||
+    role === 'menu' ||
+    role === 'listbox' ||
+    role === 'tooltip';
   unit.label = name || unit.text || (layer ? textSnippet(el, 80) : '');
   if (isInteractiveRole(role)) {
     const node = { role } as Parameters<typeof nodeStates>[2];
@@ -206,8 +262,13 @@ export function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
 
 /** Body rows of a table (header rows left out) and the first one's text. */
 export function countTableRows(table: Element, unit: ViewUnit): void {
-  const rows = Array.from(table.querySelectorAll('tr, [role=row]')).filter((r) => r.closest('table, [role=table], [role=grid], [role=treegrid]') === table
-    && r.parentElement?.localName !== 'thead' && !r.querySelector('th[scope=col], [role=columnheader]') && !(r.children.length && Array.from(r.children).every((c) => c.localName === 'th')));
+  const rows = Array.from(table.querySelectorAll('tr, [role=row]')).filter(
+    (r) =>
+      r.closest('table, [role=table], [role=grid], [role=treegrid]') === table &&
+      r.parentElement?.localName !== 'thead' &&
+      !r.querySelector('th[scope=col], [role=columnheader]') &&
+      !(r.children.length && Array.from(r.children).every((c) => c.localName === 'th')),
+  );
   unit.rows = rows.length;
   if (rows[0]) unit.firstRow = textSnippet(rows[0], 60);
 }

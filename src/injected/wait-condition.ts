@@ -9,10 +9,14 @@ export function conditionHolds(kind: WaitKind, arg: string): boolean {
   if (kind === 'text') return (document.body?.innerText ?? '').includes(arg);
   const el = document.querySelector(arg);
   switch (kind) {
-    case 'attached': return el !== null;
-    case 'detached': return el === null;
-    case 'visible': return el !== null && isVisible(el);
-    case 'hidden': return el === null || !isVisible(el);
+    case 'attached':
+      return el !== null;
+    case 'detached':
+      return el === null;
+    case 'visible':
+      return el !== null && isVisible(el);
+    case 'hidden':
+      return el === null || !isVisible(el);
   }
   return false;
 }
@@ -33,7 +37,9 @@ export function waitForCondition(kind: WaitKind, arg: string, timeoutMs: number)
       clearTimeout(timer);
       resolve(outcome);
     };
-    const check = (): void => { if (conditionHolds(kind, arg)) finish({ ok: true }); };
+    const check = (): void => {
+      if (conditionHolds(kind, arg)) finish({ ok: true });
+    };
     const observer = new MutationObserver(check);
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     const interval = setInterval(check, 50);

@@ -20,16 +20,27 @@ export function webStorage(type: StorageKind, op: StorageOp): StorageOutcome {
   try {
     store = type === 'session' ? sessionStorage : localStorage;
   } catch (e) {
-    return { ok: false, reason: 'denied', message: `${type}Storage is not available at ${location.href}: ${(e as Error).message}` };
+    return {
+      ok: false,
+      reason: 'denied',
+      message: `${type}Storage is not available at ${location.href}: ${(e as Error).message}`,
+    };
   }
-  const clip = (v: string | null): string | null => (v !== null && v.length > maxValue ? `${v.slice(0, maxValue - 1)}…` : v);
+  const clip = (v: string | null): string | null =>
+    v !== null && v.length > maxValue ? `${v.slice(0, maxValue - 1)}…` : v;
   const origin = location.origin;
   switch (op.kind) {
     case 'get': {
       const keys = op.keys ?? Array.from({ length: store.length }, (_, i) => store.key(i)!).sort();
       const shown = keys.slice(0, maxKeys);
       const items = Object.fromEntries(shown.map((k) => [k, clip(store.getItem(k))]));
-      return { ok: true, origin, items, count: keys.length, ...(keys.length > shown.length ? { more: keys.length - shown.length } : {}) };
+      return {
+        ok: true,
+        origin,
+        items,
+        count: keys.length,
+        ...(keys.length > shown.length ? { more: keys.length - shown.length } : {}),
+      };
     }
     case 'set': {
       const entries = Object.entries(op.items);

@@ -3,7 +3,15 @@
 
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, sep } from 'node:path';
-import { detectMode, installRecordPath, packageVersion, skillTargets, type Agent, type InstallMode, type SkillTarget } from './layout.js';
+import {
+  detectMode,
+  installRecordPath,
+  packageVersion,
+  skillTargets,
+  type Agent,
+  type InstallMode,
+  type SkillTarget,
+} from './layout.js';
 import { inspectEntry, linksTo, makeLink, removeCopy, removeIfEmpty, removeLink, writeCopy } from './skill-entry.js';
 
 export type InstallResult = 'created' | 'updated' | 'unchanged' | 'conflict';
@@ -38,7 +46,9 @@ export interface InstallOptions {
   path?: string;
 }
 
-interface InstallRecord { createdDirs: string[] }
+interface InstallRecord {
+  createdDirs: string[];
+}
 
 function readRecord(home: string): InstallRecord {
   try {
@@ -59,8 +69,20 @@ function ensureParent(dir: string, home: string, created: string[]): void {
   }
 }
 
-function installTarget(t: SkillTarget, mode: InstallMode, root: string, version: string, home: string, created: string[]): TargetReport<InstallResult> {
-  const report = (result: InstallResult, reason?: string): TargetReport<InstallResult> => ({ agent: t.agent, path: t.dir, result, ...(reason ? { reason } : {}) });
+function installTarget(
+  t: SkillTarget,
+  mode: InstallMode,
+  root: string,
+  version: string,
+  home: string,
+  created: string[],
+): TargetReport<InstallResult> {
+  const report = (result: InstallResult, reason?: string): TargetReport<InstallResult> => ({
+    agent: t.agent,
+    path: t.dir,
+    result,
+    ...(reason ? { reason } : {}),
+  });
   const existing = inspectEntry(t.dir);
   if (existing.kind === 'foreign' || (existing.kind === 'link' && !existing.ours)) {
     const what = existing.kind === 'link' ? `a link to ${existing.target}` : existing.what;
@@ -72,7 +94,11 @@ function installTarget(t: SkillTarget, mode: InstallMode, root: string, version:
     if (existing.kind === 'link') removeLink(t.dir);
     if (existing.kind === 'copy') {
       const kept = removeCopy(t.dir, existing.manifest);
-      if (kept.length) return report('conflict', `${t.dir} holds files cdp-skill did not put there (${kept.join(', ')}); left them, and did not link.`);
+      if (kept.length)
+        return report(
+          'conflict',
+          `${t.dir} holds files cdp-skill did not put there (${kept.join(', ')}); left them, and did not link.`,
+        );
     }
     makeLink(t.dir, root);
     return report(existing.kind === 'none' ? 'created' : 'updated');
@@ -83,14 +109,17 @@ function installTarget(t: SkillTarget, mode: InstallMode, root: string, version:
 }
 
 function onPath(command: string, pathVar: string): boolean {
-  return pathVar.split(delimiter).filter(Boolean).some((dir) => {
-    try {
-      accessSync(join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      return false; // not in this folder
-    }
-  });
+  return pathVar
+    .split(delimiter)
+    .filter(Boolean)
+    .some((dir) => {
+      try {
+        accessSync(join(dir, command), constants.X_OK);
+        return true;
+      } catch {
+        return false; // not in this folder
+      }
+    });
 }
 
 export function installSkill(o: InstallOptions): SkillReport<InstallResult> {
@@ -106,13 +135,22 @@ export function installSkill(o: InstallOptions): SkillReport<InstallResult> {
     writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
   }
   const conflicts = targets.filter((t) => t.result === 'conflict');
-  const note = onPath('cdp-skill', o.path ?? process.env.PATH ?? '') ? undefined
-    : mode === 'link' ? `cdp-skill is not on your PATH: run \`npm link\` in ${o.root}.`
+  const note = onPath('cdp-skill', o.path ?? process.env.PATH ?? '')
+    ? undefined
+    : mode === 'link'
+      ? `cdp-skill is not on your PATH: run \`npm link\` in ${o.root}.`
       : 'cdp-skill is not on your PATH: install it with `npm install -g cdp-skill`, or call `node <skill folder>/dist/cli.js`.';
   return {
-    status: conflicts.length ? 'error' : 'ok', action: 'install', mode, source: o.root, version, targets,
+    status: conflicts.length ? 'error' : 'ok',
+    action: 'install',
+    mode,
+    source: o.root,
+    version,
+    targets,
     ...(note ? { note } : {}),
-    ...(conflicts.length ? { error: { type: 'EXECUTION' as const, message: conflicts.map((c) => c.reason).join(' ') } } : {}),
+    ...(conflicts.length
+      ? { error: { type: 'EXECUTION' as const, message: conflicts.map((c) => c.reason).join(' ') } }
+      : {}),
   };
 }
 
@@ -120,8 +158,10 @@ function uninstallTarget(t: SkillTarget): TargetReport<UninstallResult> {
   const existing = inspectEntry(t.dir);
   const base = { agent: t.agent, path: t.dir };
   switch (existing.kind) {
-    case 'none': return { ...base, result: 'absent' };
-    case 'foreign': return { ...base, result: 'notOurs', reason: `${existing.what}; left untouched` };
+    case 'none':
+      return { ...base, result: 'absent' };
+    case 'foreign':
+      return { ...base, result: 'notOurs', reason: `${existing.what}; left untouched` };
     case 'link':
       if (!existing.ours) return { ...base, result: 'notOurs', reason: `a link to ${existing.target}; left untouched` };
       removeLink(t.dir);

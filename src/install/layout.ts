@@ -18,7 +18,13 @@ export const SKILL_NAME = 'cdp-skill';
 export const MANIFEST = '.cdp-skill-install.json';
 /** What a copied skill holds besides the generated package.json: the playbook, examples, the CLI (its loader, bundle and what the bundle loads on demand). */
 export const COPIED_FILES = [
-  'SKILL.md', 'EXAMPLES.md', 'dist/cli.js', 'dist/cli.bundle.cjs', 'dist/page-runtime.js', 'dist/commander.cjs', 'dist/package.json',
+  'SKILL.md',
+  'EXAMPLES.md',
+  'dist/cli.js',
+  'dist/cli.bundle.cjs',
+  'dist/page-runtime.js',
+  'dist/commander.cjs',
+  'dist/package.json',
 ] as const;
 
 export function skillTargets(home: string): SkillTarget[] {

@@ -2,8 +2,20 @@
 // or a copy. Only files listed in our manifest are ever written or removed.
 
 import {
-  existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync,
-  rmSync, symlinkSync, unlinkSync, writeFileSync, chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  chmodSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { COPIED_FILES, isCdpSkillPackage, MANIFEST, SKILL_NAME } from './layout.js';
@@ -82,7 +94,10 @@ export function writeCopy(dir: string, root: string, version: string, previous?:
   for (const [rel, data] of files) changed = writeIfChanged(join(dir, rel), data) || changed;
   chmodSync(join(dir, 'dist', 'cli.js'), 0o755);
   for (const rel of previous?.files ?? []) {
-    if (safeRelative(rel) && !files.has(rel) && existsSync(join(dir, rel))) { rmSync(join(dir, rel), { force: true }); changed = true; }
+    if (safeRelative(rel) && !files.has(rel) && existsSync(join(dir, rel))) {
+      rmSync(join(dir, rel), { force: true });
+      changed = true;
+    }
   }
   const manifest: Manifest = { installedBy: SKILL_NAME, version, mode: 'copy', source: root, files: [...files.keys()] };
   changed = writeIfChanged(join(dir, MANIFEST), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)) || changed;
@@ -93,7 +108,9 @@ export function writeCopy(dir: string, root: string, version: string, previous?:
 export function removeCopy(dir: string, manifest: Manifest): string[] {
   const rels = manifest.files.filter(safeRelative);
   for (const rel of [...rels, MANIFEST]) rmSync(join(dir, rel), { force: true });
-  const subdirs = [...new Set(rels.map((rel) => dirname(rel)).filter((d) => d !== '.'))].sort((a, b) => b.length - a.length);
+  const subdirs = [...new Set(rels.map((rel) => dirname(rel)).filter((d) => d !== '.'))].sort(
+    (a, b) => b.length - a.length,
+  );
   for (const sub of subdirs) removeIfEmpty(join(dir, sub));
   removeIfEmpty(dir);
   return existsSync(dir) ? readdirSync(dir) : [];

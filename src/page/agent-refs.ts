@@ -18,25 +18,44 @@ export function refsNamedIn(source: string): string[] {
 }
 
 /** The page world's handles on the elements our world finds for the refs `source` names; undefined when none. */
-export async function adoptRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWorld: EvalTarget, source: string, deadline: Deadline): Promise<AdoptedRefs | undefined> {
+export async function adoptRefs(
+  worlds: IsolatedWorlds,
+  frame: FrameRef,
+  pageWorld: EvalTarget,
+  source: string,
+  deadline: Deadline,
+): Promise<AdoptedRefs | undefined> {
   const refs = refsNamedIn(source);
   if (!refs.length) return undefined;
-  const handles = await callIsolated(worlds, frame, (rt, names) => names.map((r) => {
-    const found = rt.refMap.resolveRef(r);
-    return found.ok ? rt.locate.holdElement(found.el) : 0;
-  }), refs, { deadline, what: 'the refs the code names' });
+  const handles = await callIsolated(
+    worlds,
+    frame,
+    (rt, names) =>
+      names.map((r) => {
+        const found = rt.refMap.resolveRef(r);
+        return found.ok ? rt.locate.holdElement(found.el) : 0;
+      }),
+    refs,
+    { deadline, what: 'the refs the code names' },
+  );
   const found = refs.flatMap((ref, i) => (handles[i] ? [{ ref, handle: handles[i]! }] : []));
   if (!found.length) return undefined; // the page's world then says why each is unknown, as before
   const { session } = frame;
-  const objectIds = await Promise.all(found.map(async ({ handle }) => {
-    const objectId = await heldElementObjectId(worlds, frame, handle, deadline);
-    const { node } = await deadline.race(session.send('DOM.describeNode', { objectId }), 'the ref\'s node');
-    const { object } = await deadline.race(session.send('DOM.resolveNode', {
-      backendNodeId: node.backendNodeId, objectGroup: 'cdp-skill-refs',
-      ...(pageWorld.contextId !== undefined ? { executionContextId: pageWorld.contextId } : {}),
-    }), 'the ref\'s node in the page');
-    return object.objectId!;
-  }));
+  const objectIds = await Promise.all(
+    found.map(async ({ handle }) => {
+      const objectId = await heldElementObjectId(worlds, frame, handle, deadline);
+      const { node } = await deadline.race(session.send('DOM.describeNode', { objectId }), "the ref's node");
+      const { object } = await deadline.race(
+        session.send('DOM.resolveNode', {
+          backendNodeId: node.backendNodeId,
+          objectGroup: 'cdp-skill-refs',
+          ...(pageWorld.contextId !== undefined ? { executionContextId: pageWorld.contextId } : {}),
+        }),
+        "the ref's node in the page",
+      );
+      return object.objectId!;
+    }),
+  );
   return { names: found.map((f) => f.ref), objectIds };
 }
 
@@ -44,34 +63,67 @@ export async function adoptRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWor
  * The other way: refs that agents' code in the page's world gave elements (a pageFunction that
  * returns elements) are handed to our isolated world, so a later step acts on them by ref.
  */
-export async function handBackValueRefs(worlds: IsolatedWorlds, frame: FrameRef, pageWorld: EvalTarget, names: string[], counters: unknown, deadline: Deadline): Promise<void> {
+export async function handBackValueRefs(
+  worlds: IsolatedWorlds,
+  frame: FrameRef,
+  pageWorld: EvalTarget,
+  names: string[],
+  counters: unknown,
+  deadline: Deadline,
+): Promise<void> {
   if (!names.length) return;
   const { session } = frame;
   const context = pageWorld.contextId !== undefined ? { contextId: pageWorld.contextId } : {};
-  const list = await deadline.race(session.send('Runtime.evaluate', {
-    expression: `${READ_RUNTIME}?.hookValue.valueRefElements()`, returnByValue: false, objectGroup: 'cdp-skill-refs', ...context,
-  }), 'the elements the value named');
+  const list = await deadline.race(
+    session.send('Runtime.evaluate', {
+      expression: `${READ_RUNTIME}?.hookValue.valueRefElements()`,
+      returnByValue: false,
+      objectGroup: 'cdp-skill-refs',
+      ...context,
+    }),
+    'the elements the value named',
+  );
   if (!list.result.objectId) return;
-  const { result } = await deadline.race(session.send('Runtime.getProperties', { objectId: list.result.objectId, ownProperties: true }), 'the elements the value named');
-  const byIndex = new Map(result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => [Number(p.name), p.value!.objectId!]));
+  const { result } = await deadline.race(
+    session.send('Runtime.getProperties', { objectId: list.result.objectId, ownProperties: true }),
+    'the elements the value named',
+  );
+  const byIndex = new Map(
+    result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => [Number(p.name), p.value!.objectId!]),
+  );
   const worldId = await worlds.contextId(frame, deadline);
-  const found = await Promise.all(names.map(async (ref, i) => {
-    const objectId = byIndex.get(i);
-    if (!objectId) return undefined;
-    const { node } = await deadline.race(session.send('DOM.describeNode', { objectId }), 'the value\'s node');
-    const { object } = await deadline.race(session.send('DOM.resolveNode', {
-      backendNodeId: node.backendNodeId, objectGroup: 'cdp-skill-refs', executionContextId: worldId,
-    }), 'the value\'s node in our world');
-    return object.objectId ? { ref, objectId: object.objectId } : undefined;
-  }));
+  const found = await Promise.all(
+    names.map(async (ref, i) => {
+      const objectId = byIndex.get(i);
+      if (!objectId) return undefined;
+      const { node } = await deadline.race(session.send('DOM.describeNode', { objectId }), "the value's node");
+      const { object } = await deadline.race(
+        session.send('DOM.resolveNode', {
+          backendNodeId: node.backendNodeId,
+          objectGroup: 'cdp-skill-refs',
+          executionContextId: worldId,
+        }),
+        "the value's node in our world",
+      );
+      return object.objectId ? { ref, objectId: object.objectId } : undefined;
+    }),
+  );
   const adopt = found.filter((f): f is { ref: string; objectId: string } => f !== undefined);
   if (!adopt.length) return;
-  await deadline.race(session.send('Runtime.callFunctionOn', {
-    executionContextId: worldId, returnByValue: true,
-    // The page's world counted the refs it gave: our world counts on from there, never reusing one.
-    functionDeclaration: `function (names, counters, ...els) { const rt = ${READ_RUNTIME}; if (rt) { rt.refMap.adoptRefs(names, els); rt.refMap.syncCounters(counters ?? undefined); } }`,
-    arguments: [{ value: adopt.map((a) => a.ref) }, { value: counters ?? null }, ...adopt.map((a) => ({ objectId: a.objectId }))],
-  }), 'our world to take the value\'s refs');
+  await deadline.race(
+    session.send('Runtime.callFunctionOn', {
+      executionContextId: worldId,
+      returnByValue: true,
+      // The page's world counted the refs it gave: our world counts on from there, never reusing one.
+      functionDeclaration: `function (names, counters, ...els) { const rt = ${READ_RUNTIME}; if (rt) { rt.refMap.adoptRefs(names, els); rt.refMap.syncCounters(counters ?? undefined); } }`,
+      arguments: [
+        { value: adopt.map((a) => a.ref) },
+        { value: counters ?? null },
+        ...adopt.map((a) => ({ objectId: a.objectId })),
+      ],
+    }),
+    "our world to take the value's refs",
+  );
 }
 
 /** A function source that takes a first parameter (`(r) => …`, `el => …`, `function (x) {…}`): it may be handed refs. */

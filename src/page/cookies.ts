@@ -31,7 +31,11 @@ export interface CookieView {
   sameSite?: string;
 }
 
-export interface CookieFilter { name?: string; domain?: string; path?: string }
+export interface CookieFilter {
+  name?: string;
+  domain?: string;
+  path?: string;
+}
 
 const MAX_VALUE_CHARS = 1_000;
 
@@ -50,7 +54,10 @@ export function cookieView(c: Protocol.Network.Cookie): CookieView {
 }
 
 function requireHttpUrl(url: string): string {
-  if (!/^https?:/i.test(url)) throw new StepValidationError(`The page is at ${url}, which has no cookies: navigate to a web page first, or give "url" or "domain"`);
+  if (!/^https?:/i.test(url))
+    throw new StepValidationError(
+      `The page is at ${url}, which has no cookies: navigate to a web page first, or give "url" or "domain"`,
+    );
   return url;
 }
 
@@ -60,7 +67,11 @@ export function cookieUrl(c: CookieSpec): string {
   return `${c.secure ? 'https' : 'http'}://${(c.domain ?? '').replace(/^\./, '')}${c.path ?? '/'}`;
 }
 
-export async function readCookies(session: CdpSession, urls: string[], deadline: Deadline): Promise<Protocol.Network.Cookie[]> {
+export async function readCookies(
+  session: CdpSession,
+  urls: string[],
+  deadline: Deadline,
+): Promise<Protocol.Network.Cookie[]> {
   const r = await deadline.race(session.send('Network.getCookies', { urls }), 'the cookies');
   return r.cookies;
 }
@@ -69,18 +80,26 @@ export async function getCookies(session: CdpSession, urls: string[], deadline: 
   return (await readCookies(session, urls.map(requireHttpUrl), deadline)).map(cookieView);
 }
 
-export async function setCookies(session: CdpSession, specs: CookieSpec[], pageUrl: string, deadline: Deadline): Promise<number> {
+export async function setCookies(
+  session: CdpSession,
+  specs: CookieSpec[],
+  pageUrl: string,
+  deadline: Deadline,
+): Promise<number> {
   const cookies = specs.map((c) => (c.url || c.domain ? c : { ...c, url: requireHttpUrl(pageUrl) }));
   try {
     await deadline.race(session.send('Network.setCookies', { cookies }), 'the cookies to be set');
   } catch (err) {
-    if (err instanceof Error && isCookieRefused(err)) throw new StepValidationError(`Chrome refused the cookies: ${err.message}`);
+    if (err instanceof Error && isCookieRefused(err))
+      throw new StepValidationError(`Chrome refused the cookies: ${err.message}`);
     throw err;
   }
   const seen = await readCookies(session, [...new Set(cookies.map(cookieUrl))], deadline);
   const missing = cookies.filter((c) => !seen.some((s) => s.name === c.name && s.value === c.value));
   if (missing.length) {
-    throw new ExecutionError(`Chrome did not keep ${missing.map((c) => `"${c.name}"`).join(', ')} (a Secure cookie needs https, SameSite=None needs Secure, an expiry in the past deletes; the domain must match the URL)`);
+    throw new ExecutionError(
+      `Chrome did not keep ${missing.map((c) => `"${c.name}"`).join(', ')} (a Secure cookie needs https, SameSite=None needs Secure, an expiry in the past deletes; the domain must match the URL)`,
+    );
   }
   return cookies.length;
 }
@@ -90,16 +109,30 @@ function domainMatches(cookieDomain: string, domain: string): boolean {
 }
 
 /** Deletes the page's cookies (`filter` narrows them; with a domain, that domain's cookies) and checks they are gone. */
-export async function clearCookies(session: CdpSession, filter: CookieFilter, pageUrl: string, deadline: Deadline): Promise<number> {
-  const matches = (c: Protocol.Network.Cookie): boolean => (!filter.name || c.name === filter.name)
-    && (!filter.domain || domainMatches(c.domain, filter.domain)) && (!filter.path || c.path === filter.path);
-  const read = async (): Promise<Protocol.Network.Cookie[]> => (filter.domain
-    ? (await deadline.race(session.send('Storage.getCookies', {}), 'the cookies')).cookies
-    : await readCookies(session, [requireHttpUrl(pageUrl)], deadline)).filter(matches);
+export async function clearCookies(
+  session: CdpSession,
+  filter: CookieFilter,
+  pageUrl: string,
+  deadline: Deadline,
+): Promise<number> {
+  const matches = (c: Protocol.Network.Cookie): boolean =>
+    (!filter.name || c.name === filter.name) &&
+    (!filter.domain || domainMatches(c.domain, filter.domain)) &&
+    (!filter.path || c.path === filter.path);
+  const read = async (): Promise<Protocol.Network.Cookie[]> =>
+    (filter.domain
+      ? (await deadline.race(session.send('Storage.getCookies', {}), 'the cookies')).cookies
+      : await readCookies(session, [requireHttpUrl(pageUrl)], deadline)
+    ).filter(matches);
   const doomed = await read();
-  await deadline.race(Promise.all(doomed.map((c) => session.send('Network.deleteCookies', { name: c.name, domain: c.domain, path: c.path }))),
-    'the cookies to be deleted');
+  await deadline.race(
+    Promise.all(
+      doomed.map((c) => session.send('Network.deleteCookies', { name: c.name, domain: c.domain, path: c.path })),
+    ),
+    'the cookies to be deleted',
+  );
   const left = await read();
-  if (left.length) throw new ExecutionError(`${left.length} cookie(s) could not be deleted: ${left.map((c) => c.name).join(', ')}`);
+  if (left.length)
+    throw new ExecutionError(`${left.length} cookie(s) could not be deleted: ${left.map((c) => c.name).join(', ')}`);
   return doomed.length;
 }

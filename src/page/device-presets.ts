@@ -28,7 +28,7 @@ const PHONES_AND_TABLETS: Record<string, Metrics> = {
   'iphone-15-pro': [393, 852, 3],
   'iphone-15-pro-max': [430, 932, 3],
   'ipad-mini': [768, 1024, 2], // iPad mini 5; the 8.3" mini 6 is 744 wide, below the spec's range.
-  'ipad': [810, 1080, 2], // 10.2" iPad (9th gen)
+  ipad: [810, 1080, 2], // 10.2" iPad (9th gen)
   'ipad-air': [820, 1180, 2],
   'ipad-pro-11': [834, 1194, 2],
   'ipad-pro-12-9': [1024, 1366, 2],
@@ -48,11 +48,11 @@ const PHONES_AND_TABLETS: Record<string, Metrics> = {
 // most common desktop screen. Laptops at Windows' default 125% zoom report 1536x864 CSS pixels.
 // MacBooks use their default "looks like" resolutions.
 const DESKTOPS: Record<string, Metrics> = {
-  'desktop': [1920, 1080, 1],
+  desktop: [1920, 1080, 1],
   'desktop-hd': [1366, 768, 1],
   'desktop-qhd': [2560, 1440, 1],
   'desktop-4k': [3840, 2160, 1],
-  'laptop': [1536, 864, 1.25],
+  laptop: [1536, 864, 1.25],
   'macbook-air': [1440, 900, 2], // 13" (M1); the 13.6" M2 is 1470x956
   'macbook-pro-14': [1512, 982, 2],
   'macbook-pro-16': [1728, 1117, 2],
@@ -60,10 +60,23 @@ const DESKTOPS: Record<string, Metrics> = {
 
 /** Phones and tablets that also come as `<name>-landscape`, width and height swapped. */
 const LANDSCAPE_TWINS = [
-  'iphone-se', 'iphone-12', 'iphone-13', 'iphone-14', 'iphone-14-pro', 'iphone-14-pro-max',
-  'iphone-15', 'iphone-15-pro', 'iphone-15-pro-max',
-  'ipad', 'ipad-mini', 'ipad-air', 'ipad-pro-11', 'ipad-pro-12-9',
-  'pixel-7', 'galaxy-s23', 'galaxy-tab-s7',
+  'iphone-se',
+  'iphone-12',
+  'iphone-13',
+  'iphone-14',
+  'iphone-14-pro',
+  'iphone-14-pro-max',
+  'iphone-15',
+  'iphone-15-pro',
+  'iphone-15-pro-max',
+  'ipad',
+  'ipad-mini',
+  'ipad-air',
+  'ipad-pro-11',
+  'ipad-pro-12-9',
+  'pixel-7',
+  'galaxy-s23',
+  'galaxy-tab-s7',
 ];
 
 let presets: Map<string, ViewportMetrics> | undefined;
@@ -78,7 +91,12 @@ function presetTable(): Map<string, ViewportMetrics> {
   for (const name of LANDSCAPE_TWINS) {
     const portrait = presets.get(name);
     if (!portrait) throw new Error(`Landscape twin of unknown preset "${name}"`);
-    presets.set(`${name}-landscape`, { ...portrait, width: portrait.height, height: portrait.width, isLandscape: true });
+    presets.set(`${name}-landscape`, {
+      ...portrait,
+      width: portrait.height,
+      height: portrait.width,
+      isLandscape: true,
+    });
   }
   return presets;
 }
@@ -88,7 +106,11 @@ function presetTable(): Map<string, ViewportMetrics> {
  * hyphens too, so "ipad-pro-12.9" is `ipad-pro-12-9`.
  */
 export function normalizePresetName(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_.]+/g, '-').replace(/-+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_.]+/g, '-')
+    .replace(/-+/g, '-');
 }
 
 /** The preset's metrics (a fresh copy), or undefined for an unknown name. */

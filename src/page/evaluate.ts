@@ -33,13 +33,21 @@ async function rawEvaluate(session: CdpSession, expression: string, options: Eva
     userGesture: true,
     ...(options.contextId !== undefined ? { contextId: options.contextId } : {}),
   };
-  return settle(session, session.sendWith('Runtime.evaluate', params, {
-    timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined,
-  }), options);
+  return settle(
+    session,
+    session.sendWith('Runtime.evaluate', params, {
+      timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined,
+    }),
+    options,
+  );
 }
 
 /** An evaluation's answer within the deadline (a runaway script is terminated), page exceptions as our errors. */
-async function settle(session: CdpSession, call: Promise<Protocol.Runtime.EvaluateResponse>, options: EvaluateOptions): Promise<unknown> {
+async function settle(
+  session: CdpSession,
+  call: Promise<Protocol.Runtime.EvaluateResponse>,
+  options: EvaluateOptions,
+): Promise<unknown> {
   let response: Protocol.Runtime.EvaluateResponse;
   if (options.deadline) {
     try {
@@ -52,8 +60,11 @@ async function settle(session: CdpSession, call: Promise<Protocol.Runtime.Evalua
     response = await call;
   }
   if (response.exceptionDetails) {
-    if (isTerminated(exceptionText(response.exceptionDetails))) throw new TimeoutError(`${options.what ?? 'The evaluation'} was terminated`);
-    throw new EvaluationError(exceptionText(response.exceptionDetails), { exception: response.exceptionDetails.exception?.description });
+    if (isTerminated(exceptionText(response.exceptionDetails)))
+      throw new TimeoutError(`${options.what ?? 'The evaluation'} was terminated`);
+    throw new EvaluationError(exceptionText(response.exceptionDetails), {
+      exception: response.exceptionDetails.exception?.description,
+    });
   }
   return response.result.value;
 }
@@ -79,7 +90,12 @@ const installing = new WeakMap<CdpSession, Map<number | undefined, Promise<void>
  * argument. A warm document costs one round trip; a fresh one gets the runtime installed first.
  * `callee` never runs twice: the fast path only calls it when the runtime is already there.
  */
-async function callWithRuntime(session: CdpSession, callee: string, sourceName: string, options: EvaluateOptions): Promise<unknown> {
+async function callWithRuntime(
+  session: CdpSession,
+  callee: string,
+  sourceName: string,
+  options: EvaluateOptions,
+): Promise<unknown> {
   const fast = `((rt) => rt ? (${callee})(rt) : '${MISSING}')(${READ_RUNTIME})\n//# sourceURL=cdp-skill/${sourceName}.js`;
   const value = await rawEvaluate(session, fast, options);
   if (value !== MISSING) return value;
@@ -93,16 +109,25 @@ async function callWithRuntime(session: CdpSession, callee: string, sourceName: 
   }
   // Registered before anything is awaited, so a call that finds the runtime missing a moment later waits for this one.
   const call = import('./runtime-source.js').then(({ installExpression }) =>
-    rawEvaluate(session, `(${callee})(${installExpression()})\n//# sourceURL=cdp-skill/${sourceName}.js`, options));
+    rawEvaluate(session, `(${callee})(${installExpression()})\n//# sourceURL=cdp-skill/${sourceName}.js`, options),
+  );
   // The runtime is in once the page has evaluated this, whether or not the callee then threw.
-  const done = call.then(() => {}, () => {});
+  const done = call.then(
+    () => {},
+    () => {},
+  );
   installs.set(options.contextId, done);
-  void done.then(() => { if (installs.get(options.contextId) === done) installs.delete(options.contextId); });
+  void done.then(() => {
+    if (installs.get(options.contextId) === done) installs.delete(options.contextId);
+  });
   return call;
 }
 
 /** Where agents' code runs: a session, and a context in it when not its main frame's (the page's world). */
-export interface EvalTarget { session: CdpSession; contextId?: number }
+export interface EvalTarget {
+  session: CdpSession;
+  contextId?: number;
+}
 
 /** A runtime call as source: `fn` must use only its parameters (it is sent as text). */
 function calleeOf<A, R>(fn: (rt: PageRuntime, arg: A) => R, arg: A): string {
@@ -114,7 +139,11 @@ function calleeOf<A, R>(fn: (rt: PageRuntime, arg: A) => R, arg: A): string {
  * runtime installed when missing, page-side failures mapped to our errors, all within the deadline.
  */
 export async function callIsolated<A, R>(
-  worlds: IsolatedWorlds, frame: FrameRef, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {},
+  worlds: IsolatedWorlds,
+  frame: FrameRef,
+  fn: (rt: PageRuntime, arg: A) => R,
+  arg: A,
+  options: EvaluateOptions = {},
 ): Promise<Awaited<R>> {
   const deadline = options.deadline ?? Deadline.after(DEFAULT_CALL_MS);
   const callee = calleeOf(fn, arg);
@@ -132,27 +161,52 @@ export async function callIsolated<A, R>(
 
 /** A runtime call in the page's own world (what agents' code needs there: the dialog guard, a pipeline's progress). */
 export async function callPageWorld<A, R>(
-  where: EvalTarget, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {},
+  where: EvalTarget,
+  fn: (rt: PageRuntime, arg: A) => R,
+  arg: A,
+  options: EvaluateOptions = {},
 ): Promise<Awaited<R>> {
   const contextId = where.contextId !== undefined ? { contextId: where.contextId } : {};
   return (await callWithRuntime(where.session, calleeOf(fn, arg), 'call', { ...options, ...contextId })) as Awaited<R>;
 }
 
 /** Elements of the page's world to hand to agents' code as refs (agent-refs.ts): CDP object ids, by ref. */
-export interface AdoptedRefs { names: string[]; objectIds: string[] }
+export interface AdoptedRefs {
+  names: string[];
+  objectIds: string[];
+}
 
 /**
  * Runs an async function body with the page world's runtime as `rt`, whose ref map first takes
  * `refs` — all in one call on the elements themselves, so it holds even where the page made our
  * global unwritable (the runtime then comes with the call).
  */
-export async function evaluateWithRefs(session: CdpSession, body: string, refs: AdoptedRefs, options: EvaluateOptions = {}): Promise<unknown> {
-  const declaration = (runtime: string): string => `async function (names, ...els) { const rt = ${runtime}; if (!rt) return '${MISSING}'; `
-    + `rt.refMap.adoptRefs(names, els); return (async (rt) => {\n${body}\n})(rt); }`; // CDP wraps it in parentheses: no trailing comment
-  const call = (runtime: string): Promise<unknown> => settle(session, session.sendWith('Runtime.callFunctionOn', {
-    objectId: refs.objectIds[0]!, functionDeclaration: declaration(runtime), returnByValue: true, awaitPromise: true, userGesture: true,
-    arguments: [{ value: refs.names }, ...refs.objectIds.map((objectId) => ({ objectId }))],
-  }, { timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined }), options);
+export async function evaluateWithRefs(
+  session: CdpSession,
+  body: string,
+  refs: AdoptedRefs,
+  options: EvaluateOptions = {},
+): Promise<unknown> {
+  const declaration = (runtime: string): string =>
+    `async function (names, ...els) { const rt = ${runtime}; if (!rt) return '${MISSING}'; ` +
+    `rt.refMap.adoptRefs(names, els); return (async (rt) => {\n${body}\n})(rt); }`; // CDP wraps it in parentheses: no trailing comment
+  const call = (runtime: string): Promise<unknown> =>
+    settle(
+      session,
+      session.sendWith(
+        'Runtime.callFunctionOn',
+        {
+          objectId: refs.objectIds[0]!,
+          functionDeclaration: declaration(runtime),
+          returnByValue: true,
+          awaitPromise: true,
+          userGesture: true,
+          arguments: [{ value: refs.names }, ...refs.objectIds.map((objectId) => ({ objectId }))],
+        },
+        { timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined },
+      ),
+      options,
+    );
   const value = await call(READ_RUNTIME);
   if (value !== MISSING) return value;
   const { installExpression } = await import('./runtime-source.js');
@@ -160,7 +214,11 @@ export async function evaluateWithRefs(session: CdpSession, body: string, refs: 
 }
 
 /** Runs an async function body with the runtime in scope as `rt` (used for agents' code). */
-export function evaluateWithRuntime(session: CdpSession, body: string, options: EvaluateOptions = {}): Promise<unknown> {
+export function evaluateWithRuntime(
+  session: CdpSession,
+  body: string,
+  options: EvaluateOptions = {},
+): Promise<unknown> {
   return callWithRuntime(session, `async (rt) => {\n${body}\n}`, 'page-function', options);
 }
 
@@ -183,30 +241,57 @@ const MAX_STRING = 50_000;
 
 /** Serializes a page object by reference (an expression's result), then releases it: `{ value, counters }`
  *  (the ref counters after any refs the value's elements were given). */
-export async function serializeRemoteObject(session: CdpSession, ro: Protocol.Runtime.RemoteObject, deadline: Deadline, counters?: unknown): Promise<{ value: unknown; counters?: unknown }> {
+export async function serializeRemoteObject(
+  session: CdpSession,
+  ro: Protocol.Runtime.RemoteObject,
+  deadline: Deadline,
+  counters?: unknown,
+): Promise<{ value: unknown; counters?: unknown }> {
   if (!ro.objectId) return { value: serializePrimitive(ro) };
-  const call = (declaration: string): Promise<unknown> => deadline.race(
-    session.send('Runtime.callFunctionOn', { objectId: ro.objectId, functionDeclaration: declaration, arguments: [{ value: counters ?? null }], returnByValue: true })
-      .then((r) => r.result.value),
-    'the result to serialize',
-  );
+  const call = (declaration: string): Promise<unknown> =>
+    deadline.race(
+      session
+        .send('Runtime.callFunctionOn', {
+          objectId: ro.objectId,
+          functionDeclaration: declaration,
+          arguments: [{ value: counters ?? null }],
+          returnByValue: true,
+        })
+        .then((r) => r.result.value),
+      'the result to serialize',
+    );
   const body = 'return rt.hookValue.valueAnswer(this, counters ?? undefined);';
   try {
-    const value = await call(`function (counters) { const rt = ${READ_RUNTIME}; if (!rt) return '${MISSING}'; ${body} }`);
+    const value = await call(
+      `function (counters) { const rt = ${READ_RUNTIME}; if (!rt) return '${MISSING}'; ${body} }`,
+    );
     if (value !== MISSING) return value as { value: unknown };
     const { installExpression } = await import('./runtime-source.js');
-    return await call(`function (counters) { const rt = ${installExpression()}; ${body} }`) as { value: unknown };
+    return (await call(`function (counters) { const rt = ${installExpression()}; ${body} }`)) as { value: unknown };
   } finally {
-    session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => { /* the document is gone with its objects */ });
+    session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => {
+      /* the document is gone with its objects */
+    });
   }
 }
 
 /** A CDP object id for an element the runtime holds in our world of `frame` (for DOM.* commands that take a node). */
-export async function heldElementObjectId(worlds: IsolatedWorlds, frame: FrameRef, handle: number, deadline: Deadline): Promise<string> {
+export async function heldElementObjectId(
+  worlds: IsolatedWorlds,
+  frame: FrameRef,
+  handle: number,
+  deadline: Deadline,
+): Promise<string> {
   const contextId = await worlds.contextId(frame, deadline);
-  const r = await deadline.race(frame.session.send('Runtime.evaluate', {
-    expression: `${READ_RUNTIME}?.locate.heldElement(${Number(handle)})`, returnByValue: false, objectGroup: 'cdp-skill-held', contextId,
-  }), 'the element handle');
+  const r = await deadline.race(
+    frame.session.send('Runtime.evaluate', {
+      expression: `${READ_RUNTIME}?.locate.heldElement(${Number(handle)})`,
+      returnByValue: false,
+      objectGroup: 'cdp-skill-held',
+      contextId,
+    }),
+    'the element handle',
+  );
   if (!r.result.objectId) throw new EvaluationError('The element is no longer held by the page (it navigated?)');
   return r.result.objectId;
 }

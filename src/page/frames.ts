@@ -25,10 +25,19 @@ export interface FrameTarget {
   crossOrigin: boolean;
 }
 
-interface ChildTarget { session: CdpSession; frameId: string; parentFrameId?: string; url: string }
+interface ChildTarget {
+  session: CdpSession;
+  frameId: string;
+  parentFrameId?: string;
+  url: string;
+}
 
 const originOf = (url: string): string => {
-  try { return new URL(url).origin; } catch { return url; }
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 };
 
 /** Tracks default execution contexts per (session, frame); install before Runtime.enable. */
@@ -42,7 +51,8 @@ export class FrameContexts {
       if (aux?.frameId && aux.isDefault) this.#contexts.set(key(aux.frameId), e.context.id);
     });
     session.on('Runtime.executionContextDestroyed', (e) => {
-      for (const [k, id] of this.#contexts) if (id === e.executionContextId && k.startsWith(`${session.id ?? ''}|`)) this.#contexts.delete(k);
+      for (const [k, id] of this.#contexts)
+        if (id === e.executionContextId && k.startsWith(`${session.id ?? ''}|`)) this.#contexts.delete(k);
     });
     session.on('Runtime.executionContextsCleared', () => {
       for (const k of [...this.#contexts.keys()]) if (k.startsWith(`${session.id ?? ''}|`)) this.#contexts.delete(k);
@@ -77,20 +87,29 @@ export class Frames {
 
   async #autoAttach(parent: CdpSession): Promise<void> {
     const found: Protocol.Target.AttachedToTargetEvent[] = [];
-    const off = parent.on('Target.attachedToTarget', (e) => { if (e.targetInfo.type === 'iframe') found.push(e); });
+    const off = parent.on('Target.attachedToTarget', (e) => {
+      if (e.targetInfo.type === 'iframe') found.push(e);
+    });
     try {
       await parent.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
     } finally {
       off();
     }
-    await Promise.all(found.map(async (e) => {
-      const session = this.#conn.session(e.sessionId);
-      this.#contexts.track(session);
-      const info = e.targetInfo as Protocol.Target.TargetInfo & { parentFrameId?: string };
-      this.#children.set(e.targetInfo.targetId, { session, frameId: e.targetInfo.targetId, parentFrameId: info.parentFrameId, url: e.targetInfo.url });
-      await Promise.all([session.send('Runtime.enable'), session.send('Page.enable')]);
-      await this.#autoAttach(session);
-    }));
+    await Promise.all(
+      found.map(async (e) => {
+        const session = this.#conn.session(e.sessionId);
+        this.#contexts.track(session);
+        const info = e.targetInfo as Protocol.Target.TargetInfo & { parentFrameId?: string };
+        this.#children.set(e.targetInfo.targetId, {
+          session,
+          frameId: e.targetInfo.targetId,
+          parentFrameId: info.parentFrameId,
+          url: e.targetInfo.url,
+        });
+        await Promise.all([session.send('Runtime.enable'), session.send('Page.enable')]);
+        await this.#autoAttach(session);
+      }),
+    );
   }
 
   /** Every frame: the tab's frame tree, then each out-of-process frame's tree under its owner. */
@@ -101,8 +120,11 @@ export class Frames {
     const add = (node: Protocol.Page.FrameTree, depth: number, parentId?: string): void => {
       const f = node.frame;
       out.push({
-        frameId: f.id, url: f.url + (f.urlFragment ?? ''), depth,
-        ...(f.name ? { name: f.name } : {}), ...(parentId ? { parentId } : {}),
+        frameId: f.id,
+        url: f.url + (f.urlFragment ?? ''),
+        depth,
+        ...(f.name ? { name: f.name } : {}),
+        ...(parentId ? { parentId } : {}),
         ...(depth > 0 && originOf(f.url) !== topOrigin ? { crossOrigin: true as const } : {}),
       });
       for (const c of node.childFrames ?? []) add(c, depth + 1, f.id);
@@ -110,7 +132,10 @@ export class Frames {
     add((await this.#top.send('Page.getFrameTree')).frameTree, 0);
     for (const child of this.#children.values()) {
       // A child session can go with its frame (a goto just replaced the document): it has no frames now.
-      const tree = await child.session.send('Page.getFrameTree').then((r) => r.frameTree, () => undefined);
+      const tree = await child.session.send('Page.getFrameTree').then(
+        (r) => r.frameTree,
+        () => undefined,
+      );
       if (!tree) continue;
       const parent = out.find((f) => f.frameId === child.parentFrameId);
       add(tree, (parent?.depth ?? 0) + 1, child.parentFrameId);
@@ -129,23 +154,33 @@ export class Frames {
     if (local) return this.#inSession(this.#top, frameId, local.url, topUrl);
     await this.attachChildren(deadline);
     const child = this.#children.get(frameId);
-    if (child) return { frameId, session: child.session, url: child.url, crossOrigin: originOf(child.url) !== originOf(topUrl) };
+    if (child)
+      return { frameId, session: child.session, url: child.url, crossOrigin: originOf(child.url) !== originOf(topUrl) };
     for (const c of this.#children.values()) {
-      const tree = await c.session.send('Page.getFrameTree').then((r) => r.frameTree, () => undefined);
+      const tree = await c.session.send('Page.getFrameTree').then(
+        (r) => r.frameTree,
+        () => undefined,
+      );
       const nested = tree && findIn(tree);
       if (nested) return this.#inSession(c.session, frameId, nested.url, topUrl);
     }
-    throw new ExecutionError(`No frame ${frameId} in this tab (it was removed or the page navigated). List frames with {"frame": {"list": true}}.`, { category: 'frame' });
+    throw new ExecutionError(
+      `No frame ${frameId} in this tab (it was removed or the page navigated). List frames with {"frame": {"list": true}}.`,
+      { category: 'frame' },
+    );
   }
 
   /** The context code for `t` runs in now (a frame that navigated has a new one). */
   contextOf(t: FrameTarget): number | undefined {
-    return t.contextId === undefined ? undefined : this.#contexts.get(t.session, t.frameId) ?? t.contextId;
+    return t.contextId === undefined ? undefined : (this.#contexts.get(t.session, t.frameId) ?? t.contextId);
   }
 
   #inSession(session: CdpSession, frameId: string, url: string, topUrl: string): FrameTarget {
     const contextId = this.#contexts.get(session, frameId);
-    if (contextId === undefined) throw new ExecutionError(`Frame ${frameId} has no document yet (it is still loading); retry in a moment.`, { category: 'frame' });
+    if (contextId === undefined)
+      throw new ExecutionError(`Frame ${frameId} has no document yet (it is still loading); retry in a moment.`, {
+        category: 'frame',
+      });
     return { frameId, session, contextId, url, crossOrigin: originOf(url) !== originOf(topUrl) };
   }
 
@@ -154,16 +189,22 @@ export class Frames {
     const frames = await this.list(deadline);
     let x = 0;
     let y = 0;
-    for (let f = frames.find((i) => i.frameId === frameId); f?.parentId; f = frames.find((i) => i.frameId === f!.parentId)) {
+    for (
+      let f = frames.find((i) => i.frameId === frameId);
+      f?.parentId;
+      f = frames.find((i) => i.frameId === f!.parentId)
+    ) {
       const { session } = await this.target(f.parentId, deadline);
       const { backendNodeId } = await session.send('DOM.getFrameOwner', { frameId: f.frameId });
       // Read in our isolated world: the page's getBoundingClientRect may lie about where its frame is.
       const executionContextId = await this.#worlds.contextId({ session, frameId: f.parentId }, deadline);
       const { object } = await session.send('DOM.resolveNode', { backendNodeId, executionContextId });
       const box = await session.send('Runtime.callFunctionOn', {
-        objectId: object.objectId!, returnByValue: true,
-        functionDeclaration: 'function () { const r = this.getBoundingClientRect(); const s = getComputedStyle(this); '
-          + 'return { x: r.left + this.clientLeft + parseFloat(s.paddingLeft), y: r.top + this.clientTop + parseFloat(s.paddingTop) }; }',
+        objectId: object.objectId!,
+        returnByValue: true,
+        functionDeclaration:
+          'function () { const r = this.getBoundingClientRect(); const s = getComputedStyle(this); ' +
+          'return { x: r.left + this.clientLeft + parseFloat(s.paddingLeft), y: r.top + this.clientTop + parseFloat(s.paddingTop) }; }',
       });
       const v = box.result.value as { x: number; y: number };
       x += v.x;

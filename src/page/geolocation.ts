@@ -9,14 +9,19 @@ import type { CdpSession, Connection, GeolocationSetting } from '../cdp/index.js
 export const DEFAULT_ACCURACY_M = 10;
 
 export async function applyGeolocation(session: CdpSession, g: GeolocationSetting): Promise<void> {
-  await session.send('Emulation.setGeolocationOverride', { latitude: g.latitude, longitude: g.longitude, accuracy: g.accuracy ?? DEFAULT_ACCURACY_M });
+  await session.send('Emulation.setGeolocationOverride', {
+    latitude: g.latitude,
+    longitude: g.longitude,
+    accuracy: g.accuracy ?? DEFAULT_ACCURACY_M,
+  });
 }
 
 /** Lets pages of the tab's browser context read the position without a prompt (headless denies it). */
 export async function grantGeolocation(conn: Connection, targetId: string): Promise<void> {
   const { targetInfo } = await conn.browser().send('Target.getTargetInfo', { targetId });
   await conn.browser().send('Browser.grantPermissions', {
-    permissions: ['geolocation'], ...(targetInfo.browserContextId ? { browserContextId: targetInfo.browserContextId } : {}),
+    permissions: ['geolocation'],
+    ...(targetInfo.browserContextId ? { browserContextId: targetInfo.browserContextId } : {}),
   });
 }
 

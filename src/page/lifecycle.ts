@@ -71,8 +71,12 @@ export class LifecycleTracker {
     });
   }
 
-  get mainFrameId(): string { return this.#mainFrameId; }
-  get loaderId(): string | undefined { return this.#loaderId; }
+  get mainFrameId(): string {
+    return this.#mainFrameId;
+  }
+  get loaderId(): string | undefined {
+    return this.#loaderId;
+  }
 
   #notify(): void {
     for (const w of [...this.#waiters]) w();
@@ -81,7 +85,9 @@ export class LifecycleTracker {
   /** For the call log of a timeout: how far the current document got. */
   #progress(): string {
     if (this.#loaderId === undefined) return 'no document committed yet';
-    const events = [...(this.#reached.get(this.#loaderId) ?? [])].filter((e) => e === 'DOMContentLoaded' || e === 'load');
+    const events = [...(this.#reached.get(this.#loaderId) ?? [])].filter(
+      (e) => e === 'DOMContentLoaded' || e === 'load',
+    );
     return `the document at ${this.url.slice(0, 100)} reached ${events.join(' and ') || 'no load event yet'}`;
   }
 
@@ -90,7 +96,9 @@ export class LifecycleTracker {
     if (check()) return Promise.resolve();
     let waiter: () => void = () => {};
     const done = new Promise<void>((resolve) => {
-      waiter = () => { if (check()) resolve(); };
+      waiter = () => {
+        if (check()) resolve();
+      };
       this.#waiters.add(waiter);
     });
     const progress = (): string => [this.#progress(), pending?.()].filter(Boolean).join('; ');
@@ -106,25 +114,49 @@ export class LifecycleTracker {
    * Waits until the current document reaches `waitUntil`. Follows the page when a committed
    * document is replaced by another (a JavaScript redirect): agents want where it ended up.
    */
-  waitForCurrent(waitUntil: WaitUntil, deadline: Deadline, what: string, pending?: () => string | undefined): Promise<void> {
-    return this.#until(() => this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil), deadline, what, pending);
+  waitForCurrent(
+    waitUntil: WaitUntil,
+    deadline: Deadline,
+    what: string,
+    pending?: () => string | undefined,
+  ): Promise<void> {
+    return this.#until(
+      () => this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil),
+      deadline,
+      what,
+      pending,
+    );
   }
 
   /**
    * Waits until the document of `loaderId` has committed and the current document (it, or one
    * that replaced it) reached `waitUntil`.
    */
-  waitForLoader(loaderId: string, waitUntil: WaitUntil, deadline: Deadline, what: string, pending?: () => string | undefined): Promise<void> {
+  waitForLoader(
+    loaderId: string,
+    waitUntil: WaitUntil,
+    deadline: Deadline,
+    what: string,
+    pending?: () => string | undefined,
+  ): Promise<void> {
     return this.#until(
       () => this.#committed.has(loaderId) && this.#loaderId !== undefined && this.reached(this.#loaderId, waitUntil),
-      deadline, what, pending,
+      deadline,
+      what,
+      pending,
     );
   }
 
   /** Waits for a new document (count above `after`) or a same-document navigation. */
-  waitForNavigation(after: { documents: number; sameDocument: number }, deadline: Deadline, what: string): Promise<void> {
+  waitForNavigation(
+    after: { documents: number; sameDocument: number },
+    deadline: Deadline,
+    what: string,
+  ): Promise<void> {
     return this.#until(
-      () => this.documentCount > after.documents || this.sameDocumentCount > after.sameDocument, deadline, what,
+      () => this.documentCount > after.documents || this.sameDocumentCount > after.sameDocument,
+      deadline,
+      what,
     );
   }
 

@@ -24,7 +24,12 @@ export function navigatesInPlace(from: string, url: string): boolean {
   return url.includes('#') && stripHash(url) === stripHash(from) && url !== from;
 }
 
-export async function navigate(page: Page, url: string, waitUntil: WaitUntil, deadline: Deadline): Promise<NavigationResult> {
+export async function navigate(
+  page: Page,
+  url: string,
+  waitUntil: WaitUntil,
+  deadline: Deadline,
+): Promise<NavigationResult> {
   const from = page.lifecycle.url;
   if (navigatesInPlace(from, url)) {
     // DECISIONS: a hash-only change scrolls in place; Page.navigate would reload the document.
@@ -35,47 +40,78 @@ export async function navigate(page: Page, url: string, waitUntil: WaitUntil, de
   let status: number | undefined;
   let loaderId: string | undefined;
   const offResponse = page.session.on('Network.responseReceived', (e) => {
-    if (e.type === 'Document' && (loaderId === undefined || e.loaderId === loaderId) && e.frameId === page.lifecycle.mainFrameId) {
+    if (
+      e.type === 'Document' &&
+      (loaderId === undefined || e.loaderId === loaderId) &&
+      e.frameId === page.lifecycle.mainFrameId
+    ) {
       status = e.response.status;
     }
   });
   try {
-    const result = await page.guardNavigation(deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`));
+    const result = await page.guardNavigation(
+      deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`),
+    );
     if (result.errorText) {
       if (isNavigationAborted(result.errorText)) {
         await throwIfCrashed(page, url, deadline); // chrome://crash aborts the navigation by killing the renderer
-        throw new NavigationAbortedError(`Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`);
+        throw new NavigationAbortedError(
+          `Navigation to ${url} was aborted (${result.errorText}) — another navigation or a download replaced it.`,
+        );
       }
       throw new NavigationError(`Navigation to ${url} failed: ${result.errorText}`);
     }
     loaderId = result.loaderId;
     if (loaderId === undefined) return { url: await currentUrl(page) }; // same-document navigation
     deadline.log(`navigation to ${url} started${status !== undefined ? ` (HTTP ${status})` : ''}`);
-    await page.guardNavigation(page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`, () => page.network.inflightNote()));
+    await page.guardNavigation(
+      page.lifecycle.waitForLoader(loaderId, waitUntil, deadline, `the ${waitUntil} event of ${url}`, () =>
+        page.network.inflightNote(),
+      ),
+    );
     return { url: page.lifecycle.url, ...(status !== undefined ? { status } : {}) };
   } finally {
     offResponse();
   }
 }
 
-export async function reload(page: Page, waitUntil: WaitUntil, ignoreCache: boolean, deadline: Deadline): Promise<NavigationResult> {
+export async function reload(
+  page: Page,
+  waitUntil: WaitUntil,
+  ignoreCache: boolean,
+  deadline: Deadline,
+): Promise<NavigationResult> {
   const before = page.lifecycle.snapshotCounts();
   await page.guardNavigation(page.session.send('Page.reload', { ignoreCache }));
   await page.guardNavigation(page.lifecycle.waitForNavigation(before, deadline, 'the reloaded document to commit'));
-  await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event after reload`, () => page.network.inflightNote()));
+  await page.guard(
+    page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event after reload`, () =>
+      page.network.inflightNote(),
+    ),
+  );
   return { url: page.lifecycle.url };
 }
 
-export async function goHistory(page: Page, delta: -1 | 1, waitUntil: WaitUntil, deadline: Deadline): Promise<NavigationResult> {
+export async function goHistory(
+  page: Page,
+  delta: -1 | 1,
+  waitUntil: WaitUntil,
+  deadline: Deadline,
+): Promise<NavigationResult> {
   const { currentIndex, entries } = await page.guard(page.session.send('Page.getNavigationHistory'));
   const target = entries[currentIndex + delta];
   // A new tab's first entry is the blank page it was created with: not history an agent made.
-  if (!target || (currentIndex + delta === 0 && target.url === 'about:blank')) return { url: await currentUrl(page), noHistory: true };
+  if (!target || (currentIndex + delta === 0 && target.url === 'about:blank'))
+    return { url: await currentUrl(page), noHistory: true };
   const before = page.lifecycle.snapshotCounts();
   await page.guardNavigation(page.session.send('Page.navigateToHistoryEntry', { entryId: target.id }));
   await page.guardNavigation(page.lifecycle.waitForNavigation(before, deadline, `history navigation to ${target.url}`));
   if (page.lifecycle.documentCount > before.documents) {
-    await page.guard(page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`, () => page.network.inflightNote()));
+    await page.guard(
+      page.lifecycle.waitForCurrent(waitUntil, deadline, `the ${waitUntil} event of ${target.url}`, () =>
+        page.network.inflightNote(),
+      ),
+    );
   }
   return { url: await currentUrl(page) };
 }
@@ -91,8 +127,11 @@ const CRASH_CHECK_MS = 1_000;
 async function throwIfCrashed(page: Page, url: string, deadline: Deadline): Promise<void> {
   const check = deadline.cap(CRASH_CHECK_MS);
   try {
-    await page.guard<unknown>(/^chrome:/i.test(url) ? check.sleep(CRASH_CHECK_MS)
-      : check.race(page.session.send('Runtime.evaluate', { expression: '1' }), 'the page to answer'));
+    await page.guard<unknown>(
+      /^chrome:/i.test(url)
+        ? check.sleep(CRASH_CHECK_MS)
+        : check.race(page.session.send('Runtime.evaluate', { expression: '1' }), 'the page to answer'),
+    );
   } catch (err) {
     if (err instanceof PageCrashedError) throw err;
     // Any other failure leaves the abort as the truest account.

@@ -47,7 +47,12 @@ export class NetworkTracker {
     session.on('Network.responseReceived', (e) => {
       if (e.response.status >= 400 && !isBrowserChrome(e.response.url) && this.failed.length < MAX_FAILED) {
         const req = this.#inflight.get(e.requestId);
-        this.failed.push({ url: e.response.url.slice(0, 300), method: req?.method ?? 'GET', status: e.response.status, type: e.type });
+        this.failed.push({
+          url: e.response.url.slice(0, 300),
+          method: req?.method ?? 'GET',
+          status: e.response.status,
+          type: e.type,
+        });
       }
     });
   }
@@ -60,7 +65,10 @@ export class NetworkTracker {
   inflightNote(): string | undefined {
     const reqs = [...this.#inflight.values()];
     if (!reqs.length) return undefined;
-    const named = reqs.slice(0, 3).map((r) => (r.url.length > 80 ? `${r.url.slice(0, 79)}…` : r.url)).join(', ');
+    const named = reqs
+      .slice(0, 3)
+      .map((r) => (r.url.length > 80 ? `${r.url.slice(0, 79)}…` : r.url))
+      .join(', ');
     return `${reqs.length} request${reqs.length > 1 ? 's' : ''} in flight: ${named}${reqs.length > 3 ? ', …' : ''}`;
   }
 
@@ -80,7 +88,9 @@ export class NetworkTracker {
     if (this.pendingSince(mark) === 0) return true;
     let waiter: () => void = () => {};
     const done = new Promise<void>((resolve) => {
-      waiter = () => { if (this.pendingSince(mark) === 0) resolve(); };
+      waiter = () => {
+        if (this.pendingSince(mark) === 0) resolve();
+      };
       this.#waiters.add(waiter);
     });
     try {
@@ -107,15 +117,23 @@ export class NetworkTracker {
         clearTimeout(timer);
         if (this.#inflight.size > 0) return;
         const quietFor = Date.now() - this.#lastActivity;
-        timer = setTimeout(() => { if (this.#inflight.size === 0) resolve(); else arm(); }, Math.max(0, idleMs - quietFor));
+        timer = setTimeout(
+          () => {
+            if (this.#inflight.size === 0) resolve();
+            else arm();
+          },
+          Math.max(0, idleMs - quietFor),
+        );
       };
       waiter = arm;
       this.#waiters.add(waiter);
       arm();
     });
-    return deadline.race(idle, what, () => this.inflightNote()).finally(() => {
-      clearTimeout(timer);
-      this.#waiters.delete(waiter);
-    });
+    return deadline
+      .race(idle, what, () => this.inflightNote())
+      .finally(() => {
+        clearTimeout(timer);
+        this.#waiters.delete(waiter);
+      });
   }
 }

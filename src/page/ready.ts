@@ -21,12 +21,21 @@ export async function waitPageReady(page: Page, deadline: Deadline): Promise<str
     const roundMs = Math.max(0, Math.min(ROUND_MS, bound.remainingMs()));
     // The page answers after its round and a frame: its call may run a little past the bound, not past the caller's deadline.
     const [pending, quiet] = await Promise.all([
-      page.call(undefined, (rt, ms) => rt.pageReady.awaitReady(ms), roundMs, { deadline: deadline.cap(roundMs + 1_000), what: 'the page to be ready' })
+      page
+        .call(undefined, (rt, ms) => rt.pageReady.awaitReady(ms), roundMs, {
+          deadline: deadline.cap(roundMs + 1_000),
+          what: 'the page to be ready',
+        })
         .catch(() => last), // a page that does not answer is not held up further: what it said last stands
-      page.network.waitForIdle(QUIET_MS, Deadline.after(roundMs), 'a quiet network').then(() => true, () => false),
+      page.network.waitForIdle(QUIET_MS, Deadline.after(roundMs), 'a quiet network').then(
+        () => true,
+        () => false,
+      ),
     ]);
     last = pending;
-    const all = quiet ? pending : [...pending, `network busy (${page.network.pending} request${page.network.pending === 1 ? '' : 's'})`];
+    const all = quiet
+      ? pending
+      : [...pending, `network busy (${page.network.pending} request${page.network.pending === 1 ? '' : 's'})`];
     // A definition may come from a timer as well as a request: undefined elements are waited for to the bound.
     if (!all.length || bound.remainingMs() <= 0) return all;
   }

@@ -9,12 +9,15 @@ export const RUNTIME_GLOBAL = `__cdpSkill_${RUNTIME_ID}`;
 const BRAND = '__cdpSkill';
 
 /** An expression: this world's runtime, or undefined when it has none of this build. */
-export const READ_RUNTIME = `(() => { try { const r = globalThis.${RUNTIME_GLOBAL}; `
-  + `return r && typeof r === 'object' && r.${BRAND} === '${RUNTIME_ID}' ? r : undefined; } catch { return undefined; } })()`;
+export const READ_RUNTIME =
+  `(() => { try { const r = globalThis.${RUNTIME_GLOBAL}; ` +
+  `return r && typeof r === 'object' && r.${BRAND} === '${RUNTIME_ID}' ? r : undefined; } catch { return undefined; } })()`;
 
 /** An expression that installs `source` (the runtime's expression) unless present, and evaluates to the runtime. */
 export function installing(source: string): string {
-  return `(() => { const have = ${READ_RUNTIME}; if (have) return have; const rt = ${source}; rt.${BRAND} = '${RUNTIME_ID}'; `
-    + `try { Object.defineProperty(globalThis, '${RUNTIME_GLOBAL}', { value: rt, configurable: true, enumerable: false }); } `
-    + 'catch { /* the page made the name unwritable: this call uses rt, the next installs again */ } return rt; })()';
+  return (
+    `(() => { const have = ${READ_RUNTIME}; if (have) return have; const rt = ${source}; rt.${BRAND} = '${RUNTIME_ID}'; ` +
+    `try { Object.defineProperty(globalThis, '${RUNTIME_GLOBAL}', { value: rt, configurable: true, enumerable: false }); } ` +
+    'catch { /* the page made the name unwritable: this call uses rt, the next installs again */ } return rt; })()'
+  );
 }

@@ -26,12 +26,22 @@ function entryPoint(): string {
  */
 export function runtimeSource(minify = true): string {
   const { outputFiles } = buildSync({
-    entryPoints: [entryPoint()], bundle: true, write: false, format: 'iife', globalName: '__rt',
-    target: 'es2022', platform: 'browser', minify, charset: 'ascii', legalComments: 'none', logLevel: 'warning',
+    entryPoints: [entryPoint()],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: '__rt',
+    target: 'es2022',
+    platform: 'browser',
+    minify,
+    charset: 'ascii',
+    legalComments: 'none',
+    logLevel: 'warning',
   });
   const code = outputFiles[0]!.text.trim();
   const iife = code.replace(/^"use strict";\s*var __rt\s*=\s*/, '').replace(/;$/, '');
-  if (iife === code || iife.includes('var __rt')) throw new Error('the bundled page runtime is not the expression it should be');
+  if (iife === code || iife.includes('var __rt'))
+    throw new Error('the bundled page runtime is not the expression it should be');
   // The modules are strict code; so stays their bundle once it is an expression.
   return `(()=>{"use strict";return ${iife}})()`;
 }

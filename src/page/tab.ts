@@ -2,9 +2,24 @@
 // network tracked, dialogs handled and recorded, and a guard that turns a crash, a closed tab
 // or a lost connection into an error for whatever is waiting — never a hang.
 
-import { ConnectionError, Deadline, NavigationAbortedError, PageCrashedError, progress, TimeoutError } from '../common/index.js';
+import {
+  ConnectionError,
+  Deadline,
+  NavigationAbortedError,
+  PageCrashedError,
+  progress,
+  TimeoutError,
+} from '../common/index.js';
 import type { GuardedDialog, PageRuntime } from '../injected/index.js';
-import { callIsolated, callPageWorld, evaluateWithRefs, evaluateWithRuntime, heldElementObjectId, type EvalTarget, type EvaluateOptions } from './evaluate.js';
+import {
+  callIsolated,
+  callPageWorld,
+  evaluateWithRefs,
+  evaluateWithRuntime,
+  heldElementObjectId,
+  type EvalTarget,
+  type EvaluateOptions,
+} from './evaluate.js';
 import { adoptRefs, handBackValueRefs } from './agent-refs.js';
 import { IsolatedWorlds, type FrameRef } from './worlds.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
@@ -20,9 +35,11 @@ const GUARD_TIMEOUT_MS = 1_000;
 /** Records of the dialog guard of the previous command (restoring the page's own functions). */
 async function takeGuardedDialogs(session: CdpSession, contextId?: number): Promise<GuardedDialog[]> {
   const { result } = await session.send('Runtime.evaluate', {
-    expression: 'globalThis.__cdpSkillDialogGuard?.restore() ?? []', returnByValue: true, ...(contextId !== undefined ? { contextId } : {}),
+    expression: 'globalThis.__cdpSkillDialogGuard?.restore() ?? []',
+    returnByValue: true,
+    ...(contextId !== undefined ? { contextId } : {}),
   });
-  return Array.isArray(result.value) ? result.value as GuardedDialog[] : [];
+  return Array.isArray(result.value) ? (result.value as GuardedDialog[]) : [];
 }
 
 export interface DialogRecord {
@@ -38,7 +55,10 @@ export interface DialogRecord {
 }
 
 /** How the next dialog is answered (the `dialog` step); unarmed, dialogs are accepted. */
-export interface DialogAnswer { accept: boolean; promptText?: string }
+export interface DialogAnswer {
+  accept: boolean;
+  promptText?: string;
+}
 
 export class Page {
   readonly session: CdpSession;
@@ -58,34 +78,57 @@ export class Page {
   /** What attaching had to repair first (a crashed tab reloaded). */
   readonly attachNotes: string[] = [];
 
-  private constructor(conn: Connection, session: CdpSession, targetId: string, frame: { id: string; url: string; loaderId: string }, contexts: FrameContexts, worlds: IsolatedWorlds) {
+  private constructor(
+    conn: Connection,
+    session: CdpSession,
+    targetId: string,
+    frame: { id: string; url: string; loaderId: string },
+    contexts: FrameContexts,
+    worlds: IsolatedWorlds,
+  ) {
     this.session = session;
     this.worlds = worlds;
     this.frames = new Frames(conn, session, contexts, worlds);
     // A new top document has new frames: steps go back to the top (SPEC §19.12).
-    session.on('Page.frameNavigated', (e) => { if (!e.frame.parentId) this.frame = undefined; });
+    session.on('Page.frameNavigated', (e) => {
+      if (!e.frame.parentId) this.frame = undefined;
+    });
     this.targetId = targetId;
     this.lifecycle = new LifecycleTracker(session, frame.id, frame.url, frame.loaderId);
     this.network = new NetworkTracker(session);
     let fail: (err: Error) => void = () => {};
-    this.#fatal = new Promise<never>((_, reject) => { fail = reject; });
-    this.#fatal.catch(() => { /* observed through guard(); an unobserved fatal is not an error by itself */ });
+    this.#fatal = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    this.#fatal.catch(() => {
+      /* observed through guard(); an unobserved fatal is not an error by itself */
+    });
     const die = (err: Error): void => {
       if (this.#fatalError) return;
       this.#fatalError = err;
       fail(err);
     };
-    session.on('Inspector.targetCrashed', () => die(new PageCrashedError('The tab crashed (renderer process gone). Reload it with {"reload": true} or open a new tab.')));
+    session.on('Inspector.targetCrashed', () =>
+      die(
+        new PageCrashedError(
+          'The tab crashed (renderer process gone). Reload it with {"reload": true} or open a new tab.',
+        ),
+      ),
+    );
     conn.browser().on('Target.targetDestroyed', (e) => {
       if (e.targetId === targetId) die(new ConnectionError('The tab was closed while the command ran.'));
     });
     conn.browser().on('Target.detachedFromTarget', (e) => {
-      if (e.sessionId === session.id) die(new ConnectionError('The tab was detached (closed or taken over) while the command ran.'));
+      if (e.sessionId === session.id)
+        die(new ConnectionError('The tab was detached (closed or taken over) while the command ran.'));
     });
     // A tab closed by another program also says "Render process gone": ask whether the target still exists.
     session.on('Inspector.detached', (e) => {
-      const closed = (): void => die(new ConnectionError('The tab was closed (by another program or agent) while the command ran.'));
-      conn.browser().sendWith('Target.getTargetInfo', { targetId }, { timeoutMs: 1_000 })
+      const closed = (): void =>
+        die(new ConnectionError('The tab was closed (by another program or agent) while the command ran.'));
+      conn
+        .browser()
+        .sendWith('Target.getTargetInfo', { targetId }, { timeoutMs: 1_000 })
         .then(() => die(new ConnectionError(`The tab was detached: ${e.reason}.`)), closed);
     });
     conn.onClose((reason) => die(new ConnectionError(`Lost connection to Chrome: ${reason}`)));
@@ -95,13 +138,28 @@ export class Page {
       // default text) — and record it, so nothing happens silently.
       const answer = this.#armed ?? { accept: true };
       this.#armed = undefined;
-      const promptText = e.type === 'prompt' && answer.accept ? answer.promptText ?? e.defaultPrompt ?? '' : undefined;
-      this.dialogs.push({ type: e.type, message: e.message.slice(0, 300), action: answer.accept ? 'accepted' : 'dismissed', ...(promptText ? { promptText } : {}) });
-      session.send('Page.handleJavaScriptDialog', { accept: answer.accept, ...(promptText !== undefined ? { promptText } : {}) })
-        .catch(() => { /* already closed by the page */ });
+      const promptText =
+        e.type === 'prompt' && answer.accept ? (answer.promptText ?? e.defaultPrompt ?? '') : undefined;
+      this.dialogs.push({
+        type: e.type,
+        message: e.message.slice(0, 300),
+        action: answer.accept ? 'accepted' : 'dismissed',
+        ...(promptText ? { promptText } : {}),
+      });
+      session
+        .send('Page.handleJavaScriptDialog', {
+          accept: answer.accept,
+          ...(promptText !== undefined ? { promptText } : {}),
+        })
+        .catch(() => {
+          /* already closed by the page */
+        });
       if (e.type === 'beforeunload' && !answer.accept) {
-        const err = new NavigationAbortedError('The page asked to confirm leaving (beforeunload) and the dialog was dismissed, so it stayed. '
-          + 'Answer it with {"dialog": {"accept": true}} before the step to leave.', { category: 'navigation', beforeunload: true });
+        const err = new NavigationAbortedError(
+          'The page asked to confirm leaving (beforeunload) and the dialog was dismissed, so it stayed. ' +
+            'Answer it with {"dialog": {"accept": true}} before the step to leave.',
+          { category: 'navigation', beforeunload: true },
+        );
         for (const refuse of this.#leaveRefused) refuse(err);
       }
     });
@@ -121,7 +179,14 @@ export class Page {
    * Enables what a command needs, all at once, and re-applies per-tab emulation. A crashed tab is
    * reloaded first; a page that never answers (its own endless script) fails fast (see answered()).
    */
-  static async open(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, geolocation: GeolocationSetting | undefined, timeoutMs: number): Promise<Page> {
+  static async open(
+    conn: Connection,
+    session: CdpSession,
+    targetId: string,
+    viewport: ViewportMetrics | undefined,
+    geolocation: GeolocationSetting | undefined,
+    timeoutMs: number,
+  ): Promise<Page> {
     const notes: string[] = [];
     // The crash check and the enables go out together: one round trip instead of two. A crashed
     // tab leaves the enables unanswered; they are abandoned and sent again after the reload.
@@ -131,18 +196,29 @@ export class Page {
     try {
       wasCrashed = await crashed;
     } catch (err) {
-      setup.enabling.catch(() => { /* the session failed: the error above says why */ });
+      setup.enabling.catch(() => {
+        /* the session failed: the error above says why */
+      });
       throw err;
     }
     if (wasCrashed) {
-      setup.enabling.catch(() => { /* sent to the dead renderer: never needed */ });
+      setup.enabling.catch(() => {
+        /* sent to the dead renderer: never needed */
+      });
       await reloadCrashed(session);
       notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
       setup = enable(conn, session, targetId, viewport, geolocation);
     }
     const [, , , tree, , , , , guarded] = await answered(setup.enabling, timeoutMs);
     const f = tree.frameTree.frame;
-    const page = new Page(conn, session, targetId, { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId }, setup.contexts, setup.worlds);
+    const page = new Page(
+      conn,
+      session,
+      targetId,
+      { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId },
+      setup.contexts,
+      setup.worlds,
+    );
     page.attachNotes.push(...notes);
     page.dialogs.push(...guarded.map((d) => ({ ...d, betweenCommands: true as const })));
     return page;
@@ -155,8 +231,13 @@ export class Page {
    */
   async guardDialogsUntilNextCommand(): Promise<void> {
     if (this.#fatalError) return;
-    const arm = (where: EvalTarget): Promise<void> => this.guard(callPageWorld(where, (rt, a) => rt.dialogGuard.armDialogGuard(a ?? undefined), this.#armed ?? null,
-      { deadline: Deadline.after(GUARD_TIMEOUT_MS), what: 'the dialog guard' }));
+    const arm = (where: EvalTarget): Promise<void> =>
+      this.guard(
+        callPageWorld(where, (rt, a) => rt.dialogGuard.armDialogGuard(a ?? undefined), this.#armed ?? null, {
+          deadline: Deadline.after(GUARD_TIMEOUT_MS),
+          what: 'the dialog guard',
+        }),
+      );
     const targets: EvalTarget[] = [{ session: this.session }];
     try {
       if (this.frame) targets.push(this.evalTarget());
@@ -171,7 +252,10 @@ export class Page {
     if (!this.frame) return;
     try {
       const where = this.evalTarget();
-      const seen = await Deadline.after(GUARD_TIMEOUT_MS).race(takeGuardedDialogs(where.session, where.contextId), 'the frame\'s dialog guard');
+      const seen = await Deadline.after(GUARD_TIMEOUT_MS).race(
+        takeGuardedDialogs(where.session, where.contextId),
+        "the frame's dialog guard",
+      );
       this.dialogs.push(...seen.map((d) => ({ ...d, betweenCommands: true as const })));
     } catch {
       // A frame that can't answer: its guard's records are lost, the steps report the frame.
@@ -195,7 +279,12 @@ export class Page {
    * document), which shares the DOM but not the page's JavaScript; raced against the tab dying.
    * `fn` must use only its parameters: it is sent as source.
    */
-  call<A, R>(frame: FrameTarget | undefined, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions): Promise<Awaited<R>> {
+  call<A, R>(
+    frame: FrameTarget | undefined,
+    fn: (rt: PageRuntime, arg: A) => R,
+    arg: A,
+    options: EvaluateOptions,
+  ): Promise<Awaited<R>> {
     return this.guard(callIsolated(this.worlds, this.frameRef(frame), fn, arg, options));
   }
 
@@ -203,22 +292,42 @@ export class Page {
    * Agents' code (pageFunction, hooks, poll, pipeline): `body` runs in the page's own world of
    * `frame` with that world's runtime as `rt`, after the refs `source` names were handed to it.
    */
-  async runAgentCode(frame: FrameTarget | undefined, body: string, source: string, options: EvaluateOptions & { deadline: Deadline }): Promise<unknown> {
+  async runAgentCode(
+    frame: FrameTarget | undefined,
+    body: string,
+    source: string,
+    options: EvaluateOptions & { deadline: Deadline },
+  ): Promise<unknown> {
     const where = this.pageWorld(frame);
     const refs = await this.guard(adoptRefs(this.worlds, this.frameRef(frame), where, source, options.deadline));
     try {
-      return await this.guard(refs
-        ? evaluateWithRefs(where.session, body, refs, options)
-        : evaluateWithRuntime(where.session, body, { ...options, ...(where.contextId !== undefined ? { contextId: where.contextId } : {}) }));
+      return await this.guard(
+        refs
+          ? evaluateWithRefs(where.session, body, refs, options)
+          : evaluateWithRuntime(where.session, body, {
+              ...options,
+              ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
+            }),
+      );
     } finally {
-      if (refs) where.session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-refs' }).catch(() => { /* the document is gone with its objects */ });
+      if (refs)
+        where.session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-refs' }).catch(() => {
+          /* the document is gone with its objects */
+        });
     }
   }
 
   /** Makes the refs agents' code gave elements in the page's world (`names`) usable by later steps. */
-  handBackValueRefs(frame: FrameTarget | undefined, names: string[] | undefined, counters: unknown, deadline: Deadline): Promise<void> {
+  handBackValueRefs(
+    frame: FrameTarget | undefined,
+    names: string[] | undefined,
+    counters: unknown,
+    deadline: Deadline,
+  ): Promise<void> {
     if (!names?.length) return Promise.resolve();
-    return this.guard(handBackValueRefs(this.worlds, this.frameRef(frame), this.pageWorld(frame), names, counters, deadline));
+    return this.guard(
+      handBackValueRefs(this.worlds, this.frameRef(frame), this.pageWorld(frame), names, counters, deadline),
+    );
   }
 
   /** A CDP object id, in our world of `frame`, for an element the runtime holds there (DOM.* commands take it). */
@@ -245,7 +354,9 @@ export class Page {
 
   /** A frame by session and id; undefined is the top document. */
   frameRef(frame: FrameTarget | undefined): FrameRef {
-    return frame ? { session: frame.session, frameId: frame.frameId } : { session: this.session, frameId: this.lifecycle.mainFrameId };
+    return frame
+      ? { session: frame.session, frameId: frame.frameId }
+      : { session: this.session, frameId: this.lifecycle.mainFrameId };
   }
 
   get fatalError(): Error | undefined {
@@ -255,14 +366,18 @@ export class Page {
   /** Races a navigation's wait against the tab dying and the page refusing to leave (beforeunload dismissed). */
   guardNavigation<T>(promise: Promise<T>): Promise<T> {
     let refuse: (err: Error) => void = () => {};
-    const refused = new Promise<never>((_, reject) => { refuse = reject; });
+    const refused = new Promise<never>((_, reject) => {
+      refuse = reject;
+    });
     this.#leaveRefused.add(refuse);
     return Promise.race([this.guard(promise), refused]).finally(() => this.#leaveRefused.delete(refuse));
   }
 
   /** Races `promise` against the tab dying. */
   guard<T>(promise: Promise<T>): Promise<T> {
-    promise.catch(() => { /* if the tab died first, this rejection is the expected echo of it */ });
+    promise.catch(() => {
+      /* if the tab died first, this rejection is the expected echo of it */
+    });
     return Promise.race([promise, this.#fatal]);
   }
 }
@@ -271,7 +386,13 @@ export class Page {
 const REVIVE_TIMEOUT_MS = 10_000;
 
 /** Sends the domain enables and per-tab emulation a command needs, without waiting for them. */
-function enable(conn: Connection, session: CdpSession, targetId: string, viewport: ViewportMetrics | undefined, geolocation: GeolocationSetting | undefined) {
+function enable(
+  conn: Connection,
+  session: CdpSession,
+  targetId: string,
+  viewport: ViewportMetrics | undefined,
+  geolocation: GeolocationSetting | undefined,
+) {
   const contexts = new FrameContexts();
   const worlds = new IsolatedWorlds();
   contexts.track(session); // before Runtime.enable, which reports the existing contexts
@@ -302,7 +423,9 @@ function enable(conn: Connection, session: CdpSession, targetId: string, viewpor
 async function watchCrash(session: CdpSession): Promise<boolean> {
   const crashed = session.waitFor('Inspector.targetCrashed');
   let wasCrashed = false;
-  void crashed.promise.then(() => { wasCrashed = true; });
+  void crashed.promise.then(() => {
+    wasCrashed = true;
+  });
   try {
     await session.send('Inspector.enable');
     await Promise.resolve(); // let the event, which arrived before the answer, settle `wasCrashed`
@@ -319,7 +442,9 @@ async function reloadCrashed(session: CdpSession): Promise<void> {
     await session.send('Page.reload');
     await Deadline.after(REVIVE_TIMEOUT_MS).race(reloaded.promise, 'the crashed tab to reload');
   } catch (err) {
-    throw new PageCrashedError(`The tab had crashed and could not be reloaded (${(err as Error).message}). Open a new tab with openTab.`);
+    throw new PageCrashedError(
+      `The tab had crashed and could not be reloaded (${(err as Error).message}). Open a new tab with openTab.`,
+    );
   } finally {
     reloaded.cancel();
   }
@@ -342,9 +467,11 @@ async function answered<T>(enabling: Promise<T>, timeoutMs: number): Promise<T> 
     return await Deadline.after(waitMs, from).race(enabling, 'the page to answer');
   } catch (err) {
     if (!(err instanceof TimeoutError)) throw err;
-    throw new ConnectionError(`The tab did not answer within ${waitMs}ms: it is blocked, most likely by a JavaScript dialog `
-      + '(alert/confirm/prompt/beforeunload) that opened while no command was attached, or by its own script stuck in a loop. '
-      + 'Nothing was done, and CDP cannot unblock it: close the tab with {"steps":[{"closeTab":"<alias>"}]} (no "tab" key) and open the page again.',
-    { category: 'dialog-open' });
+    throw new ConnectionError(
+      `The tab did not answer within ${waitMs}ms: it is blocked, most likely by a JavaScript dialog ` +
+        '(alert/confirm/prompt/beforeunload) that opened while no command was attached, or by its own script stuck in a loop. ' +
+        'Nothing was done, and CDP cannot unblock it: close the tab with {"steps":[{"closeTab":"<alias>"}]} (no "tab" key) and open the page again.',
+      { category: 'dialog-open' },
+    );
   }
 }

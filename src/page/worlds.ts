@@ -10,7 +10,10 @@ import type { CdpSession } from '../cdp/index.js';
 export const WORLD_NAME = 'cdp-skill';
 
 /** A frame, by its session (the tab's, or an out-of-process frame's) and id. */
-export interface FrameRef { session: CdpSession; frameId: string }
+export interface FrameRef {
+  session: CdpSession;
+  frameId: string;
+}
 
 const keyOf = (session: CdpSession, frameId: string): string => `${session.id ?? ''}|${frameId}`;
 
@@ -41,13 +44,24 @@ export class IsolatedWorlds {
     const key = keyOf(frame.session, frame.frameId);
     const known = this.#ids.get(key);
     if (known !== undefined) return Promise.resolve(known);
-    const created = deadline.race(frame.session.send('Page.createIsolatedWorld', {
-      frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false,
-    }), 'our isolated world in the frame').then((r) => r.executionContextId);
+    const created = deadline
+      .race(
+        frame.session.send('Page.createIsolatedWorld', {
+          frameId: frame.frameId,
+          worldName: WORLD_NAME,
+          grantUniveralAccess: false,
+        }),
+        'our isolated world in the frame',
+      )
+      .then((r) => r.executionContextId);
     this.#ids.set(key, created); // concurrent calls share one creation
     created.then(
-      (id) => { if (this.#ids.get(key) === created) this.#ids.set(key, id); },
-      () => { if (this.#ids.get(key) === created) this.#ids.delete(key); },
+      (id) => {
+        if (this.#ids.get(key) === created) this.#ids.set(key, id);
+      },
+      () => {
+        if (this.#ids.get(key) === created) this.#ids.delete(key);
+      },
     );
     return created;
   }

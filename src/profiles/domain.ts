@@ -13,7 +13,9 @@ export type DomainResult = { domain: string } | { problem: string };
 
 function problem(input: string): DomainResult {
   const shown = JSON.stringify(input.length > 60 ? `${input.slice(0, 60)}…` : input);
-  return { problem: `${shown} is not a domain: give a host name like "github.com" (letters, digits, "-", "."; optional ":port") or a URL` };
+  return {
+    problem: `${shown} is not a domain: give a host name like "github.com" (letters, digits, "-", "."; optional ":port") or a URL`,
+  };
 }
 
 /**
@@ -52,8 +54,14 @@ function ipv4(host: string): number[] | undefined {
 }
 
 function isPrivateIpv4([a, b]: number[]): boolean {
-  return a === 127 || a === 10 || a === 0 || (a === 172 && b! >= 16 && b! <= 31)
-    || (a === 192 && b === 168) || (a === 169 && b === 254);
+  return (
+    a === 127 ||
+    a === 10 ||
+    a === 0 ||
+    (a === 172 && b! >= 16 && b! <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 169 && b === 254)
+  );
 }
 
 /**

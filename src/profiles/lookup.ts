@@ -50,9 +50,11 @@ export function planProfileLookup(url: string, options: LookupOptions): LookupPl
 }
 
 export function createProfileMessage(domain: string): string {
-  return `No site profile for ${domain} yet. Stop and create one before your task: snapshot the page, detect its `
-    + `framework with pageFunction, then writeSiteProfile {"domain":"${domain}","content":"# ${domain}\\n…"} `
-    + 'with what helps the next visit (Environment, Quirks, Strategies, Regions, Recipes). Update it after your task.';
+  return (
+    `No site profile for ${domain} yet. Stop and create one before your task: snapshot the page, detect its ` +
+    `framework with pageFunction, then writeSiteProfile {"domain":"${domain}","content":"# ${domain}\\n…"} ` +
+    'with what helps the next visit (Environment, Quirks, Strategies, Regions, Recipes). Update it after your task.'
+  );
 }
 
 /** The `siteProfile` / `actionRequired` fields for a page the command navigated to. */
@@ -62,5 +64,7 @@ export async function lookupSiteProfile(url: string, options = lookupOptionsFrom
   const content = await readSiteProfile(plan.domain);
   if (content !== undefined) return { siteProfile: content };
   if (!plan.prompt) return {};
-  return { actionRequired: { action: 'createSiteProfile', domain: plan.domain, message: createProfileMessage(plan.domain) } };
+  return {
+    actionRequired: { action: 'createSiteProfile', domain: plan.domain, message: createProfileMessage(plan.domain) },
+  };
 }

@@ -2,7 +2,17 @@
 // atomic (temp file + rename), every path is checked to stay inside the folder, and files are
 // private like the state directory: 0600 in 0700 folders (issue 15 item 8).
 
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { homeDir, randomBytes, ValidationError } from '../common/index.js';
 import { normaliseDomain } from './domain.js';
@@ -47,7 +57,9 @@ export async function readSiteProfile(domain: string): Promise<string | undefine
 /** Creates or replaces a profile; returns its path. Readers never see a half-written file. */
 export async function writeSiteProfile(domain: string, content: string): Promise<string> {
   if (Buffer.byteLength(content) > MAX_PROFILE_BYTES) {
-    throw new ValidationError(`profile content is ${Buffer.byteLength(content)} bytes; keep it under ${MAX_PROFILE_BYTES}`);
+    throw new ValidationError(
+      `profile content is ${Buffer.byteLength(content)} bytes; keep it under ${MAX_PROFILE_BYTES}`,
+    );
   }
   const path = profilePath(domain);
   makePrivateDirs(dirname(path));

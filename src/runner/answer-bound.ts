@@ -7,9 +7,18 @@
 export const MAX_ANSWER_BYTES = 256 * 1024;
 
 /** Ever tighter caps, tried in turn until the answer fits: [longest string, longest list]. */
-const STAGES: readonly (readonly [number, number])[] = [[32_768, 500], [8_192, 100], [2_048, 30], [512, 10], [128, 5]];
+const STAGES: readonly (readonly [number, number])[] = [
+  [32_768, 500],
+  [8_192, 100],
+  [2_048, 30],
+  [512, 10],
+  [128, 5],
+];
 
-interface Cuts { strings: number; lists: number }
+interface Cuts {
+  strings: number;
+  lists: number;
+}
 
 const sizeOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
 
@@ -53,7 +62,10 @@ export function boundAnswer(answer: Record<string, unknown>): Record<string, unk
     if (sizeOf(out) <= MAX_ANSWER_BYTES) return out;
   }
   // Only keys could still be this large (a page can name object keys): keep the status and say so.
-  return { status: answer.status, cut: `This answer was ${before} bytes and could not be cut to fit ${MAX_ANSWER_BYTES} bytes; it is left out.` };
+  return {
+    status: answer.status,
+    cut: `This answer was ${before} bytes and could not be cut to fit ${MAX_ANSWER_BYTES} bytes; it is left out.`,
+  };
 }
 
 /** Dialog entries an answer lists; an alert loop opens thousands. */
@@ -72,7 +84,9 @@ export function summarizeDialogs<T extends object>(list: readonly T[] | undefine
     if (last?.key === key) last.times++;
     else runs.push({ entry, key, times: 1 });
   }
-  const shown: unknown[] = runs.slice(0, MAX_DIALOGS).map((r) => (r.times > 1 ? { ...r.entry, times: r.times } : r.entry));
+  const shown: unknown[] = runs
+    .slice(0, MAX_DIALOGS)
+    .map((r) => (r.times > 1 ? { ...r.entry, times: r.times } : r.entry));
   if (runs.length > MAX_DIALOGS) {
     const rest = runs.slice(MAX_DIALOGS).reduce((n, r) => n + r.times, 0);
     shown.push(`…[cut: ${rest} more dialogs; ${list.length} in all]`);

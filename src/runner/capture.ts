@@ -8,9 +8,7 @@ import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.
 import { captureScreenshot } from '../capture/index.js';
 import { IsolatedWorlds, callIsolated, waitPageReady, type FrameTarget, type Page } from '../page/index.js';
 import type { CdpSession, TabEntry } from '../cdp/index.js';
-import {
-  fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile,
-} from '../aria/index.js';
+import { fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile } from '../aria/index.js';
 import { MAX_LINES, tellChanges, type ObservedDiff, type ViewportChanges } from '../diff/index.js';
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
@@ -23,29 +21,48 @@ const SETTLE_QUIET_MS = 50;
 
 function internalOptions(entry: TabEntry): SnapshotOptions {
   return {
-    autoScope: false, pierceShadow: true, includeFrames: true, maxDepth: 50, maxElements: 20_000,
-    refs: true, internal: true, ...(entry.counters ? { counters: entry.counters } : {}),
+    autoScope: false,
+    pierceShadow: true,
+    includeFrames: true,
+    maxDepth: 50,
+    maxElements: 20_000,
+    refs: true,
+    internal: true,
+    ...(entry.counters ? { counters: entry.counters } : {}),
   };
 }
 
-export interface BeforeCapture { scrollY: number; frameId?: string; networkMark: number }
+export interface BeforeCapture {
+  scrollY: number;
+  frameId?: string;
+  networkMark: number;
+}
 
 type BeforeLook = { scrollY: number };
 
-type LookCall = (fn: (rt: PageRuntime) => BeforeLook, options: { deadline: Deadline; what: string }) => Promise<BeforeLook>;
-const inFrame = (page: Page, frame: FrameTarget | undefined): LookCall => (fn, options) => page.call(frame, fn, undefined, options);
+type LookCall = (
+  fn: (rt: PageRuntime) => BeforeLook,
+  options: { deadline: Deadline; what: string },
+) => Promise<BeforeLook>;
+const inFrame =
+  (page: Page, frame: FrameTarget | undefined): LookCall =>
+  (fn, options) =>
+    page.call(frame, fn, undefined, options);
 
 /**
  * The page's view as the steps find it, kept in the page for the diff (injected/view-diff.ts),
  * with the live recorder and the effect probe armed for what comes and goes.
  */
 function lookBefore(call: LookCall): Promise<BeforeLook> {
-  return call((rt) => {
-    rt.liveRecorder.armLiveRecorder();
-    rt.viewDiff.viewStart();
-    rt.effectProbe.armEffectProbe();
-    return { scrollY: Math.round(window.scrollY) };
-  }, { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-look' });
+  return call(
+    (rt) => {
+      rt.liveRecorder.armLiveRecorder();
+      rt.viewDiff.viewStart();
+      rt.effectProbe.armEffectProbe();
+      return { scrollY: Math.round(window.scrollY) };
+    },
+    { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-look' },
+  );
 }
 
 /**
@@ -58,7 +75,9 @@ export function startBefore(session: CdpSession, entry: TabEntry): Promise<Befor
   // Before the Page exists: the top frame's id is the tab's target id.
   const frame = { session, frameId: entry.targetId };
   const look = lookBefore((fn, options) => callIsolated(new IsolatedWorlds(), frame, fn, undefined, options));
-  look.catch(() => { /* awaited by captureBefore, or not needed: the attach failed */ });
+  look.catch(() => {
+    /* awaited by captureBefore, or not needed: the attach failed */
+  });
   return look;
 }
 
@@ -68,12 +87,16 @@ export function startBefore(session: CdpSession, entry: TabEntry): Promise<Befor
  * in the top document and attaching repaired nothing (a crashed tab's reload makes a new document).
  * Undefined when it can't be had.
  */
-export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLook>): Promise<BeforeCapture | undefined> {
+export async function captureBefore(
+  tab: AttachedTab,
+  started?: Promise<BeforeLook>,
+): Promise<BeforeCapture | undefined> {
   try {
     const early = started && !tab.page.frame && tab.page.attachNotes.length === 0 ? started : undefined;
     const look = await tab.page.guard(early ?? lookBefore(inFrame(tab.page, tab.page.frame)));
     return {
-      scrollY: look.scrollY, networkMark: tab.page.network.mark,
+      scrollY: look.scrollY,
+      networkMark: tab.page.network.mark,
       ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}),
     };
   } catch {
@@ -90,8 +113,10 @@ export async function captureBefore(tab: AttachedTab, started?: Promise<BeforeLo
 export async function changedSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<boolean> {
   if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return true;
   try {
-    const effects = await tab.page.call(undefined, (rt) => rt.effectProbe.takeEffects(), undefined,
-      { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the effect probe' });
+    const effects = await tab.page.call(undefined, (rt) => rt.effectProbe.takeEffects(), undefined, {
+      deadline: Deadline.after(CAPTURE_TIMEOUT_MS),
+      what: 'the effect probe',
+    });
     tab.entry.counters = effects.counters;
     return effects.changed;
   } catch {
@@ -126,7 +151,8 @@ export interface AfterCapture {
 }
 
 export async function captureAfter(
-  tab: AttachedTab, opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: string[] },
+  tab: AttachedTab,
+  opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: string[] },
 ): Promise<AfterCapture> {
   if (opts.visual && !(await changedSinceBefore(tab, opts.before))) {
     const out = await captureAfter(tab, { ...opts, visual: false });
@@ -139,25 +165,53 @@ export async function captureAfter(
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
   const inFrame = page.frame !== undefined;
   if (opts.visual && opts.before) await settle(tab, opts.before, deadline);
-  const stateP = page.call(undefined, (rt, o) => ({
-    context: rt.pageContext.pageContext(),
-    snapshot: o ? rt.ariaSnapshot.ariaSnapshot(o) : undefined,
-    live: o ? rt.liveRecorder.takeLiveRecords() : [],
-    view: o ? rt.viewDiff.viewChanges() : undefined,
-    scrollY: Math.round(window.scrollY),
-  }), inFrame ? undefined : snapOpts, { deadline, what: 'the page context' });
-  const frameP = inFrame && snapOpts
-    ? page.call(page.frame, (rt, o) => ({ snapshot: rt.ariaSnapshot.ariaSnapshot(o), live: rt.liveRecorder.takeLiveRecords(), view: rt.viewDiff.viewChanges(), scrollY: Math.round(window.scrollY) }), snapOpts, { deadline, what: 'the frame snapshot' })
-    : undefined;
+  const stateP = page.call(
+    undefined,
+    (rt, o) => ({
+      context: rt.pageContext.pageContext(),
+      snapshot: o ? rt.ariaSnapshot.ariaSnapshot(o) : undefined,
+      live: o ? rt.liveRecorder.takeLiveRecords() : [],
+      view: o ? rt.viewDiff.viewChanges() : undefined,
+      scrollY: Math.round(window.scrollY),
+    }),
+    inFrame ? undefined : snapOpts,
+    { deadline, what: 'the page context' },
+  );
+  const frameP =
+    inFrame && snapOpts
+      ? page.call(
+          page.frame,
+          (rt, o) => ({
+            snapshot: rt.ariaSnapshot.ariaSnapshot(o),
+            live: rt.liveRecorder.takeLiveRecords(),
+            view: rt.viewDiff.viewChanges(),
+            scrollY: Math.round(window.scrollY),
+          }),
+          snapOpts,
+          { deadline, what: 'the frame snapshot' },
+        )
+      : undefined;
   const shotP = opts.visual
-    ? captureScreenshot(page.session, { path: join(stateDir(), `${alias}.after.png`), format: 'png' }, deadline,
-      (fn, arg) => page.call(undefined, fn, arg, { deadline }))
+    ? captureScreenshot(
+        page.session,
+        { path: join(stateDir(), `${alias}.after.png`), format: 'png' },
+        deadline,
+        (fn, arg) => page.call(undefined, fn, arg, { deadline }),
+      )
     : undefined;
   // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
   const shot = shotP && page.guard(shotP);
-  shot?.catch(() => { /* a failed screenshot only leaves its field out (SPEC §17.1) */ });
+  shot?.catch(() => {
+    /* a failed screenshot only leaves its field out (SPEC §17.1) */
+  });
   const [state, framed] = await Promise.allSettled([page.guard(stateP), frameP && page.guard(frameP)]);
-  const out = await describe(tab, opts, state.status === 'fulfilled' ? { ...state.value, ...(framed.status === 'fulfilled' && framed.value ? framed.value : {}) } : undefined);
+  const out = await describe(
+    tab,
+    opts,
+    state.status === 'fulfilled'
+      ? { ...state.value, ...(framed.status === 'fulfilled' && framed.value ? framed.value : {}) }
+      : undefined,
+  );
   // The bound ran out: say what the first look may be missing (e.g. "2 custom elements undefined (sl-input)").
   if (pending.length && out.context) out.context = { ...(out.context as object), pending };
   if (shot) {
@@ -188,21 +242,31 @@ async function settle(tab: AttachedTab, before: BeforeCapture, deadline: Deadlin
   try {
     await tab.page.network.settleSince(before.networkMark, deadline.cap(SETTLE_MAX_MS));
     const leftMs = Math.max(0, SETTLE_MAX_MS - (Date.now() - started));
-    await tab.page.call(tab.page.frame, (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs), { maxMs: leftMs, quietMs: SETTLE_QUIET_MS }, { deadline, what: 'the page to settle' });
+    await tab.page.call(
+      tab.page.frame,
+      (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs),
+      { maxMs: leftMs, quietMs: SETTLE_QUIET_MS },
+      { deadline, what: 'the page to settle' },
+    );
   } catch {
     // Best effort: an unsettled page is still looked at, as it is.
   }
 }
 
 /** The answer's fields from the page's state after the steps (undefined: it could not be read). */
-async function describe(tab: AttachedTab, opts: { startUrl: string; before?: BeforeCapture; actions: string[] }, state: PageState | undefined): Promise<AfterCapture> {
+async function describe(
+  tab: AttachedTab,
+  opts: { startUrl: string; before?: BeforeCapture; actions: string[] },
+  state: PageState | undefined,
+): Promise<AfterCapture> {
   const { page, alias } = tab;
   const out: AfterCapture = {};
   const stripHash = (u: string): string => u.split('#')[0]!;
   if (!state) {
     // The page could not be read (a dialog storm, a script that never yields): the tab's own
     // navigation events still say whether a document was committed; no navigation is guessed.
-    if (page.lifecycle.documentCount > 0 || stripHash(page.lifecycle.url) !== stripHash(opts.startUrl)) out.navigated = true;
+    if (page.lifecycle.documentCount > 0 || stripHash(page.lifecycle.url) !== stripHash(opts.startUrl))
+      out.navigated = true;
     return out;
   }
   const { context, snapshot, live, scrollY: afterScrollY } = state;

@@ -3,8 +3,23 @@
 
 import { ANSWER_MARGIN_MS, ConnectionError, Deadline, progress } from '../common/index.js';
 import {
-  attachToTarget, canLaunchAt, connectBrowser, forgetTab, isTargetClosed, lockTab, lookupTab, normaliseAddress, loadRegistry, probe, registerTab, resolvedAddress,
-  type BrowserAddress, type CdpSession, type Connection, type ReleaseLock, type TabEntry,
+  attachToTarget,
+  canLaunchAt,
+  connectBrowser,
+  forgetTab,
+  isTargetClosed,
+  lockTab,
+  lookupTab,
+  normaliseAddress,
+  loadRegistry,
+  probe,
+  registerTab,
+  resolvedAddress,
+  type BrowserAddress,
+  type CdpSession,
+  type Connection,
+  type ReleaseLock,
+  type TabEntry,
 } from '../cdp/index.js';
 import { Page } from '../page/index.js';
 import type { AttachedTab, CommandState } from '../steps/index.js';
@@ -15,12 +30,18 @@ const DEFAULT_WINDOW = { width: 1280, height: 800 };
 const FRAME_RESTORE_MS = 5_000;
 /** How long openTab waits for a closing Chrome to be gone before launching a new one. */
 const SHUTDOWN_WAIT_MS = 5_000;
-const addressKey = (a: BrowserAddress): string => (a.own ? 'own' : a.wsEndpoint ?? `${a.host}:${a.port}`);
+const addressKey = (a: BrowserAddress): string => (a.own ? 'own' : (a.wsEndpoint ?? `${a.host}:${a.port}`));
 
 /** How a new tab entry names its browser: our own Chrome at its current port, or the address as given. */
 function entryFor(targetId: string, address: BrowserAddress, conn: Connection): TabEntry {
   const a = resolvedAddress(address, conn);
-  return { targetId, host: a.host, port: a.port, ...(a.wsEndpoint ? { wsEndpoint: a.wsEndpoint } : {}), ...(a.own ? { own: true } : {}) };
+  return {
+    targetId,
+    host: a.host,
+    port: a.port,
+    ...(a.wsEndpoint ? { wsEndpoint: a.wsEndpoint } : {}),
+    ...(a.own ? { own: true } : {}),
+  };
 }
 
 export class CommandSession implements CommandState {
@@ -38,7 +59,11 @@ export class CommandSession implements CommandState {
    * `whileEnabling` may send its own work on a tab's session right behind the domain enables (they
    * are on the wire when Page.open first waits), so the page does it while Chrome answers them.
    */
-  constructor(timeoutMs: number, onAttach: (tab: AttachedTab) => void, whileEnabling?: (session: CdpSession, entry: TabEntry) => void) {
+  constructor(
+    timeoutMs: number,
+    onAttach: (tab: AttachedTab) => void,
+    whileEnabling?: (session: CdpSession, entry: TabEntry) => void,
+  ) {
     this.#timeoutMs = timeoutMs;
     this.#onAttach = onAttach;
     this.#whileEnabling = whileEnabling;
@@ -50,7 +75,8 @@ export class CommandSession implements CommandState {
   }
 
   requireTab(): AttachedTab {
-    if (!this.tab) throw new ConnectionError('This step needs a tab: pass "tab": "t1", or start the command with openTab.');
+    if (!this.tab)
+      throw new ConnectionError('This step needs a tab: pass "tab": "t1", or start the command with openTab.');
     return this.tab;
   }
 
@@ -110,7 +136,8 @@ export class CommandSession implements CommandState {
     let conn = await this.#connect(address, autoLaunch, headless);
     // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
     // and a screenshot of such a tab would stall.
-    const create = (c: Connection) => c.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true, ...DEFAULT_WINDOW });
+    const create = (c: Connection) =>
+      c.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true, ...DEFAULT_WINDOW });
     let created: { targetId: string };
     try {
       created = await create(conn);
@@ -133,7 +160,7 @@ export class CommandSession implements CommandState {
     const registry = await loadRegistry();
     const known = Object.entries(registry.tabs).find(([, e]) => e.targetId === targetId);
     const entry = known?.[1] ?? entryFor(targetId, address, conn);
-    const alias = known?.[0] ?? await registerTab(entry);
+    const alias = known?.[0] ?? (await registerTab(entry));
     return this.#attach(conn, alias, entry);
   }
 
@@ -149,7 +176,9 @@ export class CommandSession implements CommandState {
     if (!entry) {
       if (!/^[0-9A-F]{32}$/i.test(tab)) {
         const known = Object.keys(registry.tabs);
-        throw new ConnectionError(`Unknown tab "${tab}".${known.length ? ` Known tabs: ${known.join(', ')}.` : ''} Open one with {"openTab": "https://…"} or find it with listTabs.`);
+        throw new ConnectionError(
+          `Unknown tab "${tab}".${known.length ? ` Known tabs: ${known.join(', ')}.` : ''} Open one with {"openTab": "https://…"} or find it with listTabs.`,
+        );
       }
       return this.connectTab(normaliseAddress({}), tab.toUpperCase());
     }
@@ -158,7 +187,9 @@ export class CommandSession implements CommandState {
     try {
       conn = await this.#connect(address, false);
     } catch (err) {
-      throw new ConnectionError(`Tab ${alias} is unreachable: ${(err as Error).message}. If Chrome was restarted, its tabs are gone: open a new one with openTab.`);
+      throw new ConnectionError(
+        `Tab ${alias} is unreachable: ${(err as Error).message}. If Chrome was restarted, its tabs are gone: open a new one with openTab.`,
+      );
     }
     try {
       return await this.#attach(conn, alias, entry);
@@ -166,7 +197,9 @@ export class CommandSession implements CommandState {
       // Chrome's "no target", whether as it said it or wrapped by the connection ("The tab is gone (…)").
       if (err instanceof ConnectionError && isTargetClosed(err)) {
         await forgetTab(alias);
-        throw new ConnectionError(`Tab ${alias} no longer exists (closed outside cdp-skill, or Chrome restarted). Open a new one with openTab.`);
+        throw new ConnectionError(
+          `Tab ${alias} no longer exists (closed outside cdp-skill, or Chrome restarted). Open a new one with openTab.`,
+        );
       }
       throw err;
     }
@@ -175,6 +208,12 @@ export class CommandSession implements CommandState {
   /** Closes connections and releases locks; a connection still being opened is closed when it opens, not waited for. */
   async close(): Promise<void> {
     for (const release of this.#locks.splice(0)) release();
-    for (const conn of this.#connections.values()) conn.then((c) => c.close(), () => { /* never opened: nothing to close */ });
+    for (const conn of this.#connections.values())
+      conn.then(
+        (c) => c.close(),
+        () => {
+          /* never opened: nothing to close */
+        },
+      );
   }
 }

@@ -31,7 +31,10 @@ const NOT_FOUND = new Set(['selector-not-found', 'stale-ref', 'invalid-selector'
 export function selectorWords(selector: string): string | undefined {
   const quoted = /["']([^"']{2,})["']/.exec(selector);
   if (quoted) return quoted[1];
-  const parts = Array.from(selector.matchAll(/[#.]([\w-]+)|\[[\w-]+[~|^$*]?=\s*([^\]]+)\]/g), (m) => m[1] ?? m[2]!.replace(/["']/g, ''));
+  const parts = Array.from(
+    selector.matchAll(/[#.]([\w-]+)|\[[\w-]+[~|^$*]?=\s*([^\]]+)\]/g),
+    (m) => m[1] ?? m[2]!.replace(/["']/g, ''),
+  );
   const words = parts.join(' ').trim();
   if (words) return words;
   const bare = selector.replace(/[^\w\s-]/g, ' ').trim();
@@ -44,14 +47,22 @@ export function searchTerm(details: Record<string, unknown>): string | undefined
   const target = details.target as { by?: string; value?: string } | undefined;
   if (!target?.value) return undefined;
   switch (target.by) {
-    case 'text': case 'label': return target.value;
-    case 'css': return selectorWords(target.value);
-    case 'selectors': return selectorWords(target.value.split(',')[0] ?? '');
-    default: return undefined;
+    case 'text':
+    case 'label':
+      return target.value;
+    case 'css':
+      return selectorWords(target.value);
+    case 'selectors':
+      return selectorWords(target.value.split(',')[0] ?? '');
+    default:
+      return undefined;
   }
 }
 
-export async function gatherFailureContext(tab: AttachedTab, failure: ClassifiedError): Promise<StepFailureContext | undefined> {
+export async function gatherFailureContext(
+  tab: AttachedTab,
+  failure: ClassifiedError,
+): Promise<StepFailureContext | undefined> {
   const { page } = tab;
   if (NO_CONTEXT.has(failure.category) || page.fatalError) return undefined;
   const interceptor = failure.details.interceptor as { kind?: string; selector?: string; text?: string } | undefined;
@@ -63,7 +74,10 @@ export async function gatherFailureContext(tab: AttachedTab, failure: Classified
   };
   try {
     const deadline = Deadline.after(FAILURE_CONTEXT_TIMEOUT_MS);
-    const r = await page.call(page.frame, (rt, a) => rt.failureContext.failureContext(a), req, { deadline, what: 'the failure context' });
+    const r = await page.call(page.frame, (rt, a) => rt.failureContext.failureContext(a), req, {
+      deadline,
+      what: 'the failure context',
+    });
     tab.entry.counters = r.counters;
     const out: StepFailureContext = { title: r.title, url: r.url, scrollPosition: r.scrollPosition };
     if (r.visibleButtons.length) out.visibleButtons = r.visibleButtons;

@@ -2,16 +2,45 @@
 // an agent can act on (never a stack trace), and the failure category of the fixed set below.
 
 import {
-  CdpSkillError, ConnectionError, ContextDestroyedError, ElementNotEditableError, ElementNotFoundError, EvaluationError, ExecutionError,
-  NavigationAbortedError, NavigationError, PageCrashedError, ParseError, StaleElementError, StepValidationError, TimeoutError, ValidationError,
+  CdpSkillError,
+  ConnectionError,
+  ContextDestroyedError,
+  ElementNotEditableError,
+  ElementNotFoundError,
+  EvaluationError,
+  ExecutionError,
+  NavigationAbortedError,
+  NavigationError,
+  PageCrashedError,
+  ParseError,
+  StaleElementError,
+  StepValidationError,
+  TimeoutError,
+  ValidationError,
   type ErrorType,
 } from '../common/index.js';
 import { isContextDestroyed, isStaleNode, isTargetClosed } from '../cdp/index.js';
 
 /** Why a step failed, in words an agent can branch on. The set is fixed: documented, tested. */
 export const FAILURE_CATEGORIES = [
-  'selector-not-found', 'invalid-selector', 'stale-ref', 'covered', 'not-visible', 'not-editable', 'disabled', 'option-not-found',
-  'timeout', 'navigation', 'dialog-open', 'frame', 'evaluation', 'crashed', 'connection', 'validation', 'storage', 'no-effect',
+  'selector-not-found',
+  'invalid-selector',
+  'stale-ref',
+  'covered',
+  'not-visible',
+  'not-editable',
+  'disabled',
+  'option-not-found',
+  'timeout',
+  'navigation',
+  'dialog-open',
+  'frame',
+  'evaluation',
+  'crashed',
+  'connection',
+  'validation',
+  'storage',
+  'no-effect',
 ] as const;
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
 
@@ -25,7 +54,8 @@ export interface ClassifiedError {
   details: Record<string, unknown>;
 }
 
-const isCategory = (v: unknown): v is FailureCategory => typeof v === 'string' && (FAILURE_CATEGORIES as readonly string[]).includes(v);
+const isCategory = (v: unknown): v is FailureCategory =>
+  typeof v === 'string' && (FAILURE_CATEGORIES as readonly string[]).includes(v);
 
 /** Subclasses checked in order: the first match names the category when the thrower did not. */
 const BY_CLASS: [abstract new (...args: never[]) => Error, FailureCategory][] = [
@@ -64,18 +94,32 @@ export function categoryOf(err: unknown): FailureCategory {
 
 /** What a file-system error code means, in words. */
 const FS_REASONS: Record<string, string> = {
-  ENOSPC: 'the disk is full', EDQUOT: 'the disk quota is used up', EROFS: 'the file system is read-only',
-  EACCES: 'permission denied', EPERM: 'operation not permitted', ENOTDIR: 'a part of the path is not a directory',
-  EISDIR: 'it is a directory', ENOENT: 'it does not exist', EMFILE: 'too many open files', EIO: 'an input/output error',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOTDIR: 'a part of the path is not a directory',
+  EISDIR: 'it is a directory',
+  ENOENT: 'it does not exist',
+  EMFILE: 'too many open files',
+  EIO: 'an input/output error',
 };
 
-const FS_SYSCALLS = /^(open|write|read|close|rename|mkdir|rmdir|unlink|scandir|stat|lstat|utime|chmod|symlink|copyfile|fsync|mkdtemp)$/;
+const FS_SYSCALLS =
+  /^(open|write|read|close|rename|mkdir|rmdir|unlink|scandir|stat|lstat|utime|chmod|symlink|copyfile|fsync|mkdtemp)$/;
 
 /** A raw error of a file operation (it names its syscall), here or as the cause of another. */
 function fsError(err: unknown): NodeJS.ErrnoException | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
     const x = e as NodeJS.ErrnoException;
-    if (typeof x.code === 'string' && x.code in FS_REASONS && typeof x.syscall === 'string' && FS_SYSCALLS.test(x.syscall)) return x;
+    if (
+      typeof x.code === 'string' &&
+      x.code in FS_REASONS &&
+      typeof x.syscall === 'string' &&
+      FS_SYSCALLS.test(x.syscall)
+    )
+      return x;
   }
   return undefined;
 }
@@ -83,9 +127,14 @@ function fsError(err: unknown): NodeJS.ErrnoException | undefined {
 /** A disk or HOME problem, said plainly with what to do, instead of raw errno text. */
 function storageFailure(e: NodeJS.ErrnoException): ClassifiedError {
   const home = process.env.HOME && e.path?.startsWith(process.env.HOME);
-  const fix = home ? 'Make HOME a writable directory with free space.' : 'Free disk space there, or point TMPDIR (or CDP_SKILL_STATE_DIR) at a writable disk.';
+  const fix = home
+    ? 'Make HOME a writable directory with free space.'
+    : 'Free disk space there, or point TMPDIR (or CDP_SKILL_STATE_DIR) at a writable disk.';
   return {
-    type: 'EXECUTION', name: 'StorageError', category: 'storage', details: { path: e.path, code: e.code },
+    type: 'EXECUTION',
+    name: 'StorageError',
+    category: 'storage',
+    details: { path: e.path, code: e.code },
     message: `Cannot ${e.syscall} ${e.path ?? 'a file in the state directory'}: ${FS_REASONS[e.code!]} (${e.code}). ${fix}`,
   };
 }
@@ -96,12 +145,22 @@ export function classify(err: unknown): ClassifiedError {
   const category = categoryOf(err);
   if (err instanceof CdpSkillError) {
     const named = err instanceof ExecutionError && err.name !== 'ExecutionError' && err.name !== 'ProtocolError';
-    return { type: err.type, ...(named ? { name: err.name } : {}), message: err.message, category, details: err.details };
+    return {
+      type: err.type,
+      ...(named ? { name: err.name } : {}),
+      message: err.message,
+      category,
+      details: err.details,
+    };
   }
   if (isContextDestroyed(err)) {
     return {
-      type: 'EXECUTION', name: 'ContextDestroyedError', category, details: {},
-      message: 'The page navigated or reloaded while the step ran; its JavaScript context is gone. Retry the step on the new page.',
+      type: 'EXECUTION',
+      name: 'ContextDestroyedError',
+      category,
+      details: {},
+      message:
+        'The page navigated or reloaded while the step ran; its JavaScript context is gone. Retry the step on the new page.',
     };
   }
   const message = err instanceof Error ? err.message : String(err);

@@ -3,7 +3,13 @@
 // once at the end (its value is the step's `observation`). All in the chosen frame, all within the
 // step's deadline; a document that navigates away mid-poll is polled again in the new one.
 
-import { EvaluationError, POLL_INTERVAL_MS, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
+import {
+  EvaluationError,
+  POLL_INTERVAL_MS,
+  StepValidationError,
+  TimeoutError,
+  type Deadline,
+} from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
 import { refsDeclaration, type Page } from '../page/index.js';
 import { looksLikeFunction, malformationTip, preview } from '../steps/index.js';
@@ -24,7 +30,13 @@ function callable(source: string): string {
   return looksLikeFunction(source) ? `(\n${source}\n)` : `(() => (\n${source}\n))`;
 }
 
-async function evaluateHook(page: Page, hook: HookName, body: string, deadline: Deadline, source: string): Promise<unknown> {
+async function evaluateHook(
+  page: Page,
+  hook: HookName,
+  body: string,
+  deadline: Deadline,
+  source: string,
+): Promise<unknown> {
   try {
     return await page.runAgentCode(page.frame, body, source, { deadline, what: `${hook} to return` });
   } catch (err) {
@@ -44,7 +56,7 @@ async function poll(page: Page, hook: HookName, source: string, deadline: Deadli
     const budget = Math.max(0, deadline.remainingMs() - PAGE_MARGIN_MS);
     const body = `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.pollHook(fn, ${budget}, ${POLL_INTERVAL_MS});`;
     try {
-      const r = await evaluateHook(page, hook, body, deadline, source) as HookPoll;
+      const r = (await evaluateHook(page, hook, body, deadline, source)) as HookPoll;
       return { ...r, elapsedMs: Date.now() - started };
     } catch (err) {
       if (!isContextDestroyed(err) || deadline.expired()) throw err;
@@ -53,16 +65,31 @@ async function poll(page: Page, hook: HookName, source: string, deadline: Deadli
   }
 }
 
-const lastSeen = (r: HookPoll): string => (r.error ? `it threw ${r.error}` : `last value: ${'value' in r.value ? JSON.stringify(r.value.value)?.slice(0, 100) : r.value.type}`);
+const lastSeen = (r: HookPoll): string =>
+  r.error
+    ? `it threw ${r.error}`
+    : `last value: ${'value' in r.value ? JSON.stringify(r.value.value)?.slice(0, 100) : r.value.type}`;
 
 /** SPEC §10.1 step 2: the step fails unless readyWhen turns truthy in time. */
 export async function waitReady(page: Page, source: string, deadline: Deadline): Promise<void> {
   const r = await poll(page, 'readyWhen', source, deadline);
-  if (!r.ok) throw new TimeoutError(`readyWhen was not truthy within ${r.elapsedMs}ms (${lastSeen(r)}) — in: ${preview(source)}`, { category: 'timeout', hook: 'readyWhen' });
+  if (!r.ok)
+    throw new TimeoutError(
+      `readyWhen was not truthy within ${r.elapsedMs}ms (${lastSeen(r)}) — in: ${preview(source)}`,
+      {
+        category: 'timeout',
+        hook: 'readyWhen',
+      },
+    );
 }
 
 /** SPEC §10.1 step 4: a warning, not a failure, when the page never settles. */
-export async function waitSettled(page: Page, source: string, deadline: Deadline, reserveForObserve: boolean): Promise<string | undefined> {
+export async function waitSettled(
+  page: Page,
+  source: string,
+  deadline: Deadline,
+  reserveForObserve: boolean,
+): Promise<string | undefined> {
   const budget = deadline.cap(Math.max(0, deadline.remainingMs() - (reserveForObserve ? OBSERVE_RESERVE_MS : 0)));
   try {
     const r = await poll(page, 'settledWhen', source, budget);
@@ -74,11 +101,24 @@ export async function waitSettled(page: Page, source: string, deadline: Deadline
 }
 
 /** SPEC §10.1 step 5: the observed value, or a warning when observe threw. */
-export async function observe(page: Page, source: string, deadline: Deadline): Promise<{ value: unknown } | { warning: string }> {
+export async function observe(
+  page: Page,
+  source: string,
+  deadline: Deadline,
+): Promise<{ value: unknown } | { warning: string }> {
   try {
-    return { value: await evaluateHook(page, 'observe', `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.observeHook(fn);`, deadline, source) };
+    return {
+      value: await evaluateHook(
+        page,
+        'observe',
+        `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.observeHook(fn);`,
+        deadline,
+        source,
+      ),
+    };
   } catch (err) {
-    if (err instanceof EvaluationError || err instanceof TimeoutError || isContextDestroyed(err)) return { warning: `observe failed: ${err instanceof Error ? err.message : String(err)}` };
+    if (err instanceof EvaluationError || err instanceof TimeoutError || isContextDestroyed(err))
+      return { warning: `observe failed: ${err instanceof Error ? err.message : String(err)}` };
     throw err;
   }
 }

@@ -23,7 +23,10 @@ export interface NextStepInput {
   hooks?: Record<string, string>;
 }
 
-interface Target { by: string; value: string }
+interface Target {
+  by: string;
+  value: string;
+}
 type Obj = Record<string, unknown>;
 
 function targetOf(details: Obj): Target | undefined {
@@ -46,19 +49,27 @@ function targetKeys(facts: TargetFacts | undefined, t: Target | undefined, raw: 
   if (t?.by === 'css') return { selector: t.value };
   if (t?.by === 'ref' || t?.by === 'text' || t?.by === 'label') return { [t.by]: t.value };
   if (typeof raw === 'string') return stringKeys(raw);
-  if (isObj(raw)) return Object.fromEntries((facts?.keys ?? []).filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
+  if (isObj(raw))
+    return Object.fromEntries((facts?.keys ?? []).filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
   return {};
 }
 
-const withoutTarget = (facts: TargetFacts, o: Obj): Obj => Object.fromEntries(Object.entries(o).filter(([k]) => !facts.keys.includes(k)));
+const withoutTarget = (facts: TargetFacts, o: Obj): Obj =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !facts.keys.includes(k)));
 
 /** The same step aimed at `ref` instead, when the step takes refs. */
-export function retarget(action: string, raw: unknown, target: Target | undefined, ref: string): SuggestedStep | undefined {
+export function retarget(
+  action: string,
+  raw: unknown,
+  target: Target | undefined,
+  ref: string,
+): SuggestedStep | undefined {
   const facts = getStep(action)?.target;
   if (!facts?.keys.includes('ref')) return undefined;
   if (typeof raw === 'string') return facts.string ? { [action]: ref } : undefined;
   if (!isObj(raw)) return undefined;
-  if (NAMING_KEYS.some((k) => facts.keys.includes(k) && raw[k] !== undefined)) return { [action]: { ref, ...withoutTarget(facts, raw) } };
+  if (NAMING_KEYS.some((k) => facts.keys.includes(k) && raw[k] !== undefined))
+    return { [action]: { ref, ...withoutTarget(facts, raw) } };
   // Field maps ({"#email": "x"} or {fields: {…}}): the failing field's key is the target's value.
   const map = isObj(raw.fields) ? raw.fields : raw;
   if (facts.fieldMap && target && target.value in map) {
@@ -76,16 +87,23 @@ function withOption(action: string, raw: unknown, key: string, value: unknown): 
 
 /** Text an invalid selector was probably meant to find: text=…, :contains("…"), :has-text("…"). */
 function textInSelector(selector: string): string | undefined {
-  const m = /^text=["']?(.+?)["']?$/.exec(selector.trim()) ?? /:(?:contains|has-text)\(\s*["']?(.+?)["']?\s*\)/.exec(selector);
+  const m =
+    /^text=["']?(.+?)["']?$/.exec(selector.trim()) ?? /:(?:contains|has-text)\(\s*["']?(.+?)["']?\s*\)/.exec(selector);
   return m?.[1];
 }
 
-async function closestOption(wanted: string, options: { value: string; label: string }[]): Promise<{ value: string; label: string } | undefined> {
+async function closestOption(
+  wanted: string,
+  options: { value: string; label: string }[],
+): Promise<{ value: string; label: string } | undefined> {
   const lower = wanted.toLowerCase();
   const contained = options.find((o) => o.label.toLowerCase().includes(lower) || o.value.toLowerCase().includes(lower));
   if (contained) return contained;
   const { closest } = await import('./suggest.js'); // an error path: the edit-distance code loads only now
-  const hit = closest(wanted, options.flatMap((o) => [o.label, o.value]));
+  const hit = closest(
+    wanted,
+    options.flatMap((o) => [o.label, o.value]),
+  );
   return hit === undefined ? undefined : options.find((o) => o.label === hit || o.value === hit);
 }
 
@@ -109,8 +127,12 @@ function notEditableStep(i: NextStepInput, target: Target | undefined): Suggeste
 
 /** Waits for the target to be enabled before the same step (a form that enables its button). */
 function enabledStep(i: NextStepInput, target: Target | undefined): SuggestedStep | undefined {
-  const el = target?.by === 'css' ? `document.querySelector(${JSON.stringify(target.value)})`
-    : target?.by === 'ref' ? `window.__ariaRefs?.get(${JSON.stringify(target.value)})` : undefined;
+  const el =
+    target?.by === 'css'
+      ? `document.querySelector(${JSON.stringify(target.value)})`
+      : target?.by === 'ref'
+        ? `window.__ariaRefs?.get(${JSON.stringify(target.value)})`
+        : undefined;
   if (!el) return undefined;
   return { [i.action]: i.raw, readyWhen: `() => !${el}?.matches(':disabled, [aria-disabled=true]')` };
 }
@@ -131,7 +153,12 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
   const { category, details } = i.failure;
   const target = targetOf(details);
   // A near match that names another identifier (ORD-00211 for ORD-04711) is another thing: never a step.
-  const wanted = typeof details.name === 'string' ? details.name : target?.by === 'text' || target?.by === 'label' ? target.value : '';
+  const wanted =
+    typeof details.name === 'string'
+      ? details.name
+      : target?.by === 'text' || target?.by === 'label'
+        ? target.value
+        : '';
   const near = (i.context?.nearMatches ?? []).filter((m) => !differsInIdentifier(wanted, m.name));
   const def = getStep(i.action);
   switch (category) {
@@ -139,7 +166,8 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
       if (near[0]) return retarget(i.action, i.raw, target, near[0].ref) ?? remedyStep('look');
       // Nothing alike on screen, but the page scrolls: the element may be further down.
       const scroll = i.context?.scrollPosition;
-      if (def?.params.keys?.scrollUntilVisible !== undefined && scroll && scroll.y < scroll.maxY - 1) return withOption(i.action, i.raw, 'scrollUntilVisible', true);
+      if (def?.params.keys?.scrollUntilVisible !== undefined && scroll && scroll.y < scroll.maxY - 1)
+        return withOption(i.action, i.raw, 'scrollUntilVisible', true);
       return remedyStep('look');
     }
     case 'stale-ref': {
@@ -156,22 +184,33 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
       const dismiss = i.context?.coveredBy?.dismiss;
       return dismiss ? remedyStep('dismiss', { ref: dismiss.ref }) : withOption(i.action, i.raw, 'force', true);
     }
-    case 'not-visible': return def?.target?.pointer ? withOption(i.action, i.raw, 'force', true) : undefined;
-    case 'disabled': return enabledStep(i, target);
-    case 'not-editable': return notEditableStep(i, target);
-    case 'option-not-found': return optionStep(i);
+    case 'not-visible':
+      return def?.target?.pointer ? withOption(i.action, i.raw, 'force', true) : undefined;
+    case 'disabled':
+      return enabledStep(i, target);
+    case 'not-editable':
+      return notEditableStep(i, target);
+    case 'option-not-found':
+      return optionStep(i);
     case 'timeout':
       // A text that never showed, but one much like it is there: wait for that one.
-      if (target?.by === 'text' && near[0] && isObj(i.raw) && i.raw.text !== undefined) return { [i.action]: { ...i.raw, text: near[0].name } };
+      if (target?.by === 'text' && near[0] && isObj(i.raw) && i.raw.text !== undefined)
+        return { [i.action]: { ...i.raw, text: near[0].name } };
       return timeoutStep(i);
     case 'navigation':
       if (details.beforeunload) return remedyStep('beforeunload');
       return i.failure.name === 'ContextDestroyedError' ? { [i.action]: i.raw } : undefined;
-    case 'frame': return (details.nextStep as SuggestedStep | undefined) ?? remedyStep('frame');
-    case 'crashed': return remedyStep('crashed');
+    case 'frame':
+      return (details.nextStep as SuggestedStep | undefined) ?? remedyStep('frame');
+    case 'crashed':
+      return remedyStep('crashed');
     // A fallback or keys nothing reacted to: dismiss what covers the target, else the thrower's suggestion.
-    case 'no-effect': return i.context?.coveredBy?.dismiss ? { click: i.context.coveredBy.dismiss.ref } : details.nextStep as SuggestedStep | undefined;
+    case 'no-effect':
+      return i.context?.coveredBy?.dismiss
+        ? { click: i.context.coveredBy.dismiss.ref }
+        : (details.nextStep as SuggestedStep | undefined);
     // dialog-open (a tab blocked by a dialog no one could answer): no step helps; the message says what does.
-    default: return undefined;
+    default:
+      return undefined;
   }
 }

@@ -7,8 +7,24 @@ import { redactSecrets } from '../common/index.js';
 import { boundAnswer } from './answer-bound.js';
 
 export const OUTPUT_ORDER = [
-  'status', 'tab', 'navigated', 'context', 'screenshot', 'fullSnapshot', 'changes', 'console', 'dialogs',
-  'network', 'steps', 'errors', 'error', 'warning', 'actionRequired', 'siteProfile', 'truncated', 'viewportSnapshot',
+  'status',
+  'tab',
+  'navigated',
+  'context',
+  'screenshot',
+  'fullSnapshot',
+  'changes',
+  'console',
+  'dialogs',
+  'network',
+  'steps',
+  'errors',
+  'error',
+  'warning',
+  'actionRequired',
+  'siteProfile',
+  'truncated',
+  'viewportSnapshot',
 ] as const;
 
 type Field = (typeof OUTPUT_ORDER)[number];
@@ -38,7 +54,7 @@ const VERBATIM = new Set<Field>(['steps', 'changes']);
 export function assemble(fields: Partial<Record<Field, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of OUTPUT_ORDER) {
-    const v = VERBATIM.has(key) ? fields[key] ?? undefined : stripEmpty(fields[key]);
+    const v = VERBATIM.has(key) ? (fields[key] ?? undefined) : stripEmpty(fields[key]);
     if (v !== undefined && v !== false) out[key] = v;
   }
   return boundAnswer(redactSecrets(out));

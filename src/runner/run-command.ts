@@ -57,7 +57,8 @@ interface Run {
   firstFailure?: { type: string; step: number; message: string; category: string };
 }
 
-const tabState = (tab: AttachedTab): string => JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame]);
+const tabState = (tab: AttachedTab): string =>
+  JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame]);
 
 /** The run's state and its session, which starts watching the tab (console, state) when one is attached. */
 function startRun(cmd: Command): Run {
@@ -65,12 +66,26 @@ function startRun(cmd: Command): Run {
   const visual = cmd.steps.some((s) => !isReadOnlyStep(s.def, s.params));
   const first = cmd.steps[0]!;
   // A command that starts by loading a new document has nothing to diff against: no early look.
-  const earlyLook = visual && cmd.tab !== undefined && !first.def.providesTab && first.def.replacesDocument === undefined;
+  const earlyLook =
+    visual && cmd.tab !== undefined && !first.def.providesTab && first.def.replacesDocument === undefined;
   const onAttach = (tab: AttachedTab): void => {
     progress.tab = tab.alias;
-    run.watch = { tab, console: new ConsoleCollector(tab.page.session, startedMs), startUrl: tab.page.lifecycle.url, startEntry: tabState(tab) };
+    run.watch = {
+      tab,
+      console: new ConsoleCollector(tab.page.session, startedMs),
+      startUrl: tab.page.lifecycle.url,
+      startEntry: tabState(tab),
+    };
   };
-  const session = new CommandSession(cmd.timeoutMs, onAttach, earlyLook ? (s, entry) => { run.early ??= startBefore(s, entry); } : undefined);
+  const session = new CommandSession(
+    cmd.timeoutMs,
+    onAttach,
+    earlyLook
+      ? (s, entry) => {
+          run.early ??= startBefore(s, entry);
+        }
+      : undefined,
+  );
   const run: Run = { cmd, session, visual, steps: [], errors: [] };
   return run;
 }
@@ -82,7 +97,8 @@ async function attach(run: Run): Promise<void> {
   if (cmd.tab === undefined || first.def.providesTab) return;
   try {
     const tab = await run.session.attachExisting(cmd.tab);
-    if (run.visual && !first.def.replacesDocument?.(first.params, tab.page.lifecycle.url)) run.before = await captureBefore(tab, run.early);
+    if (run.visual && !first.def.replacesDocument?.(first.params, tab.page.lifecycle.url))
+      run.before = await captureBefore(tab, run.early);
   } catch (err) {
     run.fatal = classify(err);
   }
@@ -102,11 +118,29 @@ async function runSteps(run: Run): Promise<void> {
       run.steps.push(okStep(step, done));
     } catch (err) {
       const c = classify(err);
-      if (!step.optional) progress.failed = { action: step.action, status: 'error', error: c.message, ...(c.name ? { errorType: c.name } : {}), category: c.category, type: c.type };
+      if (!step.optional)
+        progress.failed = {
+          action: step.action,
+          status: 'error',
+          error: c.message,
+          ...(c.name ? { errorType: c.name } : {}),
+          category: c.category,
+          type: c.type,
+        };
       run.steps.push(await failedStep(step, c, run.session, err));
-      if (!step.optional) run.errors.push({ step: step.index, action: step.action, error: c.message, ...(c.name ? { type: c.name } : {}) });
-      if (!step.optional) run.firstFailure ??= { type: c.type, step: step.index, message: c.message, category: c.category };
-      if (c.type === 'CONNECTION' || err instanceof ConnectionError) { run.fatal = c; return; }
+      if (!step.optional)
+        run.errors.push({
+          step: step.index,
+          action: step.action,
+          error: c.message,
+          ...(c.name ? { type: c.name } : {}),
+        });
+      if (!step.optional)
+        run.firstFailure ??= { type: c.type, step: step.index, message: c.message, category: c.category };
+      if (c.type === 'CONNECTION' || err instanceof ConnectionError) {
+        run.fatal = c;
+        return;
+      }
       if (!step.optional && run.cmd.stopOnError) return;
     }
   }
@@ -130,7 +164,8 @@ function warnUnusedAnswer(run: Run): void {
   const arming = new Set(run.cmd.steps.filter((s) => s.def.armsDialog).map((s) => s.action));
   const armed = [...run.steps].reverse().find((s) => s.status === 'ok' && arming.has(s.action));
   if (!armed) return;
-  const note = 'no dialog opened after it in this command; the answer is kept for one that opens before the next command';
+  const note =
+    'no dialog opened after it in this command; the answer is kept for one that opens before the next command';
   armed.warning = armed.warning ? `${armed.warning}; ${note}` : note;
 }
 
@@ -148,11 +183,19 @@ async function profileFor(url: string | undefined): Promise<ProfileLookup> {
  * A command never returns the same YAML twice (issue 13): a whole-page snapshot step taken after the
  * last step that could change the page already shows the screen, so `viewportSnapshot` goes.
  */
-function dropRepeatedView<T extends { viewportSnapshot?: string; truncated?: true }>(captured: T, cmd: Command, results: StepResult[]): T {
+function dropRepeatedView<T extends { viewportSnapshot?: string; truncated?: true }>(
+  captured: T,
+  cmd: Command,
+  results: StepResult[],
+): T {
   if (!captured.viewportSnapshot) return captured;
   let lastAction = -1;
-  cmd.steps.forEach((s, i) => { if (!isReadOnlyStep(s.def, s.params)) lastAction = i; });
-  const shown = results.some((r, i) => i > lastAction && r.status === 'ok' && isWholeSnapshot(r.output, cmd.steps[i]?.params));
+  cmd.steps.forEach((s, i) => {
+    if (!isReadOnlyStep(s.def, s.params)) lastAction = i;
+  });
+  const shown = results.some(
+    (r, i) => i > lastAction && r.status === 'ok' && isWholeSnapshot(r.output, cmd.steps[i]?.params),
+  );
   if (!shown) return captured;
   const { viewportSnapshot: _same, truncated: _cut, ...rest } = captured;
   return rest as T;
@@ -181,7 +224,9 @@ async function saveTabState(watch: TabWatch): Promise<void> {
  * Phase 3, after the steps: the dialog guard, the profile lookup and the capture go alongside each
  * other; then the tab's state is written back. Nothing here runs on a tab that is closed or lost.
  */
-async function capturePhase(run: Run): Promise<{ captured: AfterCapture | Record<string, never>; profile: ProfileLookup; capturedPage: boolean }> {
+async function capturePhase(
+  run: Run,
+): Promise<{ captured: AfterCapture | Record<string, never>; profile: ProfileLookup; capturedPage: boolean }> {
   const { watch, session, fatal } = run;
   const usable = watch && !session.closedOwnTab && !fatal ? watch : undefined;
   const alive = usable && !usable.tab.page.fatalError ? usable : undefined;
@@ -189,7 +234,16 @@ async function capturePhase(run: Run): Promise<{ captured: AfterCapture | Record
   const profile = profileFor(run.navigatedTo);
   progress.phase = CAPTURE_PHASE;
   const captured = alive
-    ? dropRepeatedView(await captureAfter(alive.tab, { visual: run.visual, startUrl: alive.startUrl, before: run.before, actions: run.cmd.steps.map((s) => s.action) }), run.cmd, run.steps)
+    ? dropRepeatedView(
+        await captureAfter(alive.tab, {
+          visual: run.visual,
+          startUrl: alive.startUrl,
+          before: run.before,
+          actions: run.cmd.steps.map((s) => s.action),
+        }),
+        run.cmd,
+        run.steps,
+      )
     : {};
   if (watch && !session.closedOwnTab) await Promise.all([saveTabState(watch), guarded]);
   return { captured, profile: await profile, capturedPage: Boolean(alive && run.visual) };
@@ -201,12 +255,18 @@ const MAX_NETWORK_FAILURES = 10;
 /** Failed requests and HTTP errors during the command (SPEC §17.4), capped, with the rest counted. */
 export function networkReport(failed: FailedRequest[]): { failed: FailedRequest[]; more?: number } | undefined {
   if (!failed.length) return undefined;
-  const shown = failed.slice(0, MAX_NETWORK_FAILURES).map((f) => ({ ...f, url: f.url.length > 150 ? `${f.url.slice(0, 149)}…` : f.url }));
+  const shown = failed
+    .slice(0, MAX_NETWORK_FAILURES)
+    .map((f) => ({ ...f, url: f.url.length > 150 ? `${f.url.slice(0, 149)}…` : f.url }));
   return { failed: shown, ...(failed.length > shown.length ? { more: failed.length - shown.length } : {}) };
 }
 
 /** Phase 4: the answer, in the documented field order. */
-function answer(run: Run, captured: AfterCapture | Record<string, never>, profile: ProfileLookup): { output: Record<string, unknown>; ok: boolean } {
+function answer(
+  run: Run,
+  captured: AfterCapture | Record<string, never>,
+  profile: ProfileLookup,
+): { output: Record<string, unknown>; ok: boolean } {
   const { watch, session, fatal, errors } = run;
   const ok = !fatal && errors.length === 0;
   const output = assemble({
@@ -218,8 +278,13 @@ function answer(run: Run, captured: AfterCapture | Record<string, never>, profil
     network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
     steps: run.steps,
     errors,
-    error: fatal && (fatal.type === 'CONNECTION' || !errors.length) ? { type: fatal.type, message: fatal.message, category: fatal.category } : run.firstFailure,
-    warning: [...watch?.tab.page.attachNotes ?? [], (captured as { warning?: string }).warning].filter(Boolean).join(' ') || undefined,
+    error:
+      fatal && (fatal.type === 'CONNECTION' || !errors.length)
+        ? { type: fatal.type, message: fatal.message, category: fatal.category }
+        : run.firstFailure,
+    warning:
+      [...(watch?.tab.page.attachNotes ?? []), (captured as { warning?: string }).warning].filter(Boolean).join(' ') ||
+      undefined,
     ...profile,
   });
   return { output, ok };

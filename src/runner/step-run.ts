@@ -27,16 +27,24 @@ export interface StepResult {
   context?: StepFailureContext;
 }
 
-export interface StepRun { output: unknown; warning?: string; observation?: { value: unknown } }
+export interface StepRun {
+  output: unknown;
+  warning?: string;
+  observation?: { value: unknown };
+}
 
 /** Time a step may overrun its deadline before the runner stops waiting on it regardless (the CLI's watchdog answers 500 ms after). */
 const STEP_GRACE_MS = 200;
 
 /** A step reports non-fatal issues as `warnings` in its output; the result carries them as `warning` (SPEC §10.5). */
 export function splitWarnings(raw: unknown): { output: unknown; warning?: string } {
-  if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { warnings?: unknown }).warnings)) return { output: raw };
+  if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { warnings?: unknown }).warnings))
+    return { output: raw };
   const { warnings, ...output } = raw as { warnings: string[] };
-  return { output: Object.keys(output).length ? output : undefined, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
+  return {
+    output: Object.keys(output).length ? output : undefined,
+    ...(warnings.length ? { warning: warnings.join('; ') } : {}),
+  };
 }
 
 /** The step's hooks around its action, in the order of SPEC §10.1, all within the step deadline. */
@@ -48,13 +56,19 @@ async function runAction(step: ValidatedStep, ctx: StepContext, session: Command
   let observation: StepRun['observation'];
   if (hooks?.settledWhen || hooks?.observe) {
     const { page } = session.requireTab();
-    const unsettled = hooks.settledWhen ? await waitSettled(page, hooks.settledWhen, ctx.deadline, !!hooks.observe) : undefined;
+    const unsettled = hooks.settledWhen
+      ? await waitSettled(page, hooks.settledWhen, ctx.deadline, !!hooks.observe)
+      : undefined;
     if (unsettled) warnings.push(unsettled);
     const seen = hooks.observe ? await observe(page, hooks.observe, ctx.deadline) : undefined;
     if (seen && 'warning' in seen) warnings.push(seen.warning);
     else if (seen) observation = seen;
   }
-  return { output, ...(warnings.length ? { warning: warnings.join('; ') } : {}), ...(observation ? { observation } : {}) };
+  return {
+    output,
+    ...(warnings.length ? { warning: warnings.join('; ') } : {}),
+    ...(observation ? { observation } : {}),
+  };
 }
 
 /** Runs a step whose time counts from `from` (the first step's includes the attach before it). */
@@ -68,13 +82,19 @@ export async function runStep(step: ValidatedStep, session: CommandSession, from
     timer = setTimeout(() => {
       const waiting = pendingNow();
       const log = deadline.callLog();
-      reject(new TimeoutError(`Step ${step.index} (${step.action}) did not finish within its ${step.timeoutMs}ms timeout (${Date.now() - from}ms passed)`
-        + `${waiting.length ? `; it was waiting for ${waiting.join('; ')}` : ''}. Chrome may be frozen or overloaded: check with {"chromeStatus": true}.`
-        + `${log ? ` Call log: ${log}` : ''}`));
+      reject(
+        new TimeoutError(
+          `Step ${step.index} (${step.action}) did not finish within its ${step.timeoutMs}ms timeout (${Date.now() - from}ms passed)` +
+            `${waiting.length ? `; it was waiting for ${waiting.join('; ')}` : ''}. Chrome may be frozen or overloaded: check with {"chromeStatus": true}.` +
+            `${log ? ` Call log: ${log}` : ''}`,
+        ),
+      );
     }, deadline.remainingMs() + STEP_GRACE_MS);
   });
   const action = runAction(step, ctx, session);
-  action.catch(() => { /* after a hard stop nobody awaits the action; its late failure is moot */ });
+  action.catch(() => {
+    /* after a hard stop nobody awaits the action; its late failure is moot */
+  });
   return Promise.race([action, hardStop]).finally(() => clearTimeout(timer));
 }
 
@@ -82,23 +102,42 @@ export async function runStep(step: ValidatedStep, session: CommandSession, from
 export function okStep(step: ValidatedStep, run: StepRun): StepResult {
   const { output, warning, observation } = run;
   return {
-    action: step.action, status: 'ok', ...(output !== undefined ? { output } : {}), ...(warning ? { warning } : {}),
+    action: step.action,
+    status: 'ok',
+    ...(output !== undefined ? { output } : {}),
+    ...(warning ? { warning } : {}),
     ...(observation ? { observation: observation.value } : {}),
   };
 }
 
 /** A failed step's result; a non-optional one also gets its params, the failure context and a next step. */
-export async function failedStep(step: ValidatedStep, c: ClassifiedError, session: CommandSession, err: unknown): Promise<StepResult> {
+export async function failedStep(
+  step: ValidatedStep,
+  c: ClassifiedError,
+  session: CommandSession,
+  err: unknown,
+): Promise<StepResult> {
   // A step that got partway (pipeline, poll) keeps what it has in the error's details.
   const partial = err instanceof CdpSkillError ? err.details.output : undefined;
   const result: StepResult = {
-    action: step.action, status: step.optional ? 'skipped' : 'error', ...(partial !== undefined ? { output: partial } : {}),
-    error: c.message, ...(c.name ? { errorType: c.name } : {}), category: c.category,
+    action: step.action,
+    status: step.optional ? 'skipped' : 'error',
+    ...(partial !== undefined ? { output: partial } : {}),
+    error: c.message,
+    ...(c.name ? { errorType: c.name } : {}),
+    category: c.category,
   };
   if (step.optional) return result;
   result.params = step.raw;
   const context = session.tab && !session.closedOwnTab ? await gatherFailureContext(session.tab, c) : undefined;
-  const next = await nextStep({ action: step.action, raw: step.raw, failure: c, context, timeoutMs: step.timeoutMs, ...(step.hooks ? { hooks: step.hooks } : {}) });
+  const next = await nextStep({
+    action: step.action,
+    raw: step.raw,
+    failure: c,
+    context,
+    timeoutMs: step.timeoutMs,
+    ...(step.hooks ? { hooks: step.hooks } : {}),
+  });
   if (next) result.nextStep = next;
   if (context) result.context = context;
   return result;

@@ -18,7 +18,11 @@ export function closest(word: string, candidates: readonly string[]): string | u
     const other = c.toLowerCase();
     const d = levenshtein.get(lower, other);
     const score = d * 100 + levenshtein.get(sorted(lower), sorted(other));
-    if (score < bestScore) { best = c; bestScore = score; bestDistance = d; }
+    if (score < bestScore) {
+      best = c;
+      bestScore = score;
+      bestDistance = d;
+    }
   }
   const limit = Math.max(2, Math.floor(word.length / 3));
   return bestDistance <= limit ? best : undefined;

@@ -30,12 +30,16 @@ const OWN_TIMEOUT_MARGIN_MS = 1_000;
 const TOP_LEVEL_KEYS = ['tab', 'timeout', 'steps', 'stopOnError'];
 const STEP_MODIFIERS = ['optional', 'timeout', ...HOOK_NAMES];
 const MAX_HOOK_SOURCE = 10_000;
-const MIGRATION = 'The "config" object is no longer supported. Move connection settings into the first step: '
-  + '{"steps":[{"openTab":{"url":"…","host":"…","port":9333,"headless":true}}]}; later commands pass only "tab": "t1". '
-  + 'Put "timeout" at the top level.';
+const MIGRATION =
+  'The "config" object is no longer supported. Move connection settings into the first step: ' +
+  '{"steps":[{"openTab":{"url":"…","host":"…","port":9333,"headless":true}}]}; later commands pass only "tab": "t1". ' +
+  'Put "timeout" at the top level.';
 
 export function parseJson(text: string): unknown {
-  if (!text.trim()) throw new ParseError('No input. Pass one JSON argument: cdp-skill \'{"steps":[{"openTab":"https://example.com"}]}\'');
+  if (!text.trim())
+    throw new ParseError(
+      'No input. Pass one JSON argument: cdp-skill \'{"steps":[{"openTab":"https://example.com"}]}\'',
+    );
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -46,13 +50,15 @@ export function parseJson(text: string): unknown {
 
 function readTimeout(v: unknown, where: string): number | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ValidationError(`${where}"timeout" must be a positive number of milliseconds, got ${describe(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
+    throw new ValidationError(`${where}"timeout" must be a positive number of milliseconds, got ${describe(v)}`);
   return clampTimeout(v);
 }
 
 function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): ValidatedStep {
   const at = `Step ${index}`;
-  if (!isObj(raw)) throw new ValidationError(`${at} must be an object like {"goto": "https://…"}, got ${describe(raw)}`);
+  if (!isObj(raw))
+    throw new ValidationError(`${at} must be an object like {"goto": "https://…"}, got ${describe(raw)}`);
   const keys = Object.keys(raw);
   const actions = keys.filter((k) => getStep(k));
   const unknown = keys.filter((k) => !getStep(k) && !STEP_MODIFIERS.includes(k));
@@ -61,16 +67,25 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
     const hint = didYouMeanSync(key, [...stepNames(), ...STEP_MODIFIERS]);
     throw new ValidationError(`${at}: unknown step ${quoteKey(key)}.${hint} Known steps: ${stepNames().join(', ')}`);
   }
-  if (actions.length === 0) throw new ValidationError(`${at} has no action (only ${keys.join(', ') || 'nothing'}); add one of: ${stepNames().join(', ')}`);
-  if (actions.length > 1) throw new ValidationError(`${at} has ${actions.length} actions (${actions.join(', ')}); put each in its own step`);
+  if (actions.length === 0)
+    throw new ValidationError(
+      `${at} has no action (only ${keys.join(', ') || 'nothing'}); add one of: ${stepNames().join(', ')}`,
+    );
+  if (actions.length > 1)
+    throw new ValidationError(`${at} has ${actions.length} actions (${actions.join(', ')}); put each in its own step`);
   const action = actions[0]!;
   const def = getStep(action)!;
   const optional = raw.optional;
-  if (optional !== undefined && typeof optional !== 'boolean') throw new ValidationError(`${at} (${action}): "optional" must be true or false`);
+  if (optional !== undefined && typeof optional !== 'boolean')
+    throw new ValidationError(`${at} (${action}): "optional" must be true or false`);
   const stepTimeoutMs = readTimeout(raw.timeout, `${at} (${action}): `);
   const { hooks, params: given } = readHooks(raw, action, at);
-  if (hooks && !def.needsTab && !def.providesTab) throw new ValidationError(`${at} (${action}): hooks run in a page; ${action} has none`);
-  if (hooks?.readyWhen && def.providesTab) throw new ValidationError(`${at} (${action}): readyWhen runs before the step, when ${action} has no page yet; use settledWhen`);
+  if (hooks && !def.needsTab && !def.providesTab)
+    throw new ValidationError(`${at} (${action}): hooks run in a page; ${action} has none`);
+  if (hooks?.readyWhen && def.providesTab)
+    throw new ValidationError(
+      `${at} (${action}): readyWhen runs before the step, when ${action} has no page yet; use settledWhen`,
+    );
   let params: unknown;
   try {
     params = def.parse(given);
@@ -81,8 +96,19 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
   }
   // A step's own limit (poll {timeout: 60000}) raises the command's default; an explicit step "timeout" wins.
   const own = def.ownTimeoutMs?.(params);
-  const timeoutMs = stepTimeoutMs ?? (own !== undefined ? Math.max(defaultTimeoutMs, clampTimeout(own + OWN_TIMEOUT_MARGIN_MS)) : defaultTimeoutMs);
-  return { index, action, def, params, raw: given, optional: optional === true, timeoutMs, ...(hooks ? { hooks } : {}) };
+  const timeoutMs =
+    stepTimeoutMs ??
+    (own !== undefined ? Math.max(defaultTimeoutMs, clampTimeout(own + OWN_TIMEOUT_MARGIN_MS)) : defaultTimeoutMs);
+  return {
+    index,
+    action,
+    def,
+    params,
+    raw: given,
+    optional: optional === true,
+    timeoutMs,
+    ...(hooks ? { hooks } : {}),
+  };
 }
 
 /**
@@ -94,20 +120,27 @@ function readHooks(raw: Record<string, unknown>, action: string, at: string): { 
   const hooks: StepHooks = {};
   for (const name of HOOK_NAMES) {
     const inside = isObj(params) && params[name] !== undefined;
-    if (inside && raw[name] !== undefined) throw new ValidationError(`${at} (${action}): "${name}" is given twice (beside the action and inside it)`);
+    if (inside && raw[name] !== undefined)
+      throw new ValidationError(`${at} (${action}): "${name}" is given twice (beside the action and inside it)`);
     const v = inside ? (params as Record<string, unknown>)[name] : raw[name];
     if (v === undefined) continue;
-    if (typeof v !== 'string' || !v.trim()) throw new ValidationError(`${at} (${action}): "${name}" must be JavaScript source like "() => document.querySelector('.done')", got ${describe(v)}`);
-    if (v.length > MAX_HOOK_SOURCE) throw new ValidationError(`${at} (${action}): "${name}" is longer than ${MAX_HOOK_SOURCE} characters`);
+    if (typeof v !== 'string' || !v.trim())
+      throw new ValidationError(
+        `${at} (${action}): "${name}" must be JavaScript source like "() => document.querySelector('.done')", got ${describe(v)}`,
+      );
+    if (v.length > MAX_HOOK_SOURCE)
+      throw new ValidationError(`${at} (${action}): "${name}" is longer than ${MAX_HOOK_SOURCE} characters`);
     hooks[name] = v;
-    if (inside) params = Object.fromEntries(Object.entries(params as Record<string, unknown>).filter(([k]) => k !== name));
+    if (inside)
+      params = Object.fromEntries(Object.entries(params as Record<string, unknown>).filter(([k]) => k !== name));
   }
   return { ...(Object.keys(hooks).length ? { hooks } : {}), params };
 }
 
 /** Longest parameter message echoed: a step's own message may quote a huge value. */
 const MAX_PARAM_MESSAGE = 1_000;
-const capped = (message: string): string => message.length > MAX_PARAM_MESSAGE ? `${message.slice(0, MAX_PARAM_MESSAGE)}…` : message;
+const capped = (message: string): string =>
+  message.length > MAX_PARAM_MESSAGE ? `${message.slice(0, MAX_PARAM_MESSAGE)}…` : message;
 
 // fast-levenshtein is only needed on this error path; it is small, so it is loaded on demand
 // synchronously through the module cache set up by loadSuggest().
@@ -124,15 +157,23 @@ function validateOnce(input: unknown): Command {
   if ('config' in input) throw new ValidationError(MIGRATION);
   for (const key of Object.keys(input)) {
     if (!TOP_LEVEL_KEYS.includes(key)) {
-      throw new ValidationError(`Unknown top-level key ${quoteKey(key)}.${didYouMeanSync(key, TOP_LEVEL_KEYS)} Allowed: ${TOP_LEVEL_KEYS.join(', ')}`);
+      throw new ValidationError(
+        `Unknown top-level key ${quoteKey(key)}.${didYouMeanSync(key, TOP_LEVEL_KEYS)} Allowed: ${TOP_LEVEL_KEYS.join(', ')}`,
+      );
     }
   }
   const { tab, steps, stopOnError } = input;
   if (tab !== undefined && (typeof tab !== 'string' || !(ALIAS_FORM.test(tab) || TARGET_ID_FORM.test(tab)))) {
-    throw new ValidationError(`"tab" must be a tab alias like "t1" (or a target id from listTabs), got ${describe(tab)}`);
+    throw new ValidationError(
+      `"tab" must be a tab alias like "t1" (or a target id from listTabs), got ${describe(tab)}`,
+    );
   }
-  if (stopOnError !== undefined && typeof stopOnError !== 'boolean') throw new ValidationError('"stopOnError" must be true or false');
-  if (!Array.isArray(steps)) throw new ValidationError(`"steps" must be an array of steps, got ${steps === undefined ? 'nothing' : describe(steps)}`);
+  if (stopOnError !== undefined && typeof stopOnError !== 'boolean')
+    throw new ValidationError('"stopOnError" must be true or false');
+  if (!Array.isArray(steps))
+    throw new ValidationError(
+      `"steps" must be an array of steps, got ${steps === undefined ? 'nothing' : describe(steps)}`,
+    );
   if (steps.length === 0) throw new ValidationError('"steps" is empty; give at least one step');
   const timeoutMs = readTimeout(input.timeout, '') ?? DEFAULT_STEP_TIMEOUT_MS;
   const validated = steps.map((s, i) => validateStep(s, i + 1, timeoutMs));
@@ -142,15 +183,24 @@ function validateOnce(input: unknown): Command {
       throw new ValidationError(`Step ${s.index} (${s.action}) must be the first step: it chooses the command's tab`);
     }
     if (s.index !== validated.length && s.def.mustComeLast?.(s.params)) {
-      throw new ValidationError(`Step ${s.index} (${s.action}: ${JSON.stringify(s.raw)}) closes this command's tab, so it must be the last step`);
+      throw new ValidationError(
+        `Step ${s.index} (${s.action}: ${JSON.stringify(s.raw)}) closes this command's tab, so it must be the last step`,
+      );
     }
   });
   const needsTab = validated.some((s) => s.def.needsTab);
   const providesTab = validated[0]!.def.providesTab === true;
   if (needsTab && !providesTab && tab === undefined) {
-    throw new ValidationError('This command needs a tab: pass "tab": "t1" (see listTabs), or start with {"openTab": "https://…"}');
+    throw new ValidationError(
+      'This command needs a tab: pass "tab": "t1" (see listTabs), or start with {"openTab": "https://…"}',
+    );
   }
-  return { ...(typeof tab === 'string' ? { tab } : {}), timeoutMs, stopOnError: stopOnError !== false, steps: validated };
+  return {
+    ...(typeof tab === 'string' ? { tab } : {}),
+    timeoutMs,
+    stopOnError: stopOnError !== false,
+    steps: validated,
+  };
 }
 
 export async function validateCommand(input: unknown): Promise<Command> {

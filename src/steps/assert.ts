@@ -8,9 +8,15 @@ import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optString, ParamError, type Obj } from './params.js';
 
 const URL_OPS = ['contains', 'equals', 'startsWith', 'endsWith', 'matches'] as const;
-type UrlOp = typeof URL_OPS[number];
+type UrlOp = (typeof URL_OPS)[number];
 type Check = { kind: 'url'; op: UrlOp; expected: string } | ({ kind: 'text' } & TextCheck);
-interface Outcome { type: string; expected: string; passed: boolean; actual?: string; selector?: string }
+interface Outcome {
+  type: string;
+  expected: string;
+  passed: boolean;
+  actual?: string;
+  selector?: string;
+}
 
 function regex(source: string, key: string): RegExp {
   try {
@@ -39,18 +45,29 @@ function urlChecks(o: Obj): Check[] {
   const contains = optString(o, 'urlContains');
   if (contains !== undefined) out.push({ kind: 'url', op: 'contains', expected: contains });
   const matches = optString(o, 'urlMatches');
-  if (matches !== undefined) { regex(matches, 'urlMatches'); out.push({ kind: 'url', op: 'matches', expected: matches }); }
+  if (matches !== undefined) {
+    regex(matches, 'urlMatches');
+    out.push({ kind: 'url', op: 'matches', expected: matches });
+  }
   return out;
 }
 
 function readChecks(v: unknown): Check[] {
-  if (!isObj(v)) throw new ParamError(`an assertion is {url: {contains|equals|startsWith|endsWith|matches}}, {urlContains}, {urlMatches} or {text, selector, caseSensitive}; got ${describe(v)}`);
+  if (!isObj(v))
+    throw new ParamError(
+      `an assertion is {url: {contains|equals|startsWith|endsWith|matches}}, {urlContains}, {urlMatches} or {text, selector, caseSensitive}; got ${describe(v)}`,
+    );
   const o = obj(v, keysOf(ASSERT_PARAMS), 'assert');
   const checks = urlChecks(o);
   const text = optString(o, 'text');
   if (text !== undefined) {
     const selector = optString(o, 'selector')?.trim();
-    checks.push({ kind: 'text', expected: text, ...(selector ? { selector } : {}), caseSensitive: optBool(o, 'caseSensitive') ?? true });
+    checks.push({
+      kind: 'text',
+      expected: text,
+      ...(selector ? { selector } : {}),
+      caseSensitive: optBool(o, 'caseSensitive') ?? true,
+    });
   } else if (o.selector !== undefined || o.caseSensitive !== undefined) {
     throw new ParamError('"selector" and "caseSensitive" go with "text"');
   }
@@ -60,20 +77,39 @@ function readChecks(v: unknown): Check[] {
 
 function urlPasses(op: UrlOp, actual: string, expected: string): boolean {
   switch (op) {
-    case 'contains': return actual.includes(expected);
-    case 'equals': return actual === expected;
-    case 'startsWith': return actual.startsWith(expected);
-    case 'endsWith': return actual.endsWith(expected);
-    default: return new RegExp(expected).test(actual);
+    case 'contains':
+      return actual.includes(expected);
+    case 'equals':
+      return actual === expected;
+    case 'startsWith':
+      return actual.startsWith(expected);
+    case 'endsWith':
+      return actual.endsWith(expected);
+    default:
+      return new RegExp(expected).test(actual);
   }
 }
 
 function failureLine(o: Outcome): string {
-  const what = o.type === 'text' ? `text "${o.expected}" in ${o.selector ?? 'body'}` : `${o.type.replace('.', ' ')} "${o.expected}"`;
+  const what =
+    o.type === 'text'
+      ? `text "${o.expected}" in ${o.selector ?? 'body'}`
+      : `${o.type.replace('.', ' ')} "${o.expected}"`;
   return `${what} — actual: ${o.actual === undefined ? '(none)' : JSON.stringify(o.actual)}`;
 }
 
-const ASSERT_PARAMS: ParamSchema = { forms: ['[…]'], keys: { url: '{contains|equals|matches…}', urlContains: '-', urlMatches: '-', text: '', selector: '', caseSensitive: '-' }, note: 'fails: AssertionError, expected vs actual' };
+const ASSERT_PARAMS: ParamSchema = {
+  forms: ['[…]'],
+  keys: {
+    url: '{contains|equals|matches…}',
+    urlContains: '-',
+    urlMatches: '-',
+    text: '',
+    selector: '',
+    caseSensitive: '-',
+  },
+  note: 'fails: AssertionError, expected vs actual',
+};
 
 defineStep<Check[]>({
   name: 'assert',
@@ -92,7 +128,10 @@ defineStep<Check[]>({
     const tab = ctx.command.requireTab();
     const texts = checks.filter((c): c is Check & { kind: 'text' } => c.kind === 'text').map(({ kind, ...t }) => t);
     const textResults = texts.length
-      ? await tab.page.call(tab.page.frame, (rt, t) => rt.observe.checkTexts(t), texts, { deadline: ctx.deadline, what: 'the text assertions' })
+      ? await tab.page.call(tab.page.frame, (rt, t) => rt.observe.checkTexts(t), texts, {
+          deadline: ctx.deadline,
+          what: 'the text assertions',
+        })
       : [];
     const url = tab.page.lifecycle.url;
     let t = 0;
@@ -103,13 +142,19 @@ defineStep<Check[]>({
       }
       const r = textResults[t++]!;
       return {
-        type: 'text', expected: c.expected, ...(c.selector ? { selector: c.selector } : {}), passed: r.passed,
+        type: 'text',
+        expected: c.expected,
+        ...(c.selector ? { selector: c.selector } : {}),
+        passed: r.passed,
         ...(r.passed ? {} : { actual: r.error ?? r.actual }),
       };
     });
     const failed = outcomes.filter((o) => !o.passed);
     if (failed.length) {
-      throw new AssertionError(`${failed.length} of ${outcomes.length} assertion${outcomes.length > 1 ? 's' : ''} failed: ${failed.map(failureLine).join('; ')}`, { assertions: outcomes });
+      throw new AssertionError(
+        `${failed.length} of ${outcomes.length} assertion${outcomes.length > 1 ? 's' : ''} failed: ${failed.map(failureLine).join('; ')}`,
+        { assertions: outcomes },
+      );
     }
     return { passed: true, assertions: outcomes };
   },

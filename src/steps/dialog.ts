@@ -6,7 +6,11 @@ import type { DialogAnswer } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optString, ParamError } from './params.js';
 
-const DIALOG_PARAMS: ParamSchema = { forms: ['false'], keys: { accept: '', promptText: '' }, note: 'before the step that opens one' };
+const DIALOG_PARAMS: ParamSchema = {
+  forms: ['false'],
+  keys: { accept: '', promptText: '' },
+  note: 'before the step that opens one',
+};
 
 defineStep<DialogAnswer>({
   name: 'dialog',
@@ -18,15 +22,22 @@ defineStep<DialogAnswer>({
   readOnly: true,
   parse(v) {
     if (typeof v === 'boolean') return { accept: v };
-    if (typeof v === 'string') throw new ParamError(`dialog takes {accept: true|false, promptText}, got ${describe(v)}; for prompt text use {"accept": true, "promptText": ${JSON.stringify(v)}}`);
+    if (typeof v === 'string')
+      throw new ParamError(
+        `dialog takes {accept: true|false, promptText}, got ${describe(v)}; for prompt text use {"accept": true, "promptText": ${JSON.stringify(v)}}`,
+      );
     const o = obj(v, keysOf(DIALOG_PARAMS), 'dialog');
     const promptText = optString(o, 'promptText', { nonEmpty: false });
     const accept = optBool(o, 'accept') ?? true;
-    if (promptText !== undefined && !accept) throw new ParamError('"promptText" is only used when the prompt is accepted');
+    if (promptText !== undefined && !accept)
+      throw new ParamError('"promptText" is only used when the prompt is accepted');
     return { accept, ...(promptText !== undefined ? { promptText } : {}) };
   },
   async run(ctx, answer) {
     ctx.command.requireTab().page.armDialog(answer);
-    return { armed: answer.accept ? 'accept' : 'dismiss', ...(answer.promptText !== undefined ? { promptText: answer.promptText } : {}) };
+    return {
+      armed: answer.accept ? 'accept' : 'dismiss',
+      ...(answer.promptText !== undefined ? { promptText: answer.promptText } : {}),
+    };
   },
 });

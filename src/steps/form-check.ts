@@ -21,12 +21,21 @@ function readTarget(v: unknown, step: string): TargetSpec {
 }
 
 function formFailure(f: FormFailure, step: string): Error {
-  if (f.reason === 'gone') return new StaleElementError(`The element was removed from the page before ${step} could read it`);
+  if (f.reason === 'gone')
+    return new StaleElementError(`The element was removed from the page before ${step} could read it`);
   if (f.reason === 'not-field') return new StepValidationError(`${f.desc} is not a form field or form`);
-  return new ElementNotFoundError(f.desc ? `${f.desc} is not in a form and holds no fields` : 'The page has no <form>; give the selector of the fields\' container');
+  return new ElementNotFoundError(
+    f.desc
+      ? `${f.desc} is not in a form and holds no fields`
+      : "The page has no <form>; give the selector of the fields' container",
+  );
 }
 
-const FORM_STATE_PARAMS: ParamSchema = { forms: ['true', 'T'], keys: FORM_TARGET, returns: 'fields with label, value, valid' };
+const FORM_STATE_PARAMS: ParamSchema = {
+  forms: ['true', 'T'],
+  keys: FORM_TARGET,
+  returns: 'fields with label, value, valid',
+};
 
 defineStep<{ target?: TargetSpec }>({
   name: 'formState',
@@ -39,8 +48,13 @@ defineStep<{ target?: TargetSpec }>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const handle = p.target ? (await locate(tab.page, p.target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline)).handle : undefined;
-    const r = await tab.page.call(tab.page.frame, (rt, h) => rt.formState.formState(h), handle, { deadline: ctx.deadline, what: 'the form state' });
+    const handle = p.target
+      ? (await locate(tab.page, p.target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline)).handle
+      : undefined;
+    const r = await tab.page.call(tab.page.frame, (rt, h) => rt.formState.formState(h), handle, {
+      deadline: ctx.deadline,
+      what: 'the form state',
+    });
     if (!r.ok) throw formFailure(r, 'formState');
     const { ok, ...state } = r;
     return state;
@@ -60,15 +74,29 @@ defineStep<{ target: TargetSpec }>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const { handle } = await locate(tab.page, p.target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline);
-    const r = await tab.page.call(tab.page.frame, (rt, h) => rt.formState.validateHeld(h), handle, { deadline: ctx.deadline, what: 'the validity' });
+    const { handle } = await locate(
+      tab.page,
+      p.target,
+      tab.entry,
+      { timeoutMs: lookupWindowMs(ctx.deadline) },
+      ctx.deadline,
+    );
+    const r = await tab.page.call(tab.page.frame, (rt, h) => rt.formState.validateHeld(h), handle, {
+      deadline: ctx.deadline,
+      what: 'the validity',
+    });
     if (!r.ok) throw formFailure(r, 'validate');
     const { ok, ...state } = r;
     return state;
   },
 });
 
-const SUBMIT_PARAMS: ParamSchema = { forms: ['T'], keys: FORM_TARGET, returns: '{submitted}', note: 'invalid → FormValidationError, not sent' };
+const SUBMIT_PARAMS: ParamSchema = {
+  forms: ['T'],
+  keys: FORM_TARGET,
+  returns: '{submitted}',
+  note: 'invalid → FormValidationError, not sent',
+};
 
 defineStep<{ target: TargetSpec }>({
   name: 'submit',
@@ -81,7 +109,13 @@ defineStep<{ target: TargetSpec }>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const r = await submitForm(tab.page, p.target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline);
+    const r = await submitForm(
+      tab.page,
+      p.target,
+      tab.entry,
+      { timeoutMs: lookupWindowMs(ctx.deadline) },
+      ctx.deadline,
+    );
     const { navigated, newUrl, opened, warning, ...rest } = r;
     return { ...rest, ...(await settledOutput(tab, r)), ...(warning ? { warnings: [warning] } : {}) };
   },

@@ -8,8 +8,16 @@ import { actionOptions, hasTarget, objectTarget, stringTarget, TARGET_KEYS } fro
 import { settledOutput } from './interaction.js';
 
 // ── fill ───────────────────────────────────────────────────────────────────────────────────
-interface FillField { key: string; target: TargetSpec | undefined; value: string }
-interface FillParams { fields: FillField[]; opts: FillOptions; batch: boolean }
+interface FillField {
+  key: string;
+  target: TargetSpec | undefined;
+  value: string;
+}
+interface FillParams {
+  fields: FillField[];
+  opts: FillOptions;
+  batch: boolean;
+}
 
 const FILL_TARGET_KEYS = TARGET_KEYS.filter((k) => k !== 'selectors' && k !== 'x' && k !== 'y' && k !== 'text');
 
@@ -21,7 +29,11 @@ function fillValue(v: unknown, key: string): string {
 
 function fillOptions(o: Obj): FillOptions {
   const clear = optBool(o, 'clear');
-  return { ...actionOptions(o), ...(clear !== undefined ? { clear } : {}), ...(optBool(o, 'react') ? { react: true } : {}) };
+  return {
+    ...actionOptions(o),
+    ...(clear !== undefined ? { clear } : {}),
+    ...(optBool(o, 'react') ? { react: true } : {}),
+  };
 }
 
 function batchFields(map: Obj): FillField[] {
@@ -34,7 +46,23 @@ function batchFields(map: Obj): FillField[] {
   });
 }
 
-const FILL_PARAMS: ParamSchema = { forms: ['{"#a": "x", "s1e4": "y", "Email": "z"}', '"text" (focused)'], keys: { selector: '', ref: '', label: '', exact: '', withinSelector: '', value: '', clear: '', react: '', fields: '-', force: '-', timeout: '-', stable: '-' } };
+const FILL_PARAMS: ParamSchema = {
+  forms: ['{"#a": "x", "s1e4": "y", "Email": "z"}', '"text" (focused)'],
+  keys: {
+    selector: '',
+    ref: '',
+    label: '',
+    exact: '',
+    withinSelector: '',
+    value: '',
+    clear: '',
+    react: '',
+    fields: '-',
+    force: '-',
+    timeout: '-',
+    stable: '-',
+  },
+};
 
 defineStep<FillParams>({
   name: 'fill',
@@ -44,18 +72,31 @@ defineStep<FillParams>({
   needsTab: true,
   readOnly: false,
   parse(v) {
-    if (typeof v === 'string' || typeof v === 'number') return { fields: [{ key: 'focused', target: undefined, value: String(v) }], opts: {}, batch: false };
-    if (!isObj(v)) throw new ParamError(`fill takes {selector|ref|label, value}, a map of fields, or a string for the focused element; got ${describe(v)}`);
+    if (typeof v === 'string' || typeof v === 'number')
+      return { fields: [{ key: 'focused', target: undefined, value: String(v) }], opts: {}, batch: false };
+    if (!isObj(v))
+      throw new ParamError(
+        `fill takes {selector|ref|label, value}, a map of fields, or a string for the focused element; got ${describe(v)}`,
+      );
     if (v.fields !== undefined) {
       const o = obj(v, ['fields', 'react', 'clear', 'force', 'timeout'], 'fill');
-      if (!isObj(o.fields)) throw new ParamError(`"fields" must be an object of selector → value, got ${describe(o.fields)}`);
+      if (!isObj(o.fields))
+        throw new ParamError(`"fields" must be an object of selector → value, got ${describe(o.fields)}`);
       return { fields: batchFields(o.fields), opts: fillOptions(o), batch: true };
     }
     if ('value' in v || hasTarget(v, FILL_TARGET_KEYS)) {
-      const o = obj(v, keysOf(FILL_PARAMS).filter((k) => k !== 'fields'), 'fill');
+      const o = obj(
+        v,
+        keysOf(FILL_PARAMS).filter((k) => k !== 'fields'),
+        'fill',
+      );
       if (o.value === undefined) throw new ParamError('fill needs "value"');
       const target = hasTarget(o, FILL_TARGET_KEYS) ? objectTarget(o, 'fill', FILL_TARGET_KEYS) : undefined;
-      return { fields: [{ key: target ? 'field' : 'focused', target, value: fillValue(o.value, '"value"') }], opts: fillOptions(o), batch: false };
+      return {
+        fields: [{ key: target ? 'field' : 'focused', target, value: fillValue(o.value, '"value"') }],
+        opts: fillOptions(o),
+        batch: false,
+      };
     }
     return { fields: batchFields(v), opts: {}, batch: true };
   },
@@ -65,8 +106,13 @@ defineStep<FillParams>({
       const f = p.fields[0]!;
       const r = await fill(tab.page, f.target, f.value, tab.entry, p.opts, ctx.deadline);
       return {
-        filled: true, target: r.target, method: r.method, ...(await settledOutput(tab, r)), ...(r.value !== undefined ? { value: r.value } : {}),
-        ...(r.reResolved ? { reResolved: true } : {}), ...(r.autoForced ? { autoForced: true } : {}),
+        filled: true,
+        target: r.target,
+        method: r.method,
+        ...(await settledOutput(tab, r)),
+        ...(r.value !== undefined ? { value: r.value } : {}),
+        ...(r.reResolved ? { reResolved: true } : {}),
+        ...(r.autoForced ? { autoForced: true } : {}),
         ...(r.warnings.length ? { warnings: r.warnings } : {}),
       };
     }
@@ -80,8 +126,11 @@ defineStep<FillParams>({
       } catch (err) {
         // Say what did land, so the agent retries only the rest.
         const landed = Object.keys(done);
-        throw new ExecutionError(`Filled ${landed.length} of ${p.fields.length} fields${landed.length ? ` (${landed.join(', ')})` : ''}; "${f.key}" failed: ${errorMessage(err)}`,
-          { ...(err as { details?: Record<string, unknown> }).details, filled: landed }, { cause: err });
+        throw new ExecutionError(
+          `Filled ${landed.length} of ${p.fields.length} fields${landed.length ? ` (${landed.join(', ')})` : ''}; "${f.key}" failed: ${errorMessage(err)}`,
+          { ...(err as { details?: Record<string, unknown> }).details, filled: landed },
+          { cause: err },
+        );
       }
     }
     return { filled: p.fields.length, methods: done, ...(warnings.length ? { warnings } : {}) };
@@ -89,9 +138,27 @@ defineStep<FillParams>({
 });
 
 // ── selectOption ───────────────────────────────────────────────────────────────────────────
-interface SelectParams { target: TargetSpec; choice: OptionChoice; opts: ReturnType<typeof actionOptions> }
+interface SelectParams {
+  target: TargetSpec;
+  choice: OptionChoice;
+  opts: ReturnType<typeof actionOptions>;
+}
 
-const SELECT_OPTION_PARAMS: ParamSchema = { keys: { selector: '', ref: '', withinSelector: '', value: '', label: '', index: '', values: '', force: '-', timeout: '-', stable: '-' }, returns: '{selected}' };
+const SELECT_OPTION_PARAMS: ParamSchema = {
+  keys: {
+    selector: '',
+    ref: '',
+    withinSelector: '',
+    value: '',
+    label: '',
+    index: '',
+    values: '',
+    force: '-',
+    timeout: '-',
+    stable: '-',
+  },
+  returns: '{selected}',
+};
 
 defineStep<SelectParams>({
   name: 'selectOption',
@@ -105,10 +172,12 @@ defineStep<SelectParams>({
     const o = obj(v, keysOf(SELECT_OPTION_PARAMS), 'selectOption');
     const target = objectTarget(o, 'selectOption', ['selector', 'ref', 'withinSelector']);
     const forms = ['value', 'label', 'index', 'values'].filter((k) => o[k] !== undefined);
-    if (forms.length !== 1) throw new ParamError('selectOption needs exactly one of "value", "label", "index", "values"');
+    if (forms.length !== 1)
+      throw new ParamError('selectOption needs exactly one of "value", "label", "index", "values"');
     let choice: OptionChoice;
     if (o.values !== undefined) {
-      if (!Array.isArray(o.values) || !o.values.length || o.values.some((x) => typeof x !== 'string')) throw new ParamError(`"values" must be a non-empty array of strings, got ${describe(o.values)}`);
+      if (!Array.isArray(o.values) || !o.values.length || o.values.some((x) => typeof x !== 'string'))
+        throw new ParamError(`"values" must be a non-empty array of strings, got ${describe(o.values)}`);
       choice = { values: o.values as string[] };
     } else if (o.index !== undefined) {
       choice = { indexes: [optNumber(o, 'index', { min: 0, integer: true })!] };
@@ -122,14 +191,35 @@ defineStep<SelectParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const r = await selectOption(tab.page, p.target, p.choice, tab.entry, p.opts, ctx.deadline);
-    return { selected: r.selected, target: r.target, multiple: r.multiple, ...(await settledOutput(tab, r)), ...(r.reResolved ? { reResolved: true } : {}) };
+    return {
+      selected: r.selected,
+      target: r.target,
+      multiple: r.multiple,
+      ...(await settledOutput(tab, r)),
+      ...(r.reResolved ? { reResolved: true } : {}),
+    };
   },
 });
 
 // ── upload ─────────────────────────────────────────────────────────────────────────────────
-interface UploadParams { target: TargetSpec; files: string[]; opts: ReturnType<typeof actionOptions> }
+interface UploadParams {
+  target: TargetSpec;
+  files: string[];
+  opts: ReturnType<typeof actionOptions>;
+}
 
-const UPLOAD_PARAMS: ParamSchema = { keys: { selector: '', ref: '', label: '', exact: '', withinSelector: '', files: '"path"|[…]', file: '-', timeout: '-' } };
+const UPLOAD_PARAMS: ParamSchema = {
+  keys: {
+    selector: '',
+    ref: '',
+    label: '',
+    exact: '',
+    withinSelector: '',
+    files: '"path"|[…]',
+    file: '-',
+    timeout: '-',
+  },
+};
 
 defineStep<UploadParams>({
   name: 'upload',
@@ -143,8 +233,13 @@ defineStep<UploadParams>({
     const o = obj(v, keysOf(UPLOAD_PARAMS), 'upload');
     const raw = o.files ?? o.file;
     const files = typeof raw === 'string' ? [raw] : raw;
-    if (!Array.isArray(files) || !files.length || files.some((f) => typeof f !== 'string' || !f)) throw new ParamError(`"files" must be a path or a non-empty array of paths, got ${describe(raw)}`);
-    return { target: objectTarget(o, 'upload', ['selector', 'ref', 'label', 'exact', 'withinSelector']), files: files as string[], opts: actionOptions(o) };
+    if (!Array.isArray(files) || !files.length || files.some((f) => typeof f !== 'string' || !f))
+      throw new ParamError(`"files" must be a path or a non-empty array of paths, got ${describe(raw)}`);
+    return {
+      target: objectTarget(o, 'upload', ['selector', 'ref', 'label', 'exact', 'withinSelector']),
+      files: files as string[],
+      opts: actionOptions(o),
+    };
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();

@@ -8,7 +8,11 @@ import { stringTarget } from './targets.js';
 
 type FrameParams = { list: true } | { top: true } | FrameChoice;
 
-const FRAME_PARAMS: ParamSchema = { forms: ['"iframe css"', 'index', '"top"'], keys: { list: 'true', name: '', frameId: '-', selector: '-', ref: '-', index: '-', top: '-' }, note: 'later steps run inside' };
+const FRAME_PARAMS: ParamSchema = {
+  forms: ['"iframe css"', 'index', '"top"'],
+  keys: { list: 'true', name: '', frameId: '-', selector: '-', ref: '-', index: '-', top: '-' },
+  note: 'later steps run inside',
+};
 
 defineStep<FrameParams>({
   name: 'frame',
@@ -25,16 +29,29 @@ defineStep<FrameParams>({
       if (!Number.isInteger(v) || v < 0) throw new ParamError(`a frame index must be a whole number ≥ 0, got ${v}`);
       return { index: v };
     }
-    if (!isObj(v)) throw new ParamError(`frame takes "top", an iframe selector, an index or an object; got ${describe(v)}`);
+    if (!isObj(v))
+      throw new ParamError(`frame takes "top", an iframe selector, an index or an object; got ${describe(v)}`);
     const o = obj(v, keysOf(FRAME_PARAMS), 'frame');
     const forms = ['list', 'top', 'selector', 'ref', 'index', 'name', 'frameId'].filter((k) => o[k] !== undefined);
-    if (forms.length !== 1) throw new ParamError('frame needs exactly one of "list", "top", "selector", "ref", "index", "name", "frameId"');
-    if (o.list !== undefined) { if (optBool(o, 'list') !== true) throw new ParamError('"list" must be true'); return { list: true }; }
-    if (o.top !== undefined) { if (optBool(o, 'top') !== true) throw new ParamError('"top" must be true'); return { top: true }; }
+    if (forms.length !== 1)
+      throw new ParamError('frame needs exactly one of "list", "top", "selector", "ref", "index", "name", "frameId"');
+    if (o.list !== undefined) {
+      if (optBool(o, 'list') !== true) throw new ParamError('"list" must be true');
+      return { list: true };
+    }
+    if (o.top !== undefined) {
+      if (optBool(o, 'top') !== true) throw new ParamError('"top" must be true');
+      return { top: true };
+    }
     if (o.index !== undefined) return { index: optNumber(o, 'index', { min: 0, integer: true })! };
     if (o.name !== undefined) return { name: optString(o, 'name')! };
     if (o.frameId !== undefined) return { frameId: optString(o, 'frameId')! };
-    return { target: stringTarget(optString(o, 'selector') ?? optString(o, 'ref')!, o.selector !== undefined ? 'selector' : 'ref') };
+    return {
+      target: stringTarget(
+        optString(o, 'selector') ?? optString(o, 'ref')!,
+        o.selector !== undefined ? 'selector' : 'ref',
+      ),
+    };
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();

@@ -4,7 +4,16 @@
 import { findAlias, readRegistry, registerTab, type TabEntry } from '../cdp/index.js';
 import { Deadline, ElementNotFoundError } from '../common/index.js';
 import {
-  click, clickCoordinates, DEFAULT_ACTION_TIMEOUT_MS, describeTarget, findFrameWith, hover, moveMouse, type ClickOptions, type SettleResult, type TargetSpec,
+  click,
+  clickCoordinates,
+  DEFAULT_ACTION_TIMEOUT_MS,
+  describeTarget,
+  findFrameWith,
+  hover,
+  moveMouse,
+  type ClickOptions,
+  type SettleResult,
+  type TargetSpec,
 } from '../dom/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
@@ -13,7 +22,11 @@ import { actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './target
 /** Time a newly opened tab gets to show up as a target. */
 const NEW_TAB_WAIT_MS = 1_000;
 
-export interface NewTab { tab: string; targetId: string; url: string }
+export interface NewTab {
+  tab: string;
+  targetId: string;
+  url: string;
+}
 
 /** Registers the tabs this page opened during the action (opener = this tab, not yet known). */
 export async function registerOpenedTabs(tab: AttachedTab, expected: number): Promise<NewTab[]> {
@@ -28,8 +41,13 @@ export async function registerOpenedTabs(tab: AttachedTab, expected: number): Pr
   }
   const out: NewTab[] = [];
   for (const t of found) {
-    const entry: TabEntry = { targetId: t.targetId, host: tab.entry.host, port: tab.entry.port, ...(tab.entry.wsEndpoint ? { wsEndpoint: tab.entry.wsEndpoint } : {}) };
-    const alias = findAlias(readRegistry(), t.targetId) ?? await registerTab(entry);
+    const entry: TabEntry = {
+      targetId: t.targetId,
+      host: tab.entry.host,
+      port: tab.entry.port,
+      ...(tab.entry.wsEndpoint ? { wsEndpoint: tab.entry.wsEndpoint } : {}),
+    };
+    const alias = findAlias(readRegistry(), t.targetId) ?? (await registerTab(entry));
     out.push({ tab: alias, targetId: t.targetId, url: t.url });
   }
   return out;
@@ -37,7 +55,10 @@ export async function registerOpenedTabs(tab: AttachedTab, expected: number): Pr
 
 export async function settledOutput(tab: AttachedTab, s: SettleResult): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  if (s.navigated) { out.navigated = true; out.newUrl = s.newUrl; }
+  if (s.navigated) {
+    out.navigated = true;
+    out.newUrl = s.newUrl;
+  }
   if (s.opened?.length) out.newTabs = await registerOpenedTabs(tab, s.opened.length);
   return out;
 }
@@ -56,25 +77,60 @@ function readScrollSearch(v: unknown): ClickOptions['scrollUntilVisible'] {
   if (v === true) return { direction: 'down', maxAttempts: 20 };
   const o = obj(v, ['direction', 'distance', 'maxAttempts'], 'scrollUntilVisible');
   const direction = o.direction === undefined ? 'down' : o.direction;
-  if (direction !== 'down' && direction !== 'up') throw new ParamError(`"direction" must be down or up, got ${describe(direction)}`);
+  if (direction !== 'down' && direction !== 'up')
+    throw new ParamError(`"direction" must be down or up, got ${describe(direction)}`);
   const distance = optNumber(o, 'distance', { min: 1 });
-  return { direction, ...(distance ? { distance } : {}), maxAttempts: optNumber(o, 'maxAttempts', { min: 1, max: 200, integer: true }) ?? 20 };
+  return {
+    direction,
+    ...(distance ? { distance } : {}),
+    maxAttempts: optNumber(o, 'maxAttempts', { min: 1, max: 200, integer: true }) ?? 20,
+  };
 }
 
 function readWaitAfter(v: unknown): ClickParams['waitAfter'] {
   if (v === undefined || v === false) return undefined;
   if (v === true) return { timeoutMs: 2_000, quietMs: 100 };
   const o = obj(v, ['timeout', 'stableTime'], 'waitAfter');
-  return { timeoutMs: optNumber(o, 'timeout', { min: 0, max: 60_000 }) ?? 2_000, quietMs: optNumber(o, 'stableTime', { min: 0, max: 10_000 }) ?? 100 };
+  return {
+    timeoutMs: optNumber(o, 'timeout', { min: 0, max: 60_000 }) ?? 2_000,
+    quietMs: optNumber(o, 'stableTime', { min: 0, max: 10_000 }) ?? 100,
+  };
 }
 
-const CLICK_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '', ref: '', text: '', exact: '', withinSelector: '', selectors: '[…]', x: '', y: '', doubleClick: '', force: '', jsClick: '', nativeOnly: '-', scrollUntilVisible: '', searchFrames: '', waitAfter: '', timeout: '-', stable: '-' }, returns: '{clicked, target, method, navigated, newTabs, checked}' };
+const CLICK_PARAMS: ParamSchema = {
+  forms: ['T'],
+  keys: {
+    selector: '',
+    ref: '',
+    text: '',
+    exact: '',
+    withinSelector: '',
+    selectors: '[…]',
+    x: '',
+    y: '',
+    doubleClick: '',
+    force: '',
+    jsClick: '',
+    nativeOnly: '-',
+    scrollUntilVisible: '',
+    searchFrames: '',
+    waitAfter: '',
+    timeout: '-',
+    stable: '-',
+  },
+  returns: '{clicked, target, method, navigated, newTabs, checked}',
+};
 
 defineStep<ClickParams>({
   name: 'click',
   summary: 'Click an element or a point',
   params: CLICK_PARAMS,
-  target: { keys: ['selector', 'ref', 'text', 'selectors', 'x', 'y', 'exact', 'withinSelector'], string: true, byWords: 'text', pointer: true },
+  target: {
+    keys: ['selector', 'ref', 'text', 'selectors', 'x', 'y', 'exact', 'withinSelector'],
+    string: true,
+    byWords: 'text',
+    pointer: true,
+  },
   remedyFor: { dismiss: (t) => t.ref, 'field:checkbox': (t) => t, 'field:radio': (t) => t },
   needsTab: true,
   readOnly: false,
@@ -82,7 +138,11 @@ defineStep<ClickParams>({
     if (typeof v === 'string') return { target: stringTarget(v, 'click'), opts: {} };
     if (!isObj(v)) throw new ParamError(`click takes "s1e4", a CSS selector or an object, got ${describe(v)}`);
     const o = obj(v, keysOf(CLICK_PARAMS), 'click');
-    const target = objectTarget(o, 'click', TARGET_KEYS.filter((k) => k !== 'label'));
+    const target = objectTarget(
+      o,
+      'click',
+      TARGET_KEYS.filter((k) => k !== 'label'),
+    );
     const opts: ClickOptions = {
       ...actionOptions(o),
       ...(optBool(o, 'jsClick') ? { jsClick: true } : {}),
@@ -94,8 +154,14 @@ defineStep<ClickParams>({
     if (scroll) opts.scrollUntilVisible = scroll;
     const waitAfter = readWaitAfter(o.waitAfter);
     const searchFrames = optBool(o, 'searchFrames');
-    if (searchFrames && target.by === 'coords') throw new ParamError('"searchFrames" needs an element target, not coordinates');
-    return { target, opts, ...(waitAfter ? { waitAfter } : {}), ...(searchFrames ? { searchFrames: true as const } : {}) };
+    if (searchFrames && target.by === 'coords')
+      throw new ParamError('"searchFrames" needs an element target, not coordinates');
+    return {
+      target,
+      opts,
+      ...(waitAfter ? { waitAfter } : {}),
+      ...(searchFrames ? { searchFrames: true as const } : {}),
+    };
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
@@ -108,19 +174,38 @@ defineStep<ClickParams>({
     // The click runs where the search found the target; later steps still run in the tab's frame.
     let where = page;
     if (p.searchFrames) {
-      const found = await findFrameWith(page, p.target, tab.entry, p.opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS, ctx.deadline);
-      if (!found) throw new ElementNotFoundError(`No element matches ${describeTarget(p.target)} in any frame`, { target: { by: p.target.by }, category: 'selector-not-found' });
-      if (found.frameId !== (page.frame?.frameId ?? page.lifecycle.mainFrameId)) inFrame = { frameId: found.frameId, url: found.url };
+      const found = await findFrameWith(
+        page,
+        p.target,
+        tab.entry,
+        p.opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS,
+        ctx.deadline,
+      );
+      if (!found)
+        throw new ElementNotFoundError(`No element matches ${describeTarget(p.target)} in any frame`, {
+          target: { by: p.target.by },
+          category: 'selector-not-found',
+        });
+      if (found.frameId !== (page.frame?.frameId ?? page.lifecycle.mainFrameId))
+        inFrame = { frameId: found.frameId, url: found.url };
       where = page.inFrame(found.session === page.session && found.contextId === undefined ? undefined : found);
     }
     const r = await click(where, p.target, tab.entry, p.opts, ctx.deadline);
     if (p.waitAfter) {
       const w = p.waitAfter;
-      await page.call(page.frame, (rt, a) => rt.waitCondition.waitForDomQuiet(a.quietMs, a.timeoutMs), w, { deadline: ctx.deadline.cap(w.timeoutMs + 1_000), what: 'the page to settle after the click' })
-        .catch(() => { /* waitAfter is best effort: a page that keeps changing is reported by the diff */ });
+      await page
+        .call(page.frame, (rt, a) => rt.waitCondition.waitForDomQuiet(a.quietMs, a.timeoutMs), w, {
+          deadline: ctx.deadline.cap(w.timeoutMs + 1_000),
+          what: 'the page to settle after the click',
+        })
+        .catch(() => {
+          /* waitAfter is best effort: a page that keeps changing is reported by the diff */
+        });
     }
     return {
-      clicked: true, target: r.target, method: r.method,
+      clicked: true,
+      target: r.target,
+      method: r.method,
       ...(r.fallback ? { fallback: r.fallback } : {}),
       ...(r.effect ? { effect: r.effect } : {}),
       ...(r.cdpAttempted ? { cdpAttempted: true } : {}),
@@ -138,15 +223,40 @@ defineStep<ClickParams>({
 });
 
 // ── hover ──────────────────────────────────────────────────────────────────────────────────
-interface HoverParams { target: TargetSpec; opts: ClickOptions & { durationMs?: number; captureResult?: boolean } }
+interface HoverParams {
+  target: TargetSpec;
+  opts: ClickOptions & { durationMs?: number; captureResult?: boolean };
+}
 
-const HOVER_PARAMS: ParamSchema = { forms: ['T'], keys: { selector: '', ref: '', text: '', exact: '', withinSelector: '', x: '', y: '', duration: '', captureResult: '', force: '-', timeout: '-', stable: '-' }, note: 'menus/tooltips shown, with refs' };
+const HOVER_PARAMS: ParamSchema = {
+  forms: ['T'],
+  keys: {
+    selector: '',
+    ref: '',
+    text: '',
+    exact: '',
+    withinSelector: '',
+    x: '',
+    y: '',
+    duration: '',
+    captureResult: '',
+    force: '-',
+    timeout: '-',
+    stable: '-',
+  },
+  note: 'menus/tooltips shown, with refs',
+};
 
 defineStep<HoverParams>({
   name: 'hover',
   summary: 'Hover an element or a point',
   params: HOVER_PARAMS,
-  target: { keys: ['selector', 'ref', 'text', 'x', 'y', 'exact', 'withinSelector'], string: true, byWords: 'text', pointer: true },
+  target: {
+    keys: ['selector', 'ref', 'text', 'x', 'y', 'exact', 'withinSelector'],
+    string: true,
+    byWords: 'text',
+    pointer: true,
+  },
   needsTab: true,
   readOnly: false,
   parse(v) {
@@ -154,8 +264,16 @@ defineStep<HoverParams>({
     const o = obj(v, keysOf(HOVER_PARAMS), 'hover');
     const durationMs = optNumber(o, 'duration', { min: 0, max: 60_000 });
     return {
-      target: objectTarget(o, 'hover', TARGET_KEYS.filter((k) => k !== 'label' && k !== 'selectors')),
-      opts: { ...actionOptions(o), ...(durationMs !== undefined ? { durationMs } : {}), ...(optBool(o, 'captureResult') ? { captureResult: true } : {}) },
+      target: objectTarget(
+        o,
+        'hover',
+        TARGET_KEYS.filter((k) => k !== 'label' && k !== 'selectors'),
+      ),
+      opts: {
+        ...actionOptions(o),
+        ...(durationMs !== undefined ? { durationMs } : {}),
+        ...(optBool(o, 'captureResult') ? { captureResult: true } : {}),
+      },
     };
   },
   async run(ctx, p) {

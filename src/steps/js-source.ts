@@ -16,18 +16,28 @@ export function malformationSigns(source: string, error: string): string[] {
     problems.push('a number called like a function (12345(…)): the shell replaced "$$" by its process id');
   }
   if (!error.startsWith('SyntaxError')) return problems;
-  if (/[\u2018\u2019\u201C\u201D]/.test(source)) problems.push('typographic quotes (‘ ’ “ ”) where JavaScript needs straight ones');
-  if (/\b(const|let|var)\s*=/.test(source)) problems.push('a declaration without a name ("const = …"): the shell expanded "$name" to nothing');
+  if (/[\u2018\u2019\u201C\u201D]/.test(source))
+    problems.push('typographic quotes (‘ ’ “ ”) where JavaScript needs straight ones');
+  if (/\b(const|let|var)\s*=/.test(source))
+    problems.push('a declaration without a name ("const = …"): the shell expanded "$name" to nothing');
   if (/(^|[\s(=,;:!&|?{[])\.[A-Za-z_]/.test(source)) {
     problems.push('a member access with nothing before it (".click()"): the shell expanded "$x" or "$(…)" to nothing');
   }
-  const pairs: [string, RegExp, RegExp][] = [['parentheses', /\(/g, /\)/g], ['braces', /\{/g, /\}/g], ['brackets', /\[/g, /\]/g]];
+  const pairs: [string, RegExp, RegExp][] = [
+    ['parentheses', /\(/g, /\)/g],
+    ['braces', /\{/g, /\}/g],
+    ['brackets', /\[/g, /\]/g],
+  ];
   for (const [name, open, close] of pairs) {
     const o = count(open);
     const c = count(close);
     if (o !== c) problems.push(`unbalanced ${name} (${o} opening, ${c} closing)`);
   }
-  for (const [name, quote] of [['single quotes', /'/g], ['double quotes', /"/g], ['backticks', /`/g]] as const) {
+  for (const [name, quote] of [
+    ['single quotes', /'/g],
+    ['double quotes', /"/g],
+    ['backticks', /`/g],
+  ] as const) {
     if (count(quote) % 2 === 1) problems.push(`an odd number of ${name}`);
   }
   return problems;
@@ -37,8 +47,10 @@ export function malformationSigns(source: string, error: string): string[] {
 export function malformationTip(source: string, error = 'SyntaxError'): string | undefined {
   const problems = malformationSigns(source, error);
   if (!problems.length) return undefined;
-  return `The code has ${problems.join(', ')} — usually a sign that shell quoting changed it. `
-    + 'Wrap the whole JSON in single quotes (the shell then leaves $, ! and \\ alone) and use double quotes inside the JavaScript, or pass the JSON on stdin.';
+  return (
+    `The code has ${problems.join(', ')} — usually a sign that shell quoting changed it. ` +
+    'Wrap the whole JSON in single quotes (the shell then leaves $, ! and \\ alone) and use double quotes inside the JavaScript, or pass the JSON on stdin.'
+  );
 }
 
 export function preview(source: string, max = 120): string {

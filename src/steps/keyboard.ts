@@ -2,21 +2,48 @@
 // or to the element named by selector/ref after focusing it, as a person's keyboard would.
 
 import type { Page } from '../page/index.js';
-import { ExecutionError, looksSensitive, type Deadline, markSecret, REDACTED, StepValidationError } from '../common/index.js';
 import {
-  focusElement, keyReceiver, markBeforeAction, readEffects, takeFallbackNote, watchEffects, type ActionMark, type SettleResult, parseCombo, pressCombo, settleAfterAction, typeText, unknownKeyWarning, type KeyCombo, type TargetSpec,
+  ExecutionError,
+  looksSensitive,
+  type Deadline,
+  markSecret,
+  REDACTED,
+  StepValidationError,
+} from '../common/index.js';
+import {
+  focusElement,
+  keyReceiver,
+  markBeforeAction,
+  readEffects,
+  takeFallbackNote,
+  watchEffects,
+  type ActionMark,
+  type SettleResult,
+  parseCombo,
+  pressCombo,
+  settleAfterAction,
+  typeText,
+  unknownKeyWarning,
+  type KeyCombo,
+  type TargetSpec,
 } from '../dom/index.js';
 import { defineStep, keysOf, type ParamSchema, type StepContext } from './registry.js';
 import { obj, optNumber, ParamError, reqString, type Obj } from './params.js';
 import { actionOptions, hasTarget, objectTarget } from './targets.js';
 import { settledOutput } from './interaction.js';
 
-interface Target { target?: TargetSpec; opts?: ReturnType<typeof actionOptions> }
+interface Target {
+  target?: TargetSpec;
+  opts?: ReturnType<typeof actionOptions>;
+}
 const KEY_TARGET_KEYS = ['selector', 'ref', 'text', 'label', 'exact', 'withinSelector'] as const;
 /** `type` has its own "text" (what to type): its target is a selector, ref or label. */
 const TYPE_TARGET_KEYS = ['selector', 'ref', 'label', 'exact', 'withinSelector'] as const;
 type PressParams = Target & { raw: string; times: number } & ({ combo: KeyCombo } | { unknown: string });
-interface TypeParams extends Target { text: string; delayMs: number }
+interface TypeParams extends Target {
+  text: string;
+  delayMs: number;
+}
 
 const MAX_TIMES = 100;
 const MAX_TEXT = 10_000;
@@ -30,7 +57,8 @@ function readTarget(o: Obj, step: string, keys: readonly string[] = KEY_TARGET_K
 
 function readPress(v: unknown): PressParams {
   const o: Obj = typeof v === 'string' ? { key: v } : obj(v, keysOf(PRESS_PARAMS), 'press');
-  if (o.key === undefined) throw new ParamError('press needs "key": "Enter" | "Control+a" | {key, selector | ref, times}');
+  if (o.key === undefined)
+    throw new ParamError('press needs "key": "Enter" | "Control+a" | {key, selector | ref, times}');
   const raw = reqString(o, 'key', { nonEmpty: true, maxLength: 100 });
   const times = optNumber(o, 'times', { min: 1, max: MAX_TIMES, integer: true }) ?? 1;
   const parsed = parseCombo(raw);
@@ -63,8 +91,8 @@ async function keysGoTo(ctx: StepContext, t: Target): Promise<{ target: string; 
   const to = await keyReceiver(page, ctx.deadline);
   if (note && !t.target) {
     throw new ExecutionError(
-      `No key was sent: the click on ${note.target} before this step used element.click() and focus stayed on ${to.onBody ? 'the page body' : to.target}, not in it. `
-      + 'Name the element that should get the keys (selector | ref), or click something that takes focus first',
+      `No key was sent: the click on ${note.target} before this step used element.click() and focus stayed on ${to.onBody ? 'the page body' : to.target}, not in it. ` +
+        'Name the element that should get the keys (selector | ref), or click something that takes focus first',
       { category: 'no-effect', nextStep: { snapshot: true } },
     );
   }
@@ -74,15 +102,31 @@ async function keysGoTo(ctx: StepContext, t: Target): Promise<{ target: string; 
 }
 
 /** Keys the page body got and nothing reacted to went nowhere: a failure, not an ok. */
-async function checkKeysLanded(page: Page, to: { onBody: boolean }, what: string, mark: ActionMark, settled: SettleResult, dialogs: number, deadline: Deadline): Promise<void> {
+async function checkKeysLanded(
+  page: Page,
+  to: { onBody: boolean },
+  what: string,
+  mark: ActionMark,
+  settled: SettleResult,
+  dialogs: number,
+  deadline: Deadline,
+): Promise<void> {
   if (!to.onBody) return;
   const e = await readEffects(page, mark, settled, dialogs, deadline);
   if (!e.focusOnBody || e.observable) return;
-  throw new ExecutionError(`${what} went to the page body (no element had focus) and nothing reacted: no change, no focus, no scroll. `
-    + 'Name the element that should get the keys (selector | ref), or click it first', { category: 'no-effect', nextStep: { snapshot: true } });
+  throw new ExecutionError(
+    `${what} went to the page body (no element had focus) and nothing reacted: no change, no focus, no scroll. ` +
+      'Name the element that should get the keys (selector | ref), or click it first',
+    { category: 'no-effect', nextStep: { snapshot: true } },
+  );
 }
 
-const PRESS_PARAMS: ParamSchema = { forms: ['"Enter"', '"Control+a"'], keys: { key: '', selector: '', ref: '', text: '', label: '', exact: '', withinSelector: '', times: '', timeout: '-' }, returns: '{pressed, target}', note: 'unknown key: `warning`' };
+const PRESS_PARAMS: ParamSchema = {
+  forms: ['"Enter"', '"Control+a"'],
+  keys: { key: '', selector: '', ref: '', text: '', label: '', exact: '', withinSelector: '', times: '', timeout: '-' },
+  returns: '{pressed, target}',
+  note: 'unknown key: `warning`',
+};
 
 defineStep<PressParams>({
   name: 'press',
@@ -103,11 +147,20 @@ defineStep<PressParams>({
     for (let i = 0; i < p.times; i++) await page.guard(pressCombo(page.session, p.combo, ctx.deadline));
     const settled = await settleAfterAction(page, mark, ctx.deadline);
     await checkKeysLanded(page, to, `"${p.combo.name}"`, mark, settled, dialogs, ctx.deadline);
-    return { pressed: p.combo.name, target: to.target, ...(p.times > 1 ? { times: p.times } : {}), ...(await settledOutput(tab, settled)) };
+    return {
+      pressed: p.combo.name,
+      target: to.target,
+      ...(p.times > 1 ? { times: p.times } : {}),
+      ...(await settledOutput(tab, settled)),
+    };
   },
 });
 
-const TYPE_PARAMS: ParamSchema = { forms: ['"text"'], keys: { text: '', selector: '', ref: '', label: '', exact: '', withinSelector: '', delay: '', timeout: '-' }, returns: '{typed, target}' };
+const TYPE_PARAMS: ParamSchema = {
+  forms: ['"text"'],
+  keys: { text: '', selector: '', ref: '', label: '', exact: '', withinSelector: '', delay: '', timeout: '-' },
+  returns: '{typed, target}',
+};
 
 defineStep<TypeParams>({
   name: 'type',
@@ -121,24 +174,40 @@ defineStep<TypeParams>({
     const chars = [...p.text.replace(/\r\n/g, '\n')].length;
     const minimumMs = p.delayMs * (chars - 1);
     if (minimumMs > ctx.deadline.remainingMs()) {
-      throw new StepValidationError(`Typing ${chars} characters ${p.delayMs}ms apart takes ${minimumMs}ms, more than the step timeout (${ctx.deadline.totalMs}ms): raise "timeout" or lower "delay"`);
+      throw new StepValidationError(
+        `Typing ${chars} characters ${p.delayMs}ms apart takes ${minimumMs}ms, more than the step timeout (${ctx.deadline.totalMs}ms): raise "timeout" or lower "delay"`,
+      );
     }
     const tab = ctx.command.requireTab();
     const { page } = tab;
     const desc = await focusIfTargeted(ctx, p);
     // Where the keys go decides whether the text is a secret (DECISIONS): then it is never echoed.
-    const secret = await page.call(page.frame, (rt) => rt.formInput.isFocusSecret(), undefined, { deadline: ctx.deadline, what: 'the focused element' })
-      || (desc !== undefined && looksSensitive(desc));
+    const secret =
+      (await page.call(page.frame, (rt) => rt.formInput.isFocusSecret(), undefined, {
+        deadline: ctx.deadline,
+        what: 'the focused element',
+      })) ||
+      (desc !== undefined && looksSensitive(desc));
     if (secret) markSecret(p.text);
     const to = await keysGoTo(ctx, p);
     const mark = markBeforeAction(page);
     const dialogs = page.dialogs.length;
     const outcome = await page.guard(typeText(page.session, p.text, p.delayMs, ctx.deadline));
     const settled = await settleAfterAction(page, mark, ctx.deadline);
-    await checkKeysLanded(page, to, `The ${chars} typed character${chars === 1 ? '' : 's'}`, mark, settled, dialogs, ctx.deadline);
+    await checkKeysLanded(
+      page,
+      to,
+      `The ${chars} typed character${chars === 1 ? '' : 's'}`,
+      mark,
+      settled,
+      dialogs,
+      ctx.deadline,
+    );
     const typed = secret ? REDACTED : chars > ECHO_CHARS ? `${[...p.text].slice(0, ECHO_CHARS).join('')}…` : p.text;
     return {
-      typed, target: to.target, ...(chars > ECHO_CHARS || secret ? { length: chars } : {}),
+      typed,
+      target: to.target,
+      ...(chars > ECHO_CHARS || secret ? { length: chars } : {}),
       ...(outcome.inserted ? { insertedAsText: outcome.inserted } : {}),
       ...(await settledOutput(tab, settled)),
     };

@@ -6,14 +6,21 @@ import { isObj, navigableUrl, obj, optBool, optEnum, reqString, describe, ParamE
 
 const WAIT_UNTIL = ['commit', 'domcontentloaded', 'load', 'networkidle'] as const;
 
-const GOTO_PARAMS: ParamSchema = { forms: ['"url"'], keys: { url: '', waitUntil: 'commit|domcontentloaded|load|networkidle' }, returns: '{url, status}' };
+const GOTO_PARAMS: ParamSchema = {
+  forms: ['"url"'],
+  keys: { url: '', waitUntil: 'commit|domcontentloaded|load|networkidle' },
+  returns: '{url, status}',
+};
 
 defineStep<{ url: string; waitUntil: WaitUntil }>({
   name: 'goto',
   summary: 'Navigate',
   params: GOTO_PARAMS,
   landsOnUrl: true,
-  lighterWait: (raw: unknown) => (isObj(raw) && (raw.waitUntil === 'commit' || raw.waitUntil === 'domcontentloaded') ? undefined : { url: isObj(raw) ? raw.url : raw, waitUntil: 'domcontentloaded' }),
+  lighterWait: (raw: unknown) =>
+    isObj(raw) && (raw.waitUntil === 'commit' || raw.waitUntil === 'domcontentloaded')
+      ? undefined
+      : { url: isObj(raw) ? raw.url : raw, waitUntil: 'domcontentloaded' },
   needsTab: true,
   readOnly: false,
   parse(v) {
@@ -28,13 +35,21 @@ defineStep<{ url: string; waitUntil: WaitUntil }>({
 function parseHistory(name: string, schema: ParamSchema) {
   return (v: unknown): { waitUntil: WaitUntil; ignoreCache: boolean } => {
     if (v === true) return { waitUntil: 'load', ignoreCache: false };
-    if (v === false || v === undefined) throw new ParamError(`${name} takes true or {${keysOf(schema).join(', ')}}, got ${describe(v)}`);
+    if (v === false || v === undefined)
+      throw new ParamError(`${name} takes true or {${keysOf(schema).join(', ')}}, got ${describe(v)}`);
     const o = obj(v, keysOf(schema), name);
-    return { waitUntil: optEnum(o, 'waitUntil', WAIT_UNTIL) ?? 'load', ignoreCache: optBool(o, 'ignoreCache') ?? false };
+    return {
+      waitUntil: optEnum(o, 'waitUntil', WAIT_UNTIL) ?? 'load',
+      ignoreCache: optBool(o, 'ignoreCache') ?? false,
+    };
   };
 }
 
-const BACK_PARAMS: ParamSchema = { forms: ['true'], keys: { waitUntil: '-' }, returns: '{url} ({noHistory} when none)' };
+const BACK_PARAMS: ParamSchema = {
+  forms: ['true'],
+  keys: { waitUntil: '-' },
+  returns: '{url} ({noHistory} when none)',
+};
 
 defineStep({
   name: 'back',

@@ -22,18 +22,31 @@ interface PageFunctionParams {
 const MAX_SOURCE = 100_000;
 
 /** What a call hands back: the value, and the ref counters after any refs it gave elements. */
-interface PageValue { value: unknown; counters?: Counters }
+interface PageValue {
+  value: unknown;
+  counters?: Counters;
+}
 
-async function runFunction(page: Page, p: PageFunctionParams, counters: Counters | undefined, deadline: Deadline): Promise<PageValue> {
+async function runFunction(
+  page: Page,
+  p: PageFunctionParams,
+  counters: Counters | undefined,
+  deadline: Deadline,
+): Promise<PageValue> {
   // `refs` is in scope by name and also the function's first parameter; get() re-resolves stale
   // refs (SPEC §12.1, §6.3). DECISIONS: refs usable as SKILL.md shows it, with or without refs: true.
-  const call = refsDeclaration(p.source, p.refs)
-    + `const __cdpFn = (\n${p.source}\n);\n`
-    + "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n"
-    + 'const __cdpValue = await __cdpFn(refs);\n'
-    + (p.serialize ? `return rt.hookValue.valueAnswer(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined);`
+  const call =
+    refsDeclaration(p.source, p.refs) +
+    `const __cdpFn = (\n${p.source}\n);\n` +
+    "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n" +
+    'const __cdpValue = await __cdpFn(refs);\n' +
+    (p.serialize
+      ? `return rt.hookValue.valueAnswer(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined);`
       : 'return { value: __cdpValue };');
-  const { refs, ...result } = await page.runAgentCode(page.frame, call, p.source, { deadline, what: 'pageFunction to return' }) as PageValue & { refs?: string[] };
+  const { refs, ...result } = (await page.runAgentCode(page.frame, call, p.source, {
+    deadline,
+    what: 'pageFunction to return',
+  })) as PageValue & { refs?: string[] };
   await page.handBackValueRefs(page.frame, refs, result.counters, deadline);
   return result;
 }
@@ -57,7 +70,12 @@ async function raceOrTerminate<T>(session: CdpSession, call: Promise<T>, deadlin
   }
 }
 
-async function runExpression(page: Page, p: PageFunctionParams, counters: Counters | undefined, deadline: Deadline): Promise<PageValue> {
+async function runExpression(
+  page: Page,
+  p: PageFunctionParams,
+  counters: Counters | undefined,
+  deadline: Deadline,
+): Promise<PageValue> {
   const source = await withRefs(page, p.source, deadline);
   const { session, contextId } = page.evalTarget();
   const request: Protocol.Runtime.EvaluateRequest = {
@@ -71,38 +89,64 @@ async function runExpression(page: Page, p: PageFunctionParams, counters: Counte
     objectGroup: 'cdp-skill-expression',
   };
   const timeoutMs = (): number => deadline.remainingMs() + 5_000;
-  let { result, exceptionDetails } = await raceOrTerminate(session,
-    session.sendWith('Runtime.evaluate', request, { timeoutMs: timeoutMs() }), deadline, 'the expression to return');
+  let { result, exceptionDetails } = await raceOrTerminate(
+    session,
+    session.sendWith('Runtime.evaluate', request, { timeoutMs: timeoutMs() }),
+    deadline,
+    'the expression to return',
+  );
   if (!exceptionDetails && p.await && result.subtype === 'promise' && result.objectId) {
     // replMode returns a promise as a value; awaiting it is what "await" asks for.
-    const awaited = session.sendWith('Runtime.awaitPromise', { promiseObjectId: result.objectId, returnByValue: !p.serialize }, { timeoutMs: timeoutMs() });
-    ({ result, exceptionDetails } = await raceOrTerminate(session, awaited, deadline, 'the expression\'s promise to settle'));
+    const awaited = session.sendWith(
+      'Runtime.awaitPromise',
+      { promiseObjectId: result.objectId, returnByValue: !p.serialize },
+      { timeoutMs: timeoutMs() },
+    );
+    ({ result, exceptionDetails } = await raceOrTerminate(
+      session,
+      awaited,
+      deadline,
+      "the expression's promise to settle",
+    ));
   }
   if (exceptionDetails) {
     releaseExpression(session);
-    if (isTerminated(exceptionDetails.exception?.description ?? exceptionDetails.text)) throw new TimeoutError('The expression was terminated');
+    if (isTerminated(exceptionDetails.exception?.description ?? exceptionDetails.text))
+      throw new TimeoutError('The expression was terminated');
     throw new EvaluationError(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
   }
   if (p.serialize) {
-    const { refs, ...value } = await serializeRemoteObject(session, result, deadline, counters) as PageValue & { refs?: string[] };
+    const { refs, ...value } = (await serializeRemoteObject(session, result, deadline, counters)) as PageValue & {
+      refs?: string[];
+    };
     await page.handBackValueRefs(page.frame, refs, value.counters, deadline);
     return value;
   }
   if (!result.objectId) return { value: result.value };
   try {
-    const byValue = session.sendWith('Runtime.callFunctionOn', { objectId: result.objectId, functionDeclaration: 'function () { return this; }', returnByValue: true },
-      { timeoutMs: timeoutMs() });
-    return { value: (await deadline.race(byValue, 'the expression\'s value')).result.value };
+    const byValue = session.sendWith(
+      'Runtime.callFunctionOn',
+      { objectId: result.objectId, functionDeclaration: 'function () { return this; }', returnByValue: true },
+      { timeoutMs: timeoutMs() },
+    );
+    return { value: (await deadline.race(byValue, "the expression's value")).result.value };
   } finally {
     releaseExpression(session);
   }
 }
 
 function releaseExpression(session: CdpSession): void {
-  session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => { /* the document is gone with its objects */ });
+  session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => {
+    /* the document is gone with its objects */
+  });
 }
 
-const PAGE_FUNCTION_PARAMS: ParamSchema = { forms: ['"() => …"', '"expr"'], keys: { fn: '', expression: '-', refs: 'true', await: '-', serialize: '-', timeout: '' }, returns: '{type, value}', note: 'plain JSON, elements {ref, desc}; refs.get("s1e4")' };
+const PAGE_FUNCTION_PARAMS: ParamSchema = {
+  forms: ['"() => …"', '"expr"'],
+  keys: { fn: '', expression: '-', refs: 'true', await: '-', serialize: '-', timeout: '' },
+  returns: '{type, value}',
+  note: 'plain JSON, elements {ref, desc}; refs.get("s1e4")',
+};
 
 defineStep<PageFunctionParams>({
   name: 'pageFunction',
@@ -115,12 +159,19 @@ defineStep<PageFunctionParams>({
     if (typeof v === 'string') {
       if (!v.trim()) throw new ParamError('pageFunction must not be empty');
       if (v.length > MAX_SOURCE) throw new ParamError(`pageFunction is longer than ${MAX_SOURCE} characters`);
-      return { source: v, mode: looksLikeFunction(v) ? 'function' : 'expression', refs: false, await: true, serialize: true };
+      return {
+        source: v,
+        mode: looksLikeFunction(v) ? 'function' : 'expression',
+        refs: false,
+        await: true,
+        serialize: true,
+      };
     }
     const o = obj(v, keysOf(PAGE_FUNCTION_PARAMS), 'pageFunction');
     const fn = optString(o, 'fn', { maxLength: MAX_SOURCE });
     const expression = optString(o, 'expression', { maxLength: MAX_SOURCE });
-    if ((fn === undefined) === (expression === undefined)) throw new ParamError(`pageFunction needs exactly one of "fn" or "expression", got ${describe(v)}`);
+    if ((fn === undefined) === (expression === undefined))
+      throw new ParamError(`pageFunction needs exactly one of "fn" or "expression", got ${describe(v)}`);
     const source = (fn ?? expression)!;
     return {
       source,
@@ -136,14 +187,20 @@ defineStep<PageFunctionParams>({
     const { page, entry } = tab;
     const deadline = p.timeoutMs ? ctx.deadline.cap(p.timeoutMs) : ctx.deadline;
     try {
-      const r = await page.guard(p.mode === 'function' ? runFunction(page, p, entry.counters, deadline) : runExpression(page, p, entry.counters, deadline));
+      const r = await page.guard(
+        p.mode === 'function'
+          ? runFunction(page, p, entry.counters, deadline)
+          : runExpression(page, p, entry.counters, deadline),
+      );
       if (r.counters) entry.counters = r.counters;
       return r.value;
     } catch (err) {
       if (!(err instanceof EvaluationError)) throw err;
       const tip = malformationTip(p.source, err.message);
       const message = `${err.message} — in: ${preview(p.source)}${tip ? `. ${tip}` : ''}`;
-      throw tip && err.message.startsWith('SyntaxError') ? new StepValidationError(message) : new EvaluationError(message);
+      throw tip && err.message.startsWith('SyntaxError')
+        ? new StepValidationError(message)
+        : new EvaluationError(message);
     }
   },
 });

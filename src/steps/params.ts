@@ -4,7 +4,11 @@
 import { markEndpointSecrets } from '../common/index.js';
 
 export class ParamError extends Error {
-  constructor(message: string, readonly unknownKey?: string, readonly knownKeys?: readonly string[]) {
+  constructor(
+    message: string,
+    readonly unknownKey?: string,
+    readonly knownKeys?: readonly string[],
+  ) {
     super(message);
   }
 }
@@ -39,12 +43,17 @@ export function obj(v: unknown, allowed: readonly string[], what: string): Obj {
   return v;
 }
 
-export function optString(o: Obj, key: string, opts: { nonEmpty?: boolean; maxLength?: number } = {}): string | undefined {
+export function optString(
+  o: Obj,
+  key: string,
+  opts: { nonEmpty?: boolean; maxLength?: number } = {},
+): string | undefined {
   const v = o[key];
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw new ParamError(`"${key}" must be a string, got ${describe(v)}`);
   if (opts.nonEmpty !== false && v.length === 0) throw new ParamError(`"${key}" must not be empty`);
-  if (opts.maxLength && v.length > opts.maxLength) throw new ParamError(`"${key}" is longer than ${opts.maxLength} characters`);
+  if (opts.maxLength && v.length > opts.maxLength)
+    throw new ParamError(`"${key}" is longer than ${opts.maxLength} characters`);
   return v;
 }
 
@@ -54,10 +63,15 @@ export function reqString(o: Obj, key: string, opts?: { nonEmpty?: boolean; maxL
   return v;
 }
 
-export function optNumber(o: Obj, key: string, opts: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
+export function optNumber(
+  o: Obj,
+  key: string,
+  opts: { min?: number; max?: number; integer?: boolean } = {},
+): number | undefined {
   const v = o[key];
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ParamError(`"${key}" must be a number, got ${describe(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new ParamError(`"${key}" must be a number, got ${describe(v)}`);
   if (opts.integer && !Number.isInteger(v)) throw new ParamError(`"${key}" must be a whole number, got ${v}`);
   if (opts.min !== undefined && v < opts.min) throw new ParamError(`"${key}" must be at least ${opts.min}, got ${v}`);
   if (opts.max !== undefined && v > opts.max) throw new ParamError(`"${key}" must be at most ${opts.max}, got ${v}`);
@@ -75,7 +89,11 @@ export function optEnum<T extends string>(o: Obj, key: string, values: readonly 
   const v = o[key];
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || !values.includes(v as T)) {
-    throw new ParamError(`"${key}" must be one of ${values.join(', ')}, got ${describe(v)}`, typeof v === 'string' ? v : undefined, values);
+    throw new ParamError(
+      `"${key}" must be one of ${values.join(', ')}, got ${describe(v)}`,
+      typeof v === 'string' ? v : undefined,
+      values,
+    );
   }
   return v as T;
 }
@@ -95,7 +113,8 @@ export function optWsEndpoint(o: Obj, key = 'wsEndpoint'): string | undefined {
   } catch {
     throw new ParamError(`"${key}" must be a ws:// or wss:// URL, got ${describe(v)}`);
   }
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new ParamError(`"${key}" must be a ws:// or wss:// URL, got ${describe(v)}`);
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    throw new ParamError(`"${key}" must be a ws:// or wss:// URL, got ${describe(v)}`);
   return v;
 }
 
@@ -107,7 +126,9 @@ export function optWsEndpoint(o: Obj, key = 'wsEndpoint'): string | undefined {
 export function navigableUrl(raw: string, key: string): string {
   const url = normaliseUrl(raw, key);
   if (/^javascript:/i.test(url)) {
-    throw new ParamError(`"${key}" is a javascript: URL, which runs a script instead of navigating; it is refused. Run the script with {"pageFunction": "…"} instead`);
+    throw new ParamError(
+      `"${key}" is a javascript: URL, which runs a script instead of navigating; it is refused. Run the script with {"pageFunction": "…"} instead`,
+    );
   }
   return url;
 }
@@ -117,7 +138,9 @@ export function optHost(o: Obj, key = 'host'): string | undefined {
   const v = optString(o, key, { maxLength: 253 });
   if (v === undefined) return undefined;
   if (!/^(\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f]*:[0-9A-Fa-f:.]+|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/.test(v)) {
-    throw new ParamError(`"${key}" must be a host name or IP address such as "127.0.0.1" (give the port in "port"), got ${describe(v)}`);
+    throw new ParamError(
+      `"${key}" must be a host name or IP address such as "127.0.0.1" (give the port in "port"), got ${describe(v)}`,
+    );
   }
   return v;
 }

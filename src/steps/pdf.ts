@@ -16,7 +16,10 @@ export function inches(v: unknown, key: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
   const m = typeof v === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(in|cm|mm|px)?\s*$/.exec(v) : null;
-  if (!m) throw new ParamError(`"${key}" must be inches (a number) or a length like "1cm", "10mm", "48px", got ${describe(v)}`);
+  if (!m)
+    throw new ParamError(
+      `"${key}" must be inches (a number) or a length like "1cm", "10mm", "48px", got ${describe(v)}`,
+    );
   return Number(m[1]) * UNIT_INCHES[m[2] ?? 'in']!;
 }
 
@@ -42,7 +45,25 @@ export function pdfPath(path: string | undefined, fallbackName: string): string 
   return basename(path) === path ? join(stateDir(), path) : join(process.cwd(), path);
 }
 
-const PDF_PARAMS: ParamSchema = { forms: ['true', '"path"'], keys: { path: '', landscape: '', pageRanges: '', margin: '', validate: '', scale: '-', paperWidth: '-', paperHeight: '-', displayHeaderFooter: '-', headerTemplate: '-', footerTemplate: '-', printBackground: '-', preferCSSPageSize: '-' }, returns: '{path, pages}' };
+const PDF_PARAMS: ParamSchema = {
+  forms: ['true', '"path"'],
+  keys: {
+    path: '',
+    landscape: '',
+    pageRanges: '',
+    margin: '',
+    validate: '',
+    scale: '-',
+    paperWidth: '-',
+    paperHeight: '-',
+    displayHeaderFooter: '-',
+    headerTemplate: '-',
+    footerTemplate: '-',
+    printBackground: '-',
+    preferCSSPageSize: '-',
+  },
+  returns: '{path, pages}',
+};
 
 defineStep<PdfParams>({
   name: 'pdf',
@@ -76,7 +97,8 @@ defineStep<PdfParams>({
       preferCSSPageSize: optBool(o, 'preferCSSPageSize'),
       validate: optBool(o, 'validate'),
     };
-    if (p.paperWidth === 0 || p.paperHeight === 0) throw new ParamError('"paperWidth" and "paperHeight" must be above 0');
+    if (p.paperWidth === 0 || p.paperHeight === 0)
+      throw new ParamError('"paperWidth" and "paperHeight" must be above 0');
     return p;
   },
   async run(ctx, p) {

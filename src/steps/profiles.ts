@@ -11,7 +11,11 @@ function domainParam(raw: string): string {
   return result.domain;
 }
 
-const READ_SITE_PROFILE_PARAMS: ParamSchema = { forms: ['"domain"'], keys: { domain: '' }, returns: '{found, content}' };
+const READ_SITE_PROFILE_PARAMS: ParamSchema = {
+  forms: ['"domain"'],
+  keys: { domain: '' },
+  returns: '{found, content}',
+};
 
 defineStep<{ domain: string }>({
   name: 'readSiteProfile',
@@ -21,7 +25,8 @@ defineStep<{ domain: string }>({
   readOnly: true,
   parse(v) {
     if (typeof v === 'string') return { domain: domainParam(v) };
-    if (typeof v !== 'object' || v === null) throw new ParamError(`readSiteProfile takes "domain" or {domain}, got ${describe(v)}`);
+    if (typeof v !== 'object' || v === null)
+      throw new ParamError(`readSiteProfile takes "domain" or {domain}, got ${describe(v)}`);
     return { domain: domainParam(reqString(obj(v, keysOf(READ_SITE_PROFILE_PARAMS), 'readSiteProfile'), 'domain')) };
   },
   async run(_ctx, p) {
@@ -43,7 +48,9 @@ defineStep<{ domain: string; content: string }>({
     const domain = domainParam(reqString(o, 'domain'));
     const content = reqString(o, 'content');
     if (Buffer.byteLength(content) > MAX_PROFILE_BYTES) {
-      throw new ParamError(`"content" is ${Buffer.byteLength(content)} bytes; keep a profile under ${MAX_PROFILE_BYTES}`);
+      throw new ParamError(
+        `"content" is ${Buffer.byteLength(content)} bytes; keep a profile under ${MAX_PROFILE_BYTES}`,
+      );
     }
     return { domain, content };
   },

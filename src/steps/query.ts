@@ -15,15 +15,35 @@ const SEARCH_MAX_DEPTH = 50;
 const SEARCH_MAX_ELEMENTS = 50_000;
 
 type QueryOutput = string | string[] | { attribute: string | string[] };
-interface CssQuery { kind: 'css'; selector: string; limit: number; output: QueryOutput; clean: boolean; metadata: boolean }
+interface CssQuery {
+  kind: 'css';
+  selector: string;
+  limit: number;
+  output: QueryOutput;
+  clean: boolean;
+  metadata: boolean;
+}
 interface RoleQuery {
-  kind: 'role'; roles: string[]; name?: string; nameExact?: boolean; nameRegex?: string; level?: number;
-  checked?: boolean | 'mixed'; disabled?: boolean; countOnly: boolean; limit: number;
+  kind: 'role';
+  roles: string[];
+  name?: string;
+  nameExact?: boolean;
+  nameRegex?: string;
+  level?: number;
+  checked?: boolean | 'mixed';
+  disabled?: boolean;
+  countOnly: boolean;
+  limit: number;
 }
 type QuerySpec = CssQuery | RoleQuery;
 
 interface SearchParams {
-  text?: string; pattern?: string; role?: string; exact: boolean; limit: number; context: number;
+  text?: string;
+  pattern?: string;
+  role?: string;
+  exact: boolean;
+  limit: number;
+  context: number;
   near?: { x: number; y: number; radius: number };
 }
 
@@ -40,7 +60,11 @@ function readOutput(v: unknown): QueryOutput {
   if (v === undefined) return 'text';
   const mode = (m: unknown): string => {
     if (typeof m !== 'string' || !(OUTPUT_MODES as readonly string[]).includes(m)) {
-      throw new ParamError(`"output" modes are ${OUTPUT_MODES.join(', ')}, got ${describe(m)}`, typeof m === 'string' ? m : undefined, OUTPUT_MODES);
+      throw new ParamError(
+        `"output" modes are ${OUTPUT_MODES.join(', ')}, got ${describe(m)}`,
+        typeof m === 'string' ? m : undefined,
+        OUTPUT_MODES,
+      );
     }
     return m;
   };
@@ -49,9 +73,12 @@ function readOutput(v: unknown): QueryOutput {
   if (isObj(v)) {
     const attribute = obj(v, ['attribute'], 'output').attribute;
     if (typeof attribute === 'string' && attribute) return { attribute };
-    if (Array.isArray(attribute) && attribute.length && attribute.every((a) => typeof a === 'string' && a)) return { attribute: attribute as string[] };
+    if (Array.isArray(attribute) && attribute.length && attribute.every((a) => typeof a === 'string' && a))
+      return { attribute: attribute as string[] };
   }
-  throw new ParamError(`"output" takes a mode (${OUTPUT_MODES.join('|')}), an array of modes or {attribute: "name" | ["name", …]}, got ${describe(v)}`);
+  throw new ParamError(
+    `"output" takes a mode (${OUTPUT_MODES.join('|')}), an array of modes or {attribute: "name" | ["name", …]}, got ${describe(v)}`,
+  );
 }
 
 function readRoles(o: Obj): string[] {
@@ -75,7 +102,7 @@ function readRoleQuery(o: Obj): RoleQuery {
     nameExact = optBool(o, 'nameExact');
     if (nameExact && name === undefined) throw new ParamError('"nameExact": true needs "name"');
   }
-  const checked = o.checked === 'mixed' ? 'mixed' as const : optBool(o, 'checked');
+  const checked = o.checked === 'mixed' ? ('mixed' as const) : optBool(o, 'checked');
   const q: RoleQuery = { kind: 'role', roles, countOnly: optBool(o, 'countOnly') ?? false, limit: limitOf(o, 10) };
   if (name !== undefined) q.name = name;
   if (nameExact) q.nameExact = true;
@@ -90,29 +117,43 @@ function readRoleQuery(o: Obj): RoleQuery {
 }
 
 function readCssSelector(v: unknown): string {
-  if (typeof v !== 'string' || !v.trim()) throw new ParamError(`"selector" must be a non-empty CSS selector, got ${describe(v)}`);
+  if (typeof v !== 'string' || !v.trim())
+    throw new ParamError(`"selector" must be a non-empty CSS selector, got ${describe(v)}`);
   return v.trim();
 }
 
 function readQuery(v: unknown): QuerySpec {
-  if (typeof v === 'string') return { kind: 'css', selector: readCssSelector(v), limit: 10, output: 'text', clean: false, metadata: false };
+  if (typeof v === 'string')
+    return { kind: 'css', selector: readCssSelector(v), limit: 10, output: 'text', clean: false, metadata: false };
   if (isObj(v) && ('role' in v || 'roles' in v)) {
-    return readRoleQuery(obj(v, ['role', 'roles', 'name', 'nameExact', 'nameRegex', 'level', 'checked', 'disabled', 'countOnly', 'limit'], 'query'));
+    return readRoleQuery(
+      obj(
+        v,
+        ['role', 'roles', 'name', 'nameExact', 'nameRegex', 'level', 'checked', 'disabled', 'countOnly', 'limit'],
+        'query',
+      ),
+    );
   }
   const o = obj(v, ['selector', 'limit', 'output', 'clean', 'metadata'], 'query');
   return {
-    kind: 'css', selector: readCssSelector(o.selector), limit: limitOf(o, 10), output: readOutput(o.output),
-    clean: optBool(o, 'clean') ?? false, metadata: optBool(o, 'metadata') ?? false,
+    kind: 'css',
+    selector: readCssSelector(o.selector),
+    limit: limitOf(o, 10),
+    output: readOutput(o.output),
+    clean: optBool(o, 'clean') ?? false,
+    metadata: optBool(o, 'metadata') ?? false,
   };
 }
 
 function readQueryAll(v: unknown): [string, QuerySpec][] {
-  if (!isObj(v) || !Object.keys(v).length) throw new ParamError(`queryAll takes {label: "selector" | {query params}, …}, got ${describe(v)}`);
+  if (!isObj(v) || !Object.keys(v).length)
+    throw new ParamError(`queryAll takes {label: "selector" | {query params}, …}, got ${describe(v)}`);
   return Object.entries(v).map(([label, q]) => {
     try {
       return [label, readQuery(q)];
     } catch (err) {
-      if (err instanceof ParamError) throw new ParamError(`in "${label}": ${err.message}`, err.unknownKey, err.knownKeys);
+      if (err instanceof ParamError)
+        throw new ParamError(`in "${label}": ${err.message}`, err.unknownKey, err.knownKeys);
       throw err;
     }
   });
@@ -122,7 +163,8 @@ function readSearch(v: unknown): SearchParams {
   if (typeof v === 'string') return readSearch({ text: v });
   const o = obj(v, keysOf(SNAPSHOT_SEARCH_PARAMS), 'snapshotSearch');
   const p: SearchParams = {
-    exact: optBool(o, 'exact') ?? false, limit: limitOf(o, 10),
+    exact: optBool(o, 'exact') ?? false,
+    limit: limitOf(o, 10),
     context: optNumber(o, 'context', { min: 0, max: 20, integer: true }) ?? 2,
   };
   const text = optString(o, 'text');
@@ -131,7 +173,8 @@ function readSearch(v: unknown): SearchParams {
   if (pattern !== undefined) p.pattern = pattern;
   const role = optString(o, 'role');
   if (role !== undefined) p.role = role.trim().toLowerCase();
-  if (p.text === undefined && p.pattern === undefined && p.role === undefined) throw new ParamError('snapshotSearch needs at least one of "text", "pattern", "role"');
+  if (p.text === undefined && p.pattern === undefined && p.role === undefined)
+    throw new ParamError('snapshotSearch needs at least one of "text", "pattern", "role"');
   if (p.exact && p.text === undefined) throw new ParamError('"exact" applies to "text"');
   if (o.near !== undefined) {
     const n = obj(o.near, ['x', 'y', 'radius'], 'near');
@@ -153,12 +196,25 @@ function readPoint(v: unknown, what: string, allowed: readonly string[] = ['x', 
 
 function readAt(v: unknown): AtParams {
   if (Array.isArray(v)) {
-    if (!v.length || v.length > MAX_POINTS) throw new ParamError(`elementsAt takes 1 to ${MAX_POINTS} points, got ${v.length}`);
-    return { kind: 'batch', points: v.map((p, i) => { const o = readPoint(p, `point ${i + 1}`); return { x: o.x, y: o.y }; }) };
+    if (!v.length || v.length > MAX_POINTS)
+      throw new ParamError(`elementsAt takes 1 to ${MAX_POINTS} points, got ${v.length}`);
+    return {
+      kind: 'batch',
+      points: v.map((p, i) => {
+        const o = readPoint(p, `point ${i + 1}`);
+        return { x: o.x, y: o.y };
+      }),
+    };
   }
   const o = readPoint(v, 'elementsAt', keysOf(ELEMENTS_AT_PARAMS));
   if (o.radius === undefined && o.limit === undefined) return { kind: 'point', x: o.x, y: o.y };
-  return { kind: 'near', x: o.x, y: o.y, radius: optNumber(o, 'radius', { min: 1 }) ?? 50, limit: optNumber(o, 'limit', { min: 1, max: MAX_LIMIT, integer: true }) ?? 20 };
+  return {
+    kind: 'near',
+    x: o.x,
+    y: o.y,
+    radius: optNumber(o, 'radius', { min: 1 }) ?? 50,
+    limit: optNumber(o, 'limit', { min: 1, max: MAX_LIMIT, integer: true }) ?? 20,
+  };
 }
 
 /** Stores the page's counters with the tab, so later refs continue from them. */
@@ -168,21 +224,39 @@ function keepCounters<T extends { counters: Counters }>(tab: AttachedTab, outcom
   return rest;
 }
 
-function queryProblem(specs: QuerySpec[], failure: { reason: string; message: string; index: number }, label?: string): StepValidationError {
+function queryProblem(
+  specs: QuerySpec[],
+  failure: { reason: string; message: string; index: number },
+  label?: string,
+): StepValidationError {
   const q = specs[failure.index]!;
   const where = label === undefined ? '' : ` in "${label}"`;
-  if (q.kind === 'css') return new StepValidationError(`Invalid CSS selector "${q.selector}"${where}: ${failure.message}`);
+  if (q.kind === 'css')
+    return new StepValidationError(`Invalid CSS selector "${q.selector}"${where}: ${failure.message}`);
   return new StepValidationError(`Invalid nameRegex /${q.nameRegex}/${where}: ${failure.message}`);
 }
 
-async function runQueries(tab: AttachedTab, specs: QuerySpec[], ctx: { deadline: Deadline }, labels?: string[]): Promise<unknown[]> {
-  const outcome = await tab.page.call(tab.page.frame, (rt, a) => rt.elementQuery.runQueries(a.specs, a.counters),
-    { specs, counters: tab.entry.counters }, { deadline: ctx.deadline, what: 'the query' });
+async function runQueries(
+  tab: AttachedTab,
+  specs: QuerySpec[],
+  ctx: { deadline: Deadline },
+  labels?: string[],
+): Promise<unknown[]> {
+  const outcome = await tab.page.call(
+    tab.page.frame,
+    (rt, a) => rt.elementQuery.runQueries(a.specs, a.counters),
+    { specs, counters: tab.entry.counters },
+    { deadline: ctx.deadline, what: 'the query' },
+  );
   if (!outcome.ok) throw queryProblem(specs, outcome, labels?.[outcome.index]);
   return keepCounters(tab, outcome).results;
 }
 
-const SNAPSHOT_SEARCH_PARAMS: ParamSchema = { forms: ['"text"'], keys: { text: '', pattern: '', role: '', exact: '', near: '{x, y, radius}', limit: '-', context: '-' }, returns: 'matches with refs' };
+const SNAPSHOT_SEARCH_PARAMS: ParamSchema = {
+  forms: ['"text"'],
+  keys: { text: '', pattern: '', role: '', exact: '', near: '{x, y, radius}', limit: '-', context: '-' },
+  returns: 'matches with refs',
+};
 
 defineStep<SearchParams>({
   name: 'snapshotSearch',
@@ -193,9 +267,15 @@ defineStep<SearchParams>({
   parse: readSearch,
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const outcome = await tab.page.call(tab.page.frame, (rt, a) => rt.elementSearch.snapshotSearch(a.criteria, a.counters),
-      { criteria: { ...p, maxDepth: SEARCH_MAX_DEPTH, maxElements: SEARCH_MAX_ELEMENTS }, counters: tab.entry.counters },
-      { deadline: ctx.deadline, what: 'the snapshot search' });
+    const outcome = await tab.page.call(
+      tab.page.frame,
+      (rt, a) => rt.elementSearch.snapshotSearch(a.criteria, a.counters),
+      {
+        criteria: { ...p, maxDepth: SEARCH_MAX_DEPTH, maxElements: SEARCH_MAX_ELEMENTS },
+        counters: tab.entry.counters,
+      },
+      { deadline: ctx.deadline, what: 'the snapshot search' },
+    );
     if (!outcome.ok) throw new StepValidationError(`Invalid pattern /${p.pattern}/: ${outcome.message}`);
     const { ok: _ok, ...found } = keepCounters(tab, outcome);
     const { limit: _limit, context: _context, exact, ...given } = p;
@@ -203,7 +283,26 @@ defineStep<SearchParams>({
   },
 });
 
-const QUERY_PARAMS: ParamSchema = { forms: ['"css"'], keys: { selector: '', output: 'text|html|href|value|{attribute}', role: '', name: '', limit: '-', clean: '-', metadata: '-', roles: '-', nameExact: '-', nameRegex: '-', level: '-', checked: '-', disabled: '-', countOnly: '-' }, returns: '{total, results}' };
+const QUERY_PARAMS: ParamSchema = {
+  forms: ['"css"'],
+  keys: {
+    selector: '',
+    output: 'text|html|href|value|{attribute}',
+    role: '',
+    name: '',
+    limit: '-',
+    clean: '-',
+    metadata: '-',
+    roles: '-',
+    nameExact: '-',
+    nameRegex: '-',
+    level: '-',
+    checked: '-',
+    disabled: '-',
+    countOnly: '-',
+  },
+  returns: '{total, results}',
+};
 
 defineStep<QuerySpec>({
   name: 'query',
@@ -229,12 +328,21 @@ defineStep<[string, QuerySpec][]>({
   parse: readQueryAll,
   async run(ctx, entries) {
     const labels = entries.map(([label]) => label);
-    const results = await runQueries(ctx.command.requireTab(), entries.map(([, q]) => q), ctx, labels);
+    const results = await runQueries(
+      ctx.command.requireTab(),
+      entries.map(([, q]) => q),
+      ctx,
+      labels,
+    );
     return Object.fromEntries(labels.map((label, i) => [label, results[i]]));
   },
 });
 
-const ELEMENTS_AT_PARAMS: ParamSchema = { forms: ['[{x, y}, …]'], keys: { x: '', y: '', radius: '', limit: '-' }, returns: 'elements with refs' };
+const ELEMENTS_AT_PARAMS: ParamSchema = {
+  forms: ['[{x, y}, …]'],
+  keys: { x: '', y: '', radius: '', limit: '-' },
+  returns: 'elements with refs',
+};
 
 defineStep<AtParams>({
   name: 'elementsAt',
@@ -247,13 +355,27 @@ defineStep<AtParams>({
     const tab = ctx.command.requireTab();
     const opts = { deadline: ctx.deadline, what: 'the elements at the point' };
     if (p.kind === 'near') {
-      const found = keepCounters(tab, await tab.page.call(tab.page.frame,
-        (rt, a) => rt.elementSearch.elementsNear(a.x, a.y, a.radius, a.limit, a.counters), { ...p, counters: tab.entry.counters }, opts));
+      const found = keepCounters(
+        tab,
+        await tab.page.call(
+          tab.page.frame,
+          (rt, a) => rt.elementSearch.elementsNear(a.x, a.y, a.radius, a.limit, a.counters),
+          { ...p, counters: tab.entry.counters },
+          opts,
+        ),
+      );
       return { center: { x: p.x, y: p.y }, radius: p.radius, count: found.elements.length, elements: found.elements };
     }
     const points = p.kind === 'point' ? [{ x: p.x, y: p.y }] : p.points;
-    const { elements } = keepCounters(tab, await tab.page.call(tab.page.frame,
-      (rt, a) => rt.elementSearch.elementsAtPoints(a.points, a.counters), { points, counters: tab.entry.counters }, opts));
+    const { elements } = keepCounters(
+      tab,
+      await tab.page.call(
+        tab.page.frame,
+        (rt, a) => rt.elementSearch.elementsAtPoints(a.points, a.counters),
+        { points, counters: tab.entry.counters },
+        opts,
+      ),
+    );
     if (p.kind === 'batch') return { count: elements.filter((e) => !('error' in e)).length, elements };
     const { x: _x, y: _y, ...one } = elements[0]!;
     if ('error' in one) throw new ElementNotFoundError(one.error, { x: p.x, y: p.y });

@@ -32,5 +32,7 @@ export function paramsLine(def: StepDefinition, full = false): string {
 
 /** The SKILL.md step list: one line per step, in registry order (a list: no table cells to escape). */
 export function stepTable(): string {
-  return allSteps().map((def) => `- \`${def.name}\` ${paramsLine(def)}`).join('\n');
+  return allSteps()
+    .map((def) => `- \`${def.name}\` ${paramsLine(def)}`)
+    .join('\n');
 }

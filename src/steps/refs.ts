@@ -34,8 +34,12 @@ defineStep({
   parse: readRefs,
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const boxes = await tab.page.call(tab.page.frame, (rt, a) => rt.refBox.refBoxes(a.refs, a.counters),
-      { refs: p.refs, counters: tab.entry.counters }, { deadline: ctx.deadline, what: 'the boxes' });
+    const boxes = await tab.page.call(
+      tab.page.frame,
+      (rt, a) => rt.refBox.refBoxes(a.refs, a.counters),
+      { refs: p.refs, counters: tab.entry.counters },
+      { deadline: ctx.deadline, what: 'the boxes' },
+    );
     return p.single ? boxes[p.refs[0]!] : boxes;
   },
 });

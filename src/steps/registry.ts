@@ -136,7 +136,11 @@ export function allSteps(): StepDefinition[] {
 }
 
 /** The step that is the next step for a failure of `kind`, with its parameters. */
-export function remedyStep(kind: RemedyKind, target: Record<string, unknown> = {}, value?: string): Record<string, unknown> | undefined {
+export function remedyStep(
+  kind: RemedyKind,
+  target: Record<string, unknown> = {},
+  value?: string,
+): Record<string, unknown> | undefined {
   for (const def of REGISTRY.values()) {
     const remedy = def.remedyFor?.[kind];
     if (remedy) return { [def.name]: remedy(target, value) };

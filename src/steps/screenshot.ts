@@ -20,7 +20,11 @@ function readClip(v: unknown): ScreenshotOptions['clip'] {
   return { x: read('x', 0), y: read('y', 0), width: read('width', 1), height: read('height', 1) };
 }
 
-const SCREENSHOT_PARAMS: ParamSchema = { forms: ['true'], keys: { fullPage: '', selector: '', clip: '', format: '', quality: '-', padding: '-', omitBackground: '-', path: '' }, returns: '{path, width, height}' };
+const SCREENSHOT_PARAMS: ParamSchema = {
+  forms: ['true'],
+  keys: { fullPage: '', selector: '', clip: '', format: '', quality: '-', padding: '-', omitBackground: '-', path: '' },
+  returns: '{path, width, height}',
+};
 
 defineStep<ScreenshotParams>({
   name: 'screenshot',
@@ -41,15 +45,19 @@ defineStep<ScreenshotParams>({
       omitBackground: optBool(o, 'omitBackground'),
       path: optString(o, 'path'),
     };
-    if ([p.fullPage, p.selector, p.clip].filter(Boolean).length > 1) throw new ParamError('use only one of "fullPage", "selector", "clip"');
-    if (p.quality !== undefined && p.format === 'png') throw new ParamError('"quality" applies to jpeg and webp, not png');
+    if ([p.fullPage, p.selector, p.clip].filter(Boolean).length > 1)
+      throw new ParamError('use only one of "fullPage", "selector", "clip"');
+    if (p.quality !== undefined && p.format === 'png')
+      throw new ParamError('"quality" applies to jpeg and webp, not png');
     return p;
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const ext: ImageFormat = p.format;
     const path = p.path
-      ? (isAbsolute(p.path) ? p.path : join(process.cwd(), p.path))
+      ? isAbsolute(p.path)
+        ? p.path
+        : join(process.cwd(), p.path)
       : join(stateDir(), `${tab.alias}.step${ctx.index}.${ext}`);
     const call = <A, R>(fn: (rt: import('../injected/index.js').PageRuntime, arg: A) => R, arg: A) =>
       tab.page.call(undefined, fn, arg, { deadline: ctx.deadline });

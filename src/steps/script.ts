@@ -4,8 +4,14 @@
 
 import { Script } from 'node:vm';
 import {
-  ElementNotEditableError, ElementNotFoundError, EvaluationError, ExecutionError, StepValidationError, TimeoutError,
-  Deadline, POLL_INTERVAL_MS,
+  ElementNotEditableError,
+  ElementNotFoundError,
+  EvaluationError,
+  ExecutionError,
+  StepValidationError,
+  TimeoutError,
+  Deadline,
+  POLL_INTERVAL_MS,
 } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
 import { callPageWorld, refsDeclaration, type Page } from '../page/index.js';
@@ -40,7 +46,8 @@ export function compileFn(source: string, where: string): string {
 }
 
 function readSource(v: unknown, where: string): string {
-  if (typeof v !== 'string' || !v.trim()) throw new ParamError(`${where} must be a JavaScript function or expression string, got ${describe(v)}`);
+  if (typeof v !== 'string' || !v.trim())
+    throw new ParamError(`${where} must be a JavaScript function or expression string, got ${describe(v)}`);
   if (v.length > MAX_SOURCE) throw new ParamError(`${where} is longer than ${MAX_SOURCE} characters`);
   return v;
 }
@@ -50,16 +57,25 @@ function limitMs(own: number | undefined, fallback: number, deadline: Deadline):
   return Math.max(0, Math.min(own ?? fallback, deadline.remainingMs() - REPORT_MARGIN_MS));
 }
 
-interface PollParams { fn: string; intervalMs: number; timeoutMs?: number }
+interface PollParams {
+  fn: string;
+  intervalMs: number;
+  timeoutMs?: number;
+}
 
 async function pollOnce(page: Page, p: PollParams, limit: number, deadline: Deadline): Promise<PollOutcome> {
   const body = `${refsDeclaration(p.fn)}return rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
   return page.runAgentCode(page.frame, body, p.fn, {
-    deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the poll predicate to return (a runaway loop?)',
+    deadline: deadline.cap(limit + RUNAWAY_GRACE_MS),
+    what: 'the poll predicate to return (a runaway loop?)',
   }) as Promise<PollOutcome>;
 }
 
-const POLL_PARAMS: ParamSchema = { forms: ['"() => …"'], keys: { fn: '', interval: '', timeout: '' }, returns: '{resolved, value}' };
+const POLL_PARAMS: ParamSchema = {
+  forms: ['"() => …"'],
+  keys: { fn: '', interval: '', timeout: '' },
+  returns: '{resolved, value}',
+};
 
 defineStep<PollParams>({
   name: 'poll',
@@ -96,17 +112,25 @@ defineStep<PollParams>({
     const elapsed = Date.now() - started;
     if (last.resolved) return { resolved: true, value: last.value, elapsed };
     // DECISIONS: a poll timeout is a step error that still carries what the predicate last said.
-    throw new TimeoutError(`poll: the predicate was still falsy after ${limit}ms`, { output: { resolved: false, lastValue: last.lastValue, elapsed } });
+    throw new TimeoutError(`poll: the predicate was still falsy after ${limit}ms`, {
+      output: { resolved: false, lastValue: last.lastValue, elapsed },
+    });
   },
 });
 
-interface PipelineParams { ops: PipelineOp[]; fns: string[]; timeoutMs?: number; labels: string[] }
+interface PipelineParams {
+  ops: PipelineOp[];
+  fns: string[];
+  timeoutMs?: number;
+  labels: string[];
+}
 
 const ACTIONS = ['fill', 'click', 'type', 'check', 'select'] as const;
 
 function readOp(v: unknown, i: number, fns: string[]): { op: PipelineOp; label: string } {
   const at = `pipeline operation ${i}`;
-  if (!isObj(v)) throw new ParamError(`${at} must be an object like {"find": "#email", "fill": "a@b.co"}, got ${describe(v)}`);
+  if (!isObj(v))
+    throw new ParamError(`${at} must be an object like {"find": "#email", "fill": "a@b.co"}, got ${describe(v)}`);
   if (v.find !== undefined) {
     const action = ACTIONS.filter((a) => v[a] !== undefined);
     if (action.length !== 1) throw new ParamError(`${at}: "find" needs exactly one of ${ACTIONS.join(', ')}`);
@@ -127,14 +151,23 @@ function readOp(v: unknown, i: number, fns: string[]): { op: PipelineOp; label: 
       case 'check':
         if (typeof o.check !== 'boolean') throw new ParamError(`${at}: "check" must be true or false`);
         return { op: { op: 'check', find, checked: o.check }, label };
-      case 'select': return { op: { op: 'select', find, value: text() }, label };
-      default: return { op: { op: name, find, value: text() }, label };
+      case 'select':
+        return { op: { op: 'select', find, value: text() }, label };
+      default:
+        return { op: { op: name, find, value: text() }, label };
     }
   }
   if (v.waitFor !== undefined) {
     const o = obj(v, ['waitFor', 'timeout'], at);
     fns.push(compileFn(readSource(o.waitFor, `${at} "waitFor"`), at));
-    return { op: { op: 'waitFor', fn: fns.length - 1, timeoutMs: optNumber(o, 'timeout', { min: 1, max: 300_000 }) ?? DEFAULT_WAIT_FOR_TIMEOUT_MS }, label: 'waitFor' };
+    return {
+      op: {
+        op: 'waitFor',
+        fn: fns.length - 1,
+        timeoutMs: optNumber(o, 'timeout', { min: 1, max: 300_000 }) ?? DEFAULT_WAIT_FOR_TIMEOUT_MS,
+      },
+      label: 'waitFor',
+    };
   }
   if (v.return !== undefined) {
     obj(v, ['return'], at);
@@ -145,10 +178,18 @@ function readOp(v: unknown, i: number, fns: string[]): { op: PipelineOp; label: 
     const ms = optNumber(obj(v, ['sleep'], at), 'sleep', { min: 0, max: 300_000 })!;
     return { op: { op: 'sleep', ms }, label: `sleep ${ms}` };
   }
-  throw new ParamError(`${at} needs {find, fill|click|type|check|select}, {waitFor}, {sleep} or {return}; got keys ${Object.keys(v).join(', ') || 'none'}`);
+  throw new ParamError(
+    `${at} needs {find, fill|click|type|check|select}, {waitFor}, {sleep} or {return}; got keys ${Object.keys(v).join(', ') || 'none'}`,
+  );
 }
 
-const FAILURE: Record<PipelineFailureReason, new (message: string, details?: Record<string, unknown>) => ExecutionError> = {
+const FAILURE: Record<
+  PipelineFailureReason,
+  new (
+    message: string,
+    details?: Record<string, unknown>,
+  ) => ExecutionError
+> = {
   'not-found': ElementNotFoundError,
   'invalid-selector': StepValidationError,
   timeout: TimeoutError,
@@ -162,20 +203,32 @@ async function runPipeline(page: Page, p: PipelineParams, limit: number, deadlin
   const where = page.evalTarget();
   const body = `${refsDeclaration(p.fns.join('\n'))}return rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
   try {
-    return await page.runAgentCode(page.frame, body, body, {
-      deadline: deadline.cap(limit + RUNAWAY_GRACE_MS), what: 'the pipeline to finish (a runaway loop?)',
-    }) as PipelineOutcome;
+    return (await page.runAgentCode(page.frame, body, body, {
+      deadline: deadline.cap(limit + RUNAWAY_GRACE_MS),
+      what: 'the pipeline to finish (a runaway loop?)',
+    })) as PipelineOutcome;
   } catch (err) {
     if (!(err instanceof TimeoutError)) throw err;
     // The evaluation was terminated; what it got through is still on the window.
-    const progress = await callPageWorld(where, (rt) => rt.pipeline.pipelineProgress(), undefined, { deadline: Deadline.after(RUNAWAY_GRACE_MS) })
-      .catch(() => undefined);
+    const progress = await callPageWorld(where, (rt) => rt.pipeline.pipelineProgress(), undefined, {
+      deadline: Deadline.after(RUNAWAY_GRACE_MS),
+    }).catch(() => undefined);
     if (!progress) throw err;
-    return { completed: false, failedAt: progress.at, reason: 'timeout', error: `did not return within ${limit}ms and was terminated (a runaway loop?)`, results: progress.results };
+    return {
+      completed: false,
+      failedAt: progress.at,
+      reason: 'timeout',
+      error: `did not return within ${limit}ms and was terminated (a runaway loop?)`,
+      results: progress.results,
+    };
   }
 }
 
-const PIPELINE_PARAMS: ParamSchema = { forms: ['[{find, fill|type|select|click|check}, {waitFor}, {sleep}, {return}]'], keys: { steps: '-', timeout: '-' }, note: '`failedAt` on failure' };
+const PIPELINE_PARAMS: ParamSchema = {
+  forms: ['[{find, fill|type|select|click|check}, {waitFor}, {sleep}, {return}]'],
+  keys: { steps: '-', timeout: '-' },
+  note: '`failedAt` on failure',
+};
 
 defineStep<PipelineParams>({
   name: 'pipeline',
@@ -192,11 +245,19 @@ defineStep<PipelineParams>({
       list = o.steps;
       timeoutMs = optNumber(o, 'timeout', { min: 1, max: 300_000 });
     }
-    if (!Array.isArray(list) || !list.length) throw new ParamError(`pipeline must be a non-empty array of operations or {steps: [...], timeout}, got ${describe(list)}`);
+    if (!Array.isArray(list) || !list.length)
+      throw new ParamError(
+        `pipeline must be a non-empty array of operations or {steps: [...], timeout}, got ${describe(list)}`,
+      );
     if (list.length > MAX_OPS) throw new ParamError(`pipeline has ${list.length} operations; at most ${MAX_OPS}`);
     const fns: string[] = [];
     const read = list.map((op, i) => readOp(op, i, fns));
-    return { ops: read.map((r) => r.op), labels: read.map((r) => r.label), fns, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+    return {
+      ops: read.map((r) => r.op),
+      labels: read.map((r) => r.label),
+      fns,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    };
   },
   async run(ctx, p) {
     const page = ctx.command.requireTab().page;
@@ -204,6 +265,11 @@ defineStep<PipelineParams>({
     const outcome = await runPipeline(page, p, limit, ctx.deadline);
     if (outcome.completed) return outcome;
     const { reason, ...output } = outcome;
-    throw new FAILURE[reason](`pipeline operation ${outcome.failedAt} (${p.labels[outcome.failedAt] ?? '?'}) failed: ${outcome.error}`, { output });
+    throw new FAILURE[reason](
+      `pipeline operation ${outcome.failedAt} (${p.labels[outcome.failedAt] ?? '?'}) failed: ${outcome.error}`,
+      {
+        output,
+      },
+    );
   },
 });

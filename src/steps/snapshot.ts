@@ -2,7 +2,12 @@
 // and size-limited; `since` answers {unchanged} when nothing an agent can see has changed.
 
 import {
-  DEFAULT_INLINE_LIMIT, headOf, snapshotHash, takeSnapshot, writeSnapshotFile, type TakeOptions,
+  DEFAULT_INLINE_LIMIT,
+  headOf,
+  snapshotHash,
+  takeSnapshot,
+  writeSnapshotFile,
+  type TakeOptions,
 } from '../aria/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optEnum, optNumber, optString, ParamError } from './params.js';
@@ -13,12 +18,35 @@ interface SnapshotParams extends Omit<TakeOptions, 'internal'> {
 }
 
 const DEFAULTS: SnapshotParams = {
-  detail: 'full', viewportOnly: false, pierceShadow: true, includeFrames: true, maxDepth: 50, maxElements: 50_000, inlineLimit: DEFAULT_INLINE_LIMIT,
+  detail: 'full',
+  viewportOnly: false,
+  pierceShadow: true,
+  includeFrames: true,
+  maxDepth: 50,
+  maxElements: 50_000,
+  inlineLimit: DEFAULT_INLINE_LIMIT,
 };
 /** Hashes of this many recent snapshots are kept per tab for `since`. */
 const KEPT_HASHES = 8;
 
-const SNAPSHOT_PARAMS: ParamSchema = { forms: ['true'], keys: { root: '', detail: 'full|interactive|summary', viewportOnly: '', maxElements: '', since: '', mode: '-', pierceShadow: '-', includeFrames: '-', includeText: '-', maxDepth: '-', inlineLimit: '-', preserveRefs: '-' }, returns: '{snapshotId, yaml}' };
+const SNAPSHOT_PARAMS: ParamSchema = {
+  forms: ['true'],
+  keys: {
+    root: '',
+    detail: 'full|interactive|summary',
+    viewportOnly: '',
+    maxElements: '',
+    since: '',
+    mode: '-',
+    pierceShadow: '-',
+    includeFrames: '-',
+    includeText: '-',
+    maxDepth: '-',
+    inlineLimit: '-',
+    preserveRefs: '-',
+  },
+  returns: '{snapshotId, yaml}',
+};
 
 defineStep<SnapshotParams>({
   name: 'snapshot',
@@ -30,11 +58,14 @@ defineStep<SnapshotParams>({
   parse(v) {
     if (v === true) return { ...DEFAULTS };
     const o = obj(v, keysOf(SNAPSHOT_PARAMS), 'snapshot');
-    if (o.mode !== undefined && o.mode !== 'ai') throw new ParamError('"mode" only takes "ai" (refs are always on except in the summary detail)');
-    if (optBool(o, 'preserveRefs') === false) throw new ParamError('"preserveRefs": false is not supported: refs are never recycled within a tab');
+    if (o.mode !== undefined && o.mode !== 'ai')
+      throw new ParamError('"mode" only takes "ai" (refs are always on except in the summary detail)');
+    if (optBool(o, 'preserveRefs') === false)
+      throw new ParamError('"preserveRefs": false is not supported: refs are never recycled within a tab');
     optBool(o, 'includeText');
     const since = optString(o, 'since');
-    if (since !== undefined && !/^s\d+$/.test(since)) throw new ParamError(`"since" must be a snapshot id like "s3", got ${describe(since)}`);
+    if (since !== undefined && !/^s\d+$/.test(since))
+      throw new ParamError(`"since" must be a snapshot id like "s3", got ${describe(since)}`);
     return {
       root: optString(o, 'root'),
       detail: optEnum(o, 'detail', ['full', 'interactive', 'summary'] as const) ?? DEFAULTS.detail,
@@ -49,7 +80,13 @@ defineStep<SnapshotParams>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const snap = await takeSnapshot(tab.page, tab.page.frame, { ...p, internal: false }, tab.entry.counters, ctx.deadline);
+    const snap = await takeSnapshot(
+      tab.page,
+      tab.page.frame,
+      { ...p, internal: false },
+      tab.entry.counters,
+      ctx.deadline,
+    );
     tab.entry.counters = snap.counters;
     const id = `s${snap.snapshotId}`;
     const hash = snapshotHash(snap.yaml);

@@ -4,12 +4,30 @@
 import { ExecutionError, StepValidationError } from '../common/index.js';
 import { patchTab, type GeolocationSetting } from '../cdp/index.js';
 import {
-  applyGeolocation, clearCookies, clearGeolocation, getCookies, grantGeolocation, setCookies,
-  type CookieFilter, type CookieSpec, type Page,
+  applyGeolocation,
+  clearCookies,
+  clearGeolocation,
+  getCookies,
+  grantGeolocation,
+  setCookies,
+  type CookieFilter,
+  type CookieSpec,
+  type Page,
 } from '../page/index.js';
 import type { StorageKind, StorageOp } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
-import { describe, isObj, normaliseUrl, obj, optBool, optEnum, optNumber, optString, ParamError, reqString } from './params.js';
+import {
+  describe,
+  isObj,
+  normaliseUrl,
+  obj,
+  optBool,
+  optEnum,
+  optNumber,
+  optString,
+  ParamError,
+  reqString,
+} from './params.js';
 
 type CookiesParams =
   | { kind: 'get'; urls?: string[] }
@@ -25,12 +43,19 @@ function currentUrl(page: Page): string {
 
 function oneOf(o: Record<string, unknown>, keys: readonly string[], what: string): string {
   const given = keys.filter((k) => o[k] !== undefined);
-  if (given.length !== 1) throw new ParamError(`${what} needs exactly one of ${keys.map((k) => `"${k}"`).join(', ')}${given.length ? ` (got ${given.join(' and ')})` : ''}`);
+  if (given.length !== 1)
+    throw new ParamError(
+      `${what} needs exactly one of ${keys.map((k) => `"${k}"`).join(', ')}${given.length ? ` (got ${given.join(' and ')})` : ''}`,
+    );
   return given[0]!;
 }
 
 function readCookie(v: unknown, i: number): CookieSpec {
-  const o = obj(v, ['name', 'value', 'url', 'domain', 'path', 'secure', 'httpOnly', 'sameSite', 'expires'], `cookie ${i}`);
+  const o = obj(
+    v,
+    ['name', 'value', 'url', 'domain', 'path', 'secure', 'httpOnly', 'sameSite', 'expires'],
+    `cookie ${i}`,
+  );
   const url = optString(o, 'url');
   const c: CookieSpec = {
     name: reqString(o, 'name'),
@@ -38,14 +63,22 @@ function readCookie(v: unknown, i: number): CookieSpec {
   };
   if (url) c.url = normaliseUrl(url, 'url');
   const rest = {
-    domain: optString(o, 'domain'), path: optString(o, 'path'), secure: optBool(o, 'secure'), httpOnly: optBool(o, 'httpOnly'),
-    sameSite: optEnum(o, 'sameSite', ['Strict', 'Lax', 'None'] as const), expires: optNumber(o, 'expires', { min: 0 }),
+    domain: optString(o, 'domain'),
+    path: optString(o, 'path'),
+    secure: optBool(o, 'secure'),
+    httpOnly: optBool(o, 'httpOnly'),
+    sameSite: optEnum(o, 'sameSite', ['Strict', 'Lax', 'None'] as const),
+    expires: optNumber(o, 'expires', { min: 0 }),
   };
-  for (const [k, val] of Object.entries(rest)) if (val !== undefined) (c as unknown as Record<string, unknown>)[k] = val;
+  for (const [k, val] of Object.entries(rest))
+    if (val !== undefined) (c as unknown as Record<string, unknown>)[k] = val;
   return c;
 }
 
-const COOKIES_PARAMS: ParamSchema = { keys: { get: 'true', set: '[{name, value, url}]', clear: 'true' }, note: 'one key' };
+const COOKIES_PARAMS: ParamSchema = {
+  keys: { get: 'true', set: '[{name, value, url}]', clear: 'true' },
+  note: 'one key',
+};
 
 defineStep<CookiesParams>({
   name: 'cookies',
@@ -60,7 +93,8 @@ defineStep<CookiesParams>({
       if (o.get === true) return { kind };
       const g = obj(o.get, ['urls'], 'cookies.get');
       const urls = typeof g.urls === 'string' ? [g.urls] : g.urls;
-      if (!Array.isArray(urls) || !urls.length || urls.some((u) => typeof u !== 'string')) throw new ParamError(`"get.urls" must be a URL or a list of URLs, got ${describe(g.urls)}`);
+      if (!Array.isArray(urls) || !urls.length || urls.some((u) => typeof u !== 'string'))
+        throw new ParamError(`"get.urls" must be a URL or a list of URLs, got ${describe(g.urls)}`);
       return { kind, urls: urls.map((u: string) => normaliseUrl(u, 'urls')) };
     }
     if (kind === 'set') {
@@ -75,7 +109,8 @@ defineStep<CookiesParams>({
       const val = optString(f, key);
       if (val) filter[key] = val;
     }
-    if (!filter.name && !filter.domain) throw new ParamError('"clear" is true (the page\'s cookies) or {name, domain, path}');
+    if (!filter.name && !filter.domain)
+      throw new ParamError('"clear" is true (the page\'s cookies) or {name, domain, path}');
     return { kind: 'clear', filter };
   },
   async run(ctx, p) {
@@ -86,20 +121,27 @@ defineStep<CookiesParams>({
       const shown = cookies.slice(0, MAX_COOKIES_SHOWN);
       return { cookies: shown, ...(cookies.length > shown.length ? { more: cookies.length - shown.length } : {}) };
     }
-    if (p.kind === 'set') return { set: await page.guard(setCookies(session, p.cookies, currentUrl(page), ctx.deadline)) };
+    if (p.kind === 'set')
+      return { set: await page.guard(setCookies(session, p.cookies, currentUrl(page), ctx.deadline)) };
     return { cleared: await page.guard(clearCookies(session, p.filter, currentUrl(page), ctx.deadline)) };
   },
 });
 
-interface StorageParams { type: StorageKind; op: StorageOp }
+interface StorageParams {
+  type: StorageKind;
+  op: StorageOp;
+}
 
 function keyList(v: unknown, key: string): string[] {
   const list = typeof v === 'string' ? [v] : v;
-  if (!Array.isArray(list) || !list.length || list.some((k) => typeof k !== 'string' || !k)) throw new ParamError(`"${key}" must be a key or a list of keys, got ${describe(v)}`);
+  if (!Array.isArray(list) || !list.length || list.some((k) => typeof k !== 'string' || !k))
+    throw new ParamError(`"${key}" must be a key or a list of keys, got ${describe(v)}`);
   return list as string[];
 }
 
-const STORAGE_PARAMS: ParamSchema = { keys: { get: 'true|"k"', set: '{k: v}', remove: '', clear: 'true', type: 'local|session' } };
+const STORAGE_PARAMS: ParamSchema = {
+  keys: { get: 'true|"k"', set: '{k: v}', remove: '', clear: 'true', type: 'local|session' },
+};
 
 defineStep<StorageParams>({
   name: 'storage',
@@ -112,29 +154,43 @@ defineStep<StorageParams>({
     const type = optEnum(o, 'type', ['local', 'session'] as const) ?? 'local';
     const kind = oneOf(o, ['get', 'set', 'remove', 'clear'], 'storage');
     switch (kind) {
-      case 'get': return { type, op: o.get === true ? { kind: 'get' } : { kind: 'get', keys: keyList(o.get, 'get') } };
-      case 'remove': return { type, op: { kind: 'remove', keys: keyList(o.remove, 'remove') } };
+      case 'get':
+        return { type, op: o.get === true ? { kind: 'get' } : { kind: 'get', keys: keyList(o.get, 'get') } };
+      case 'remove':
+        return { type, op: { kind: 'remove', keys: keyList(o.remove, 'remove') } };
       case 'clear':
         if (o.clear !== true) throw new ParamError('"clear" must be true');
         return { type, op: { kind: 'clear' } };
       default: {
-        if (!isObj(o.set) || !Object.keys(o.set).length) throw new ParamError(`"set" must be an object of key → value, got ${describe(o.set)}`);
+        if (!isObj(o.set) || !Object.keys(o.set).length)
+          throw new ParamError(`"set" must be an object of key → value, got ${describe(o.set)}`);
         // Storage holds strings: anything else is stored as its JSON, as pages usually do.
-        const items = Object.fromEntries(Object.entries(o.set).map(([k, val]) => [k, typeof val === 'string' ? val : JSON.stringify(val)]));
+        const items = Object.fromEntries(
+          Object.entries(o.set).map(([k, val]) => [k, typeof val === 'string' ? val : JSON.stringify(val)]),
+        );
         return { type, op: { kind: 'set', items } };
       }
     }
   },
   async run(ctx, p) {
     const page = ctx.command.requireTab().page;
-    const r = await page.call(page.frame, (rt, a) => rt.webStorage.webStorage(a.type, a.op), p, { deadline: ctx.deadline });
-    if (!r.ok) throw r.reason === 'denied' ? new StepValidationError(r.message) : new ExecutionError(`${p.type}Storage: ${r.message}`);
+    const r = await page.call(page.frame, (rt, a) => rt.webStorage.webStorage(a.type, a.op), p, {
+      deadline: ctx.deadline,
+    });
+    if (!r.ok)
+      throw r.reason === 'denied'
+        ? new StepValidationError(r.message)
+        : new ExecutionError(`${p.type}Storage: ${r.message}`);
     const base = { type: p.type, origin: r.origin };
     switch (p.op.kind) {
-      case 'get': return { ...base, items: r.items, ...(r.more ? { more: r.more } : {}) };
-      case 'set': return { ...base, set: r.count };
-      case 'remove': return { ...base, removed: r.count };
-      default: return { ...base, cleared: r.count };
+      case 'get':
+        return { ...base, items: r.items, ...(r.more ? { more: r.more } : {}) };
+      case 'set':
+        return { ...base, set: r.count };
+      case 'remove':
+        return { ...base, removed: r.count };
+      default:
+        return { ...base, cleared: r.count };
     }
   },
 });
@@ -154,7 +210,8 @@ defineStep<GeolocationParams>({
     const o = obj(v, keysOf(GEOLOCATION_PARAMS), 'geolocation');
     const latitude = optNumber(o, 'latitude', { min: -90, max: 90 });
     const longitude = optNumber(o, 'longitude', { min: -180, max: 180 });
-    if (latitude === undefined || longitude === undefined) throw new ParamError('geolocation needs "latitude" and "longitude" (or false to clear)');
+    if (latitude === undefined || longitude === undefined)
+      throw new ParamError('geolocation needs "latitude" and "longitude" (or false to clear)');
     const accuracy = optNumber(o, 'accuracy', { min: 0 });
     return { latitude, longitude, ...(accuracy !== undefined ? { accuracy } : {}) };
   },
@@ -173,7 +230,13 @@ defineStep<GeolocationParams>({
     const secure = await page.call(page.frame, () => isSecureContext, undefined, { deadline: ctx.deadline });
     return {
       ...p,
-      ...(secure ? {} : { warnings: ['this page is not a secure context (https or localhost): its navigator.geolocation refuses to answer'] }),
+      ...(secure
+        ? {}
+        : {
+            warnings: [
+              'this page is not a secure context (https or localhost): its navigator.geolocation refuses to answer',
+            ],
+          }),
     };
   },
 });

@@ -2,15 +2,48 @@
 
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { clipText, ConnectionError, markEndpointSecrets, MAX_TITLE_CHARS, MAX_URL_CHARS, stateDir } from '../common/index.js';
 import {
-  ALIAS_FORM, TARGET_ID_FORM, canLaunchAt, connectOwnBrowser, ensureLocalChrome, findAlias, forgetTab, getVersion, isTargetClosed,
-  listPageTargets, lockTab, lookupTab, normaliseAddress, probe, pruneTabs, loadRegistry, resolvedAddress, type BrowserAddress, type Connection,
+  clipText,
+  ConnectionError,
+  markEndpointSecrets,
+  MAX_TITLE_CHARS,
+  MAX_URL_CHARS,
+  stateDir,
+} from '../common/index.js';
+import {
+  ALIAS_FORM,
+  TARGET_ID_FORM,
+  canLaunchAt,
+  connectOwnBrowser,
+  ensureLocalChrome,
+  findAlias,
+  forgetTab,
+  getVersion,
+  isTargetClosed,
+  listPageTargets,
+  lockTab,
+  lookupTab,
+  normaliseAddress,
+  probe,
+  pruneTabs,
+  loadRegistry,
+  resolvedAddress,
+  type BrowserAddress,
+  type Connection,
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab, type StepContext } from './registry.js';
 import {
-  navigableUrl, obj, optBool, optHost, optPort, optString, optWsEndpoint, ParamError, describe, type Obj,
+  navigableUrl,
+  obj,
+  optBool,
+  optHost,
+  optPort,
+  optString,
+  optWsEndpoint,
+  ParamError,
+  describe,
+  type Obj,
 } from './params.js';
 
 function readAddress(o: Obj): Partial<BrowserAddress> {
@@ -28,9 +61,18 @@ function readHost(o: Obj): string | undefined {
 }
 
 // ── openTab ────────────────────────────────────────────────────────────────────────────────
-interface OpenTabParams { url?: string; address: Partial<BrowserAddress>; headless?: boolean }
+interface OpenTabParams {
+  url?: string;
+  address: Partial<BrowserAddress>;
+  headless?: boolean;
+}
 
-const OPEN_TAB_PARAMS: ParamSchema = { forms: ['true', '"url"'], keys: { url: '', host: '', port: '', wsEndpoint: '', headless: '' }, returns: '{url, status}', note: 'first step' };
+const OPEN_TAB_PARAMS: ParamSchema = {
+  forms: ['true', '"url"'],
+  keys: { url: '', host: '', port: '', wsEndpoint: '', headless: '' },
+  returns: '{url, status}',
+  note: 'first step',
+};
 
 defineStep<OpenTabParams>({
   name: 'openTab',
@@ -45,7 +87,11 @@ defineStep<OpenTabParams>({
     if (typeof v === 'string') return { url: navigableUrl(v, 'openTab'), address: {} };
     const o = obj(v, keysOf(OPEN_TAB_PARAMS), 'openTab');
     const url = optString(o, 'url');
-    return { ...(url ? { url: navigableUrl(url, 'url') } : {}), address: readAddress(o), headless: optBool(o, 'headless') };
+    return {
+      ...(url ? { url: navigableUrl(url, 'url') } : {}),
+      address: readAddress(o),
+      headless: optBool(o, 'headless'),
+    };
   },
   async run(ctx, p) {
     const tab = await ctx.command.openTab(normaliseAddress(p.address), p.headless);
@@ -55,7 +101,12 @@ defineStep<OpenTabParams>({
 });
 
 // ── connectTab ─────────────────────────────────────────────────────────────────────────────
-interface ConnectTabParams { alias?: string; targetId?: string; urlPattern?: RegExp; address: Partial<BrowserAddress> }
+interface ConnectTabParams {
+  alias?: string;
+  targetId?: string;
+  urlPattern?: RegExp;
+  address: Partial<BrowserAddress>;
+}
 
 function parseRegex(source: string): RegExp {
   try {
@@ -65,7 +116,12 @@ function parseRegex(source: string): RegExp {
   }
 }
 
-const CONNECT_TAB_PARAMS: ParamSchema = { forms: ['"t1"', '"targetId"'], keys: { tab: '', targetId: '', url: 'regex', host: '-', port: '-', wsEndpoint: '-' }, returns: '{tab, url, title}', note: 'first step' };
+const CONNECT_TAB_PARAMS: ParamSchema = {
+  forms: ['"t1"', '"targetId"'],
+  keys: { tab: '', targetId: '', url: 'regex', host: '-', port: '-', wsEndpoint: '-' },
+  returns: '{tab, url, title}',
+  note: 'first step',
+};
 
 defineStep<ConnectTabParams>({
   name: 'connectTab',
@@ -76,7 +132,8 @@ defineStep<ConnectTabParams>({
   readOnly: false,
   providesTab: true,
   parse(v) {
-    if (typeof v === 'string' && v) return ALIAS_FORM.test(v) ? { alias: v, address: {} } : { targetId: targetIdOf(v, 'connectTab'), address: {} };
+    if (typeof v === 'string' && v)
+      return ALIAS_FORM.test(v) ? { alias: v, address: {} } : { targetId: targetIdOf(v, 'connectTab'), address: {} };
     const o = obj(v, keysOf(CONNECT_TAB_PARAMS), 'connectTab');
     const alias = aliasOf(optString(o, 'tab'));
     const targetId = targetIdOf(optString(o, 'targetId'), 'targetId');
@@ -85,7 +142,9 @@ defineStep<ConnectTabParams>({
       throw new ParamError('connectTab needs exactly one of "tab" (alias), "targetId" or "url" (regex)');
     }
     return {
-      ...(alias ? { alias } : {}), ...(targetId ? { targetId } : {}), ...(url ? { urlPattern: parseRegex(url) } : {}),
+      ...(alias ? { alias } : {}),
+      ...(targetId ? { targetId } : {}),
+      ...(url ? { urlPattern: parseRegex(url) } : {}),
       address: readAddress(o),
     };
   },
@@ -103,14 +162,23 @@ defineStep<ConnectTabParams>({
       const targets = await listPageTargets(conn);
       const found = targets.find((t) => p.urlPattern!.test(t.url));
       if (!found) {
-        const urls = targets.map((t) => t.url).slice(0, 10).join(', ') || 'none';
+        const urls =
+          targets
+            .map((t) => t.url)
+            .slice(0, 10)
+            .join(', ') || 'none';
         throw new ConnectionError(`No open tab's URL matches /${p.urlPattern.source}/ (open tabs: ${urls})`);
       }
       targetId = found.targetId;
     }
     const tab = await ctx.command.connectTab(address, targetId!);
     const { targetInfo } = await tab.conn.browser().send('Target.getTargetInfo', { targetId: tab.entry.targetId });
-    return { tab: tab.alias, targetId: targetInfo.targetId, url: clipText(targetInfo.url, MAX_URL_CHARS), title: clipText(targetInfo.title, MAX_TITLE_CHARS) };
+    return {
+      tab: tab.alias,
+      targetId: targetInfo.targetId,
+      url: clipText(targetInfo.url, MAX_URL_CHARS),
+      title: clipText(targetInfo.title, MAX_TITLE_CHARS),
+    };
   },
 });
 
@@ -118,18 +186,25 @@ defineStep<ConnectTabParams>({
 type CloseTabParams = { own: true } | { alias: string } | { targetId: string; address: Partial<BrowserAddress> };
 
 function aliasOf(v: string | undefined): string | undefined {
-  if (v !== undefined && !ALIAS_FORM.test(v)) throw new ParamError(`"tab" must be a tab alias like "t1", got ${describe(v)}`);
+  if (v !== undefined && !ALIAS_FORM.test(v))
+    throw new ParamError(`"tab" must be a tab alias like "t1", got ${describe(v)}`);
   return v;
 }
 
 function targetIdOf<T extends string | undefined>(v: T, what: string): T {
   if (v !== undefined && !TARGET_ID_FORM.test(v)) {
-    throw new ParamError(`${what} must be a tab alias like "t1" or a target id (32 hex digits, see listTabs), got ${describe(v)}`);
+    throw new ParamError(
+      `${what} must be a tab alias like "t1" or a target id (32 hex digits, see listTabs), got ${describe(v)}`,
+    );
   }
   return v;
 }
 
-interface CloseTarget { alias?: string; targetId: string; address: BrowserAddress }
+interface CloseTarget {
+  alias?: string;
+  targetId: string;
+  address: BrowserAddress;
+}
 
 /** The tab closeTab means, from the command's own tab, the registry (or an alias claim), or a raw target id. */
 async function closeTarget(own: AttachedTab | undefined, p: CloseTabParams): Promise<CloseTarget> {
@@ -139,16 +214,28 @@ async function closeTarget(own: AttachedTab | undefined, p: CloseTabParams): Pro
   }
   if ('alias' in p) {
     const entry = await lookupTab(p.alias);
-    if (!entry) throw new ConnectionError(`Unknown tab alias "${p.alias}" (already closed?). Use listTabs to see open tabs.`, { category: 'connection' });
+    if (!entry)
+      throw new ConnectionError(`Unknown tab alias "${p.alias}" (already closed?). Use listTabs to see open tabs.`, {
+        category: 'connection',
+      });
     return { alias: p.alias, targetId: entry.targetId, address: normaliseAddress(entry) };
   }
-  return { alias: findAlias(await loadRegistry(), p.targetId), targetId: p.targetId, address: normaliseAddress(p.address) };
+  return {
+    alias: findAlias(await loadRegistry(), p.targetId),
+    targetId: p.targetId,
+    address: normaliseAddress(p.address),
+  };
 }
 
 /** Whether Chrome refused the close because no such target exists. */
 const noSuchTarget = (err: unknown): boolean => err instanceof ConnectionError && isTargetClosed(err.cause ?? err);
 
-const CLOSE_TAB_PARAMS: ParamSchema = { forms: ['"t1"', 'true'], keys: { tab: '', targetId: '', host: '-', port: '-', wsEndpoint: '-' }, returns: '{closed}', note: 'true: this call\'s tab, last step; waits for a command on it' };
+const CLOSE_TAB_PARAMS: ParamSchema = {
+  forms: ['"t1"', 'true'],
+  keys: { tab: '', targetId: '', host: '-', port: '-', wsEndpoint: '-' },
+  returns: '{closed}',
+  note: "true: this call's tab, last step; waits for a command on it",
+};
 
 defineStep<CloseTabParams>({
   name: 'closeTab',
@@ -159,7 +246,8 @@ defineStep<CloseTabParams>({
   readOnly: true,
   parse(v) {
     if (v === true) return { own: true };
-    if (typeof v === 'string' && v) return ALIAS_FORM.test(v) ? { alias: v } : { targetId: targetIdOf(v, 'closeTab'), address: {} };
+    if (typeof v === 'string' && v)
+      return ALIAS_FORM.test(v) ? { alias: v } : { targetId: targetIdOf(v, 'closeTab'), address: {} };
     const o = obj(v, keysOf(CLOSE_TAB_PARAMS), 'closeTab');
     const alias = aliasOf(optString(o, 'tab'));
     if (alias) return { alias };
@@ -177,12 +265,18 @@ defineStep<CloseTabParams>({
       const conn = await ctx.command.browser(address);
       let wasOpen = true;
       try {
-        await ctx.deadline.race(conn.browser().send('Target.closeTarget', { targetId }), `Chrome to close ${alias ?? targetId}`);
+        await ctx.deadline.race(
+          conn.browser().send('Target.closeTarget', { targetId }),
+          `Chrome to close ${alias ?? targetId}`,
+        );
       } catch (err) {
         if (!noSuchTarget(err)) throw err;
         wasOpen = false;
       }
-      if (!wasOpen && !alias) throw new ConnectionError(`No tab with target id ${targetId} is open in the browser at ${address.wsEndpoint ?? `${address.host}:${address.port}`}. Use listTabs to see open tabs.`);
+      if (!wasOpen && !alias)
+        throw new ConnectionError(
+          `No tab with target id ${targetId} is open in the browser at ${address.wsEndpoint ?? `${address.host}:${address.port}`}. Use listTabs to see open tabs.`,
+        );
       if (isOwn) ctx.command.closedOwnTab = true;
       if (alias) {
         await forgetTab(alias);
@@ -213,7 +307,11 @@ function removeTabArtifacts(alias: string): void {
 }
 
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────
-const LIST_TABS_PARAMS: ParamSchema = { forms: ['true'], keys: { host: '', port: '', wsEndpoint: '-' }, returns: '{tabs}' };
+const LIST_TABS_PARAMS: ParamSchema = {
+  forms: ['true'],
+  keys: { host: '', port: '', wsEndpoint: '-' },
+  returns: '{tabs}',
+};
 
 defineStep<Partial<BrowserAddress>>({
   name: 'listTabs',
@@ -233,20 +331,36 @@ defineStep<Partial<BrowserAddress>>({
   },
 });
 
-async function tabsWithAliases(conn: Connection, address: BrowserAddress): Promise<{ tab?: string; targetId: string; url: string; title: string }[]> {
+async function tabsWithAliases(
+  conn: Connection,
+  address: BrowserAddress,
+): Promise<{ tab?: string; targetId: string; url: string; title: string }[]> {
   const targets = await listPageTargets(conn);
   await pruneTabs(address.host, address.port, new Set(targets.map((t) => t.targetId)), address.wsEndpoint);
   const registry = await loadRegistry();
   return targets.map((t) => {
     const alias = findAlias(registry, t.targetId);
-    return { ...(alias ? { tab: alias } : {}), targetId: t.targetId, url: clipText(t.url, MAX_URL_CHARS), title: clipText(t.title, MAX_TITLE_CHARS) };
+    return {
+      ...(alias ? { tab: alias } : {}),
+      targetId: t.targetId,
+      url: clipText(t.url, MAX_URL_CHARS),
+      title: clipText(t.title, MAX_TITLE_CHARS),
+    };
   });
 }
 
 // ── chromeStatus ───────────────────────────────────────────────────────────────────────────
-interface ChromeStatusParams { address: Partial<BrowserAddress>; headless?: boolean; autoLaunch: boolean }
+interface ChromeStatusParams {
+  address: Partial<BrowserAddress>;
+  headless?: boolean;
+  autoLaunch: boolean;
+}
 
-const CHROME_STATUS_PARAMS: ParamSchema = { forms: ['true'], keys: { host: '', port: '', headless: '-', autoLaunch: '-' }, returns: '{running, version, tabs}' };
+const CHROME_STATUS_PARAMS: ParamSchema = {
+  forms: ['true'],
+  keys: { host: '', port: '', headless: '-', autoLaunch: '-' },
+  returns: '{running, version, tabs}',
+};
 
 defineStep<ChromeStatusParams>({
   name: 'chromeStatus',
@@ -275,7 +389,11 @@ defineStep<ChromeStatusParams>({
 async function ownStatus(ctx: StepContext, p: ChromeStatusParams): Promise<Record<string, unknown>> {
   let found: { conn: Connection; launched: boolean };
   try {
-    found = await connectOwnBrowser({ autoLaunch: p.autoLaunch, headless: p.headless, timeoutMs: ctx.deadline.remainingMs() });
+    found = await connectOwnBrowser({
+      autoLaunch: p.autoLaunch,
+      headless: p.headless,
+      timeoutMs: ctx.deadline.remainingMs(),
+    });
   } catch (err) {
     if (p.autoLaunch || !(err instanceof ConnectionError)) throw err;
     return { running: false, launched: false, error: err.message };
@@ -284,25 +402,32 @@ async function ownStatus(ctx: StepContext, p: ChromeStatusParams): Promise<Recor
   try {
     const { product } = await conn.browser().send('Browser.getVersion');
     const address = resolvedAddress(normaliseAddress({}), conn);
-    return { running: true, launched, version: product, port: address.port, ...await tabsOrBlank(conn, address) };
+    return { running: true, launched, version: product, port: address.port, ...(await tabsOrBlank(conn, address)) };
   } finally {
     conn.close();
   }
 }
 
-async function namedStatus(ctx: StepContext, address: BrowserAddress, p: ChromeStatusParams): Promise<Record<string, unknown>> {
+async function namedStatus(
+  ctx: StepContext,
+  address: BrowserAddress,
+  p: ChromeStatusParams,
+): Promise<Record<string, unknown>> {
   const { host, port } = address;
   let version = await probe(host, port);
   let launched = false;
   if (!version) {
     if (!p.autoLaunch || !canLaunchAt(host)) {
-      const why = await getVersion(host, port).then(() => '', (err: Error) => err.message);
+      const why = await getVersion(host, port).then(
+        () => '',
+        (err: Error) => err.message,
+      );
       return { running: false, launched: false, port, error: why || `Chrome is not reachable at ${host}:${port}` };
     }
     ({ version, launched } = await ensureLocalChrome(port, p.headless));
   }
   const conn = await ctx.command.browser(address);
-  return { running: true, launched, version: version.Browser, port, ...await tabsOrBlank(conn, address) };
+  return { running: true, launched, version: version.Browser, port, ...(await tabsOrBlank(conn, address)) };
 }
 
 /** The browser's tabs; one blank tab is opened when it has none. */

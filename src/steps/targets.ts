@@ -6,7 +6,17 @@ import type { TargetOptions, TargetSpec } from '../dom/index.js';
 import { describe, optBool, optNumber, optString, ParamError, type Obj } from './params.js';
 
 export const REF_PATTERN = /^s\d+e\d+$/;
-export const TARGET_KEYS = ['selector', 'ref', 'text', 'label', 'selectors', 'x', 'y', 'exact', 'withinSelector'] as const;
+export const TARGET_KEYS = [
+  'selector',
+  'ref',
+  'text',
+  'label',
+  'selectors',
+  'x',
+  'y',
+  'exact',
+  'withinSelector',
+] as const;
 /** The keys that name a target (x stands for x+y); the others refine it. */
 export const NAMING_KEYS = ['selector', 'ref', 'text', 'label', 'selectors', 'x'] as const;
 
@@ -26,18 +36,23 @@ export function objectTarget(o: Obj, what: string, allowed: readonly string[] = 
   const forms = NAMING_KEYS.filter((k) => allowed.includes(k) && o[k] !== undefined);
   const accepted = NAMING_KEYS.filter((k) => allowed.includes(k)).map((k) => (k === 'x' ? 'x+y' : k));
   if (forms.length !== 1) {
-    throw new ParamError(`${what} needs exactly one target: ${accepted.join(' | ')}${forms.length ? ` (got ${forms.join(' and ')})` : ''}`);
+    throw new ParamError(
+      `${what} needs exactly one target: ${accepted.join(' | ')}${forms.length ? ` (got ${forms.join(' and ')})` : ''}`,
+    );
   }
   const exact = optBool(o, 'exact');
   switch (forms[0]) {
-    case 'selector': return stringTarget(optString(o, 'selector')!, 'selector');
+    case 'selector':
+      return stringTarget(optString(o, 'selector')!, 'selector');
     case 'ref': {
       const ref = optString(o, 'ref')!.trim();
       if (!REF_PATTERN.test(ref)) throw new ParamError(`"ref" looks like "s1e4", got ${describe(ref)}`);
       return { by: 'ref', ref };
     }
-    case 'text': return { by: 'text', text: optString(o, 'text')!, ...(exact ? { exact } : {}) };
-    case 'label': return { by: 'label', label: optString(o, 'label')!, ...(exact ? { exact } : {}) };
+    case 'text':
+      return { by: 'text', text: optString(o, 'text')!, ...(exact ? { exact } : {}) };
+    case 'label':
+      return { by: 'label', label: optString(o, 'label')!, ...(exact ? { exact } : {}) };
     case 'selectors': {
       const list = o.selectors;
       if (!Array.isArray(list) || !list.length || list.some((s) => typeof s !== 'string' || !s.trim())) {
@@ -61,6 +76,9 @@ export function actionOptions(o: Obj): TargetOptions {
   const timeoutMs = optNumber(o, 'timeout', { min: 0, max: 300_000 });
   const stable = optBool(o, 'stable');
   return {
-    ...(within ? { within } : {}), ...(force ? { force } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(stable ? { stable } : {}),
+    ...(within ? { within } : {}),
+    ...(force ? { force } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(stable ? { stable } : {}),
   };
 }

@@ -8,7 +8,10 @@ import { describe, obj, optBool, optNumber, ParamError } from './params.js';
 
 type ViewportParams = { reset: true } | { metrics: ViewportMetrics; preset?: string };
 
-const VIEWPORT_PARAMS: ParamSchema = { forms: ['"iphone-14"', '"reset"'], keys: { width: '', height: '', mobile: '', deviceScaleFactor: '-', hasTouch: '-', isLandscape: '-' } };
+const VIEWPORT_PARAMS: ParamSchema = {
+  forms: ['"iphone-14"', '"reset"'],
+  keys: { width: '', height: '', mobile: '', deviceScaleFactor: '-', hasTouch: '-', isLandscape: '-' },
+};
 
 defineStep<ViewportParams>({
   name: 'viewport',
@@ -20,10 +23,16 @@ defineStep<ViewportParams>({
     if (v === 'reset') return { reset: true };
     if (typeof v === 'string') {
       const metrics = resolvePreset(v);
-      if (!metrics) throw new ParamError(`unknown device preset ${describe(v)} (known: ${presetNames().join(', ')})`, v, presetNames());
+      if (!metrics)
+        throw new ParamError(
+          `unknown device preset ${describe(v)} (known: ${presetNames().join(', ')})`,
+          v,
+          presetNames(),
+        );
       return { metrics, preset: v };
     }
-    if (typeof v !== 'object' || v === null) throw new ParamError(`viewport must be a preset name, "reset" or {width, height}, got ${describe(v)}`);
+    if (typeof v !== 'object' || v === null)
+      throw new ParamError(`viewport must be a preset name, "reset" or {width, height}, got ${describe(v)}`);
     const o = obj(v, keysOf(VIEWPORT_PARAMS), 'viewport');
     const width = optNumber(o, 'width', { min: 1, max: 10_000, integer: true });
     const height = optNumber(o, 'height', { min: 1, max: 10_000, integer: true });
@@ -31,7 +40,8 @@ defineStep<ViewportParams>({
     const isLandscape = optBool(o, 'isLandscape');
     return {
       metrics: {
-        width, height,
+        width,
+        height,
         deviceScaleFactor: optNumber(o, 'deviceScaleFactor', { min: 0.1, max: 5 }) ?? 1,
         mobile: optBool(o, 'mobile') ?? false,
         hasTouch: optBool(o, 'hasTouch') ?? false,

@@ -3,16 +3,12 @@
 
 import { NETWORK_IDLE_MS, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { type Page } from '../page/index.js';
+import type { Page } from '../page/index.js';
 import type { WaitKind } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optEnum, optString, ParamError } from './params.js';
 
-type WaitParams =
-  | { ms: number }
-  | { kind: WaitKind; arg: string }
-  | { urlContains: string }
-  | { networkIdle: true };
+type WaitParams = { ms: number } | { kind: WaitKind; arg: string } | { urlContains: string } | { networkIdle: true };
 
 const RETRY_AFTER_NAVIGATION_MS = 50;
 
@@ -23,10 +19,15 @@ async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Dea
   deadline.log(`waiting for ${what}`);
   while (!deadline.expired()) {
     try {
-      const outcome = await page.call(page.frame, (rt, a) => rt.waitCondition.waitForCondition(a.kind, a.arg, a.ms),
-        { kind, arg, ms: deadline.remainingMs() }, { deadline: deadline.cap(deadline.remainingMs() + 1_000), what });
+      const outcome = await page.call(
+        page.frame,
+        (rt, a) => rt.waitCondition.waitForCondition(a.kind, a.arg, a.ms),
+        { kind, arg, ms: deadline.remainingMs() },
+        { deadline: deadline.cap(deadline.remainingMs() + 1_000), what },
+      );
       if (outcome.ok) return;
-      if (outcome.reason === 'invalid-selector') throw new StepValidationError(`Invalid CSS selector "${arg}": ${outcome.message}`);
+      if (outcome.reason === 'invalid-selector')
+        throw new StepValidationError(`Invalid CSS selector "${arg}": ${outcome.message}`);
     } catch (err) {
       if (err instanceof TimeoutError) break; // the page did not answer before the deadline: the same timeout
       // The document navigated away mid-wait: wait again in the new one.
@@ -41,13 +42,24 @@ async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Dea
 async function waitForUrl(page: Page, fragment: string, deadline: Deadline): Promise<void> {
   const start = { ...page.lifecycle.snapshotCounts() };
   while (!page.lifecycle.url.includes(fragment)) {
-    if (deadline.expired()) throw deadline.timeoutError(`the URL to contain "${fragment}" (it is ${page.lifecycle.url})`);
-    await page.guard(page.lifecycle.waitForNavigation(start, deadline, `the URL to contain "${fragment}" (it is ${page.lifecycle.url})`));
+    if (deadline.expired())
+      throw deadline.timeoutError(`the URL to contain "${fragment}" (it is ${page.lifecycle.url})`);
+    await page.guard(
+      page.lifecycle.waitForNavigation(
+        start,
+        deadline,
+        `the URL to contain "${fragment}" (it is ${page.lifecycle.url})`,
+      ),
+    );
     Object.assign(start, page.lifecycle.snapshotCounts());
   }
 }
 
-const WAIT_PARAMS: ParamSchema = { forms: ['ms', '"css"'], keys: { selector: '', state: 'visible|hidden|attached|detached', text: '', urlContains: '', networkIdle: 'true' }, note: 'one key' };
+const WAIT_PARAMS: ParamSchema = {
+  forms: ['ms', '"css"'],
+  keys: { selector: '', state: 'visible|hidden|attached|detached', text: '', urlContains: '', networkIdle: 'true' },
+  note: 'one key',
+};
 
 defineStep<WaitParams>({
   name: 'wait',
@@ -57,7 +69,8 @@ defineStep<WaitParams>({
   readOnly: false,
   parse(v) {
     if (typeof v === 'number') {
-      if (!Number.isFinite(v) || v < 0) throw new ParamError(`wait must be a non-negative number of ms, got ${describe(v)}`);
+      if (!Number.isFinite(v) || v < 0)
+        throw new ParamError(`wait must be a non-negative number of ms, got ${describe(v)}`);
       return { ms: v };
     }
     if (typeof v === 'string') {
@@ -66,9 +79,14 @@ defineStep<WaitParams>({
     }
     const o = obj(v, keysOf(WAIT_PARAMS), 'wait');
     const forms = ['selector', 'text', 'urlContains', 'networkIdle'].filter((k) => o[k] !== undefined);
-    if (forms.length !== 1) throw new ParamError('wait needs exactly one of "selector", "text", "urlContains", "networkIdle"');
+    if (forms.length !== 1)
+      throw new ParamError('wait needs exactly one of "selector", "text", "urlContains", "networkIdle"');
     const selector = optString(o, 'selector');
-    if (selector) return { kind: optEnum(o, 'state', ['visible', 'hidden', 'attached', 'detached'] as const) ?? 'visible', arg: selector };
+    if (selector)
+      return {
+        kind: optEnum(o, 'state', ['visible', 'hidden', 'attached', 'detached'] as const) ?? 'visible',
+        arg: selector,
+      };
     if (o.state !== undefined) throw new ParamError('"state" applies only with "selector"');
     const text = optString(o, 'text');
     if (text) return { kind: 'text', arg: text };
@@ -83,7 +101,9 @@ defineStep<WaitParams>({
     if ('ms' in p) {
       if (p.ms > ctx.deadline.remainingMs()) {
         await ctx.deadline.sleep(p.ms);
-        throw new TimeoutError(`wait of ${p.ms}ms is longer than the step timeout (${ctx.deadline.totalMs}ms); raise "timeout"`);
+        throw new TimeoutError(
+          `wait of ${p.ms}ms is longer than the step timeout (${ctx.deadline.totalMs}ms); raise "timeout"`,
+        );
       }
       // Timers may fire a millisecond early against the wall clock: top up until the full delay has passed.
       for (let left = p.ms; left > 0; left = p.ms - (Date.now() - started)) await page.guard(ctx.deadline.sleep(left));

@@ -31,13 +31,43 @@ const CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).joi
 /** Values of every JSON type and shape, most of them wrong wherever they are put. */
 export function hostileValues(): unknown[] {
   return [
-    null, true, false, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', ' ', 'x', '0', 'true', 'null',
-    [], [null], [1, 'a'], {}, { '': '' }, { __proto__: null },
-    'x'.repeat(100_000), '💥'.repeat(5_000), CONTROL, 'e\u0301\u200d\ud83d', '\ud800', '<script>alert(1)</script>',
-    '../../../../etc/passwd', 'javascript:alert(1)', '${process.exit(1)}', '\\u0000',
-    nested(2_000, 1, 'array'), nested(2_000, 'x', 'object'),
-    JSON.parse('{"__proto__":{"polluted":1}}'), JSON.parse('{"constructor":{"prototype":{"polluted":1}}}'),
-    { prototype: { polluted: 1 } }, { toString: 1, valueOf: 'x', hasOwnProperty: null },
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    1e308,
+    -1e308,
+    2 ** 53 + 1,
+    '',
+    ' ',
+    'x',
+    '0',
+    'true',
+    'null',
+    [],
+    [null],
+    [1, 'a'],
+    {},
+    { '': '' },
+    { __proto__: null },
+    'x'.repeat(100_000),
+    '💥'.repeat(5_000),
+    CONTROL,
+    'e\u0301\u200d\ud83d',
+    '\ud800',
+    '<script>alert(1)</script>',
+    '../../../../etc/passwd',
+    'javascript:alert(1)',
+    '${process.exit(1)}',
+    '\\u0000',
+    nested(2_000, 1, 'array'),
+    nested(2_000, 'x', 'object'),
+    JSON.parse('{"__proto__":{"polluted":1}}'),
+    JSON.parse('{"constructor":{"prototype":{"polluted":1}}}'),
+    { prototype: { polluted: 1 } },
+    { toString: 1, valueOf: 'x', hasOwnProperty: null },
   ];
 }
 
@@ -51,19 +81,32 @@ export function paramKeys(parse: (v: unknown) => unknown): string[] {
   return [];
 }
 
-export interface FuzzCase { name: string; input: unknown }
+export interface FuzzCase {
+  name: string;
+  input: unknown;
+}
 
 /** Every registered step, with each hostile value as its whole parameter and as each of its keys. */
 export function stepCases(): FuzzCase[] {
   const values = hostileValues();
   const cases: FuzzCase[] = [];
   for (const step of allSteps()) {
-    values.forEach((v, i) => cases.push({ name: `${step.name}=value#${i}`, input: { tab: 't1', steps: [{ [step.name]: v }] } }));
+    values.forEach((v, i) =>
+      cases.push({ name: `${step.name}=value#${i}`, input: { tab: 't1', steps: [{ [step.name]: v }] } }),
+    );
     for (const key of paramKeys((v) => step.parse(v))) {
-      values.forEach((v, i) => cases.push({ name: `${step.name}.${key}=value#${i}`, input: { tab: 't1', steps: [{ [step.name]: { [key]: v } }] } }));
+      values.forEach((v, i) =>
+        cases.push({
+          name: `${step.name}.${key}=value#${i}`,
+          input: { tab: 't1', steps: [{ [step.name]: { [key]: v } }] },
+        }),
+      );
     }
     for (const key of ['__proto__', 'constructor', 'prototype', 'toString', '']) {
-      cases.push({ name: `${step.name}.${key || 'empty-key'}`, input: { tab: 't1', steps: [JSON.parse(`{"${step.name}":{"${key}":{"polluted":1}}}`)] } });
+      cases.push({
+        name: `${step.name}.${key || 'empty-key'}`,
+        input: { tab: 't1', steps: [JSON.parse(`{"${step.name}":{"${key}":{"polluted":1}}}`)] },
+      });
     }
   }
   return cases;
@@ -104,7 +147,10 @@ export function randomCases(count: number, seed: number): FuzzCase[] {
     const list = Array.from({ length: stepCount }, () => {
       const params: Record<string, unknown> = {};
       for (let k = Math.floor(next() * 4); k > 0; k--) params[pick(keys)] = pick(values);
-      return { [pick(steps).name]: next() < 0.3 ? pick(values) : params, ...(next() < 0.2 ? { optional: pick(values) } : {}) };
+      return {
+        [pick(steps).name]: next() < 0.3 ? pick(values) : params,
+        ...(next() < 0.2 ? { optional: pick(values) } : {}),
+      };
     });
     cases.push({ name: `random#${n} (seed ${seed})`, input: { ...(next() < 0.8 ? { tab: 't1' } : {}), steps: list } });
   }

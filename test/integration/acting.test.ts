@@ -4,12 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 async function openActing(): Promise<string> {
   const tab = await h.open('acting.html');
-  await h.cli({ tab, steps: [{ pageFunction: 'Promise.all(["sl-button", "sl-input", "sl-dialog"].map((n) => customElements.whenDefined(n)))' }] });
+  await h.cli({
+    tab,
+    steps: [
+      { pageFunction: 'Promise.all(["sl-button", "sl-input", "sl-dialog"].map((n) => customElements.whenDefined(n)))' },
+    ],
+  });
   return tab;
 }
 
@@ -22,13 +31,26 @@ describe('honest clicks and keys (items 4 and 13)', () => {
     expect(r.out.steps[0]).toMatchObject({ status: 'error', category: 'no-effect' });
     expect(r.out.steps[0].error).toMatch(/element\.click\(\) \(untrusted\).*nothing followed/);
     expect(r.out.steps[0].nextStep).toEqual({ elementsAt: { x: expect.any(Number), y: expect.any(Number) } });
-    expect(await h.value(tab, '[fruit.isOpen, fruit.getValue(), document.activeElement === document.body]')).toEqual([false, '', true]);
+    expect(await h.value(tab, '[fruit.isOpen, fruit.getValue(), document.activeElement === document.body]')).toEqual([
+      false,
+      '',
+      true,
+    ]);
   });
 
   it('says how a covered button was clicked and what followed, then sends no keys to where focus stayed', async () => {
     const tab = await openActing();
-    await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("dlg").show()' }, { wait: { selector: '#dlg[open]', state: 'attached' } }] });
-    const r = await h.cli({ tab, steps: [{ click: { selector: '#behind', timeout: 500 } }, { type: 'abc' }, { press: 'Enter' }] });
+    await h.cli({
+      tab,
+      steps: [
+        { pageFunction: 'document.getElementById("dlg").show()' },
+        { wait: { selector: '#dlg[open]', state: 'attached' } },
+      ],
+    });
+    const r = await h.cli({
+      tab,
+      steps: [{ click: { selector: '#behind', timeout: 500 } }, { type: 'abc' }, { press: 'Enter' }],
+    });
     const [click, type] = r.out.steps;
     expect(click).toMatchObject({ status: 'ok', output: { method: 'jsClick-auto', target: 'button "Add row"' } });
     expect(click.output.fallback).toMatch(/^element\.click\(\) \(untrusted\) on button "Add row": it is covered by/);
@@ -37,7 +59,9 @@ describe('honest clicks and keys (items 4 and 13)', () => {
     expect(type.error).toMatch(/No key was sent.*dialog "Rename"/);
     expect(r.out.steps).toHaveLength(2); // the batch stopped before the keyboard steps
     // The app's state: the row was added once; the dialog's field never got the keys.
-    expect(await h.value(tab, '[document.querySelectorAll("#rows li").length, document.getElementById("rename").value]')).toEqual([1, '']);
+    expect(
+      await h.value(tab, '[document.querySelectorAll("#rows li").length, document.getElementById("rename").value]'),
+    ).toEqual([1, '']);
   });
 
   it('fails keys that went to the page body when nothing reacted, and names where keys went', async () => {
@@ -47,7 +71,10 @@ describe('honest clicks and keys (items 4 and 13)', () => {
     expect(lost.out.steps[0].error).toMatch(/went to the page body/);
     // Tab from the body moves focus: the page reacted, so the step stands.
     const tabbed = await h.cli({ tab, steps: [{ press: 'Tab' }] });
-    expect(tabbed.out.steps[0]).toMatchObject({ status: 'ok', output: { pressed: 'Tab', target: 'the page body (no element has focus)' } });
+    expect(tabbed.out.steps[0]).toMatchObject({
+      status: 'ok',
+      output: { pressed: 'Tab', target: 'the page body (no element has focus)' },
+    });
     expect(await h.value(tab, 'document.activeElement !== document.body')).toBe(true);
     const typed = await h.cli({ tab, steps: [{ click: '.ts-control' }, { type: 'Cher' }] });
     expect(typed.out.steps[1].output).toEqual({ typed: 'Cher', target: 'combobox "Favourite fruit"' });
@@ -58,19 +85,30 @@ describe('honest clicks and keys (items 4 and 13)', () => {
 describe('web components that delegate focus (item 1)', () => {
   it('clicks, types, fills and focuses Shoelace <sl-input> through its host, at any depth', async () => {
     const tab = await openActing();
-    const r = await h.cli({ tab, steps: [
-      { click: 'sl-input[name=nick]' }, { type: 'neo' },
-      { type: { selector: '#card', text: 'Oslo' } },
-    ] });
+    const r = await h.cli({
+      tab,
+      steps: [{ click: 'sl-input[name=nick]' }, { type: 'neo' }, { type: { selector: '#card', text: 'Oslo' } }],
+    });
     expect(r.out.status, r.stdout).toBe('ok');
     expect(r.out.steps[1].output.target).toBe('textbox "Nickname"');
     // Shoelace's own value property, and the element that holds focus, say where the keys went.
     expect(await h.value(tab, '[document.getElementById("nick").value, card.city.value]')).toEqual(['neo', 'Oslo']);
-    const f = await h.cli({ tab, steps: [{ fill: { selector: 'sl-input[name=nick]', value: 'trinity' } }, { fill: { selector: '#card', value: 'Bergen' } }, { press: { key: 'End', selector: 'sl-input[name=nick]' } }] });
+    const f = await h.cli({
+      tab,
+      steps: [
+        { fill: { selector: 'sl-input[name=nick]', value: 'trinity' } },
+        { fill: { selector: '#card', value: 'Bergen' } },
+        { press: { key: 'End', selector: 'sl-input[name=nick]' } },
+      ],
+    });
     expect(f.out.status, f.stdout).toBe('ok');
     expect(f.out.steps[0].output).toMatchObject({ filled: true, target: 'textbox "Nickname"' });
-    expect(await h.value(tab, '[document.getElementById("nick").value, card.city.value, document.activeElement.id, document.activeElement.shadowRoot.activeElement.localName]'))
-      .toEqual(['trinity', 'Bergen', 'nick', 'input']);
+    expect(
+      await h.value(
+        tab,
+        '[document.getElementById("nick").value, card.city.value, document.activeElement.id, document.activeElement.shadowRoot.activeElement.localName]',
+      ),
+    ).toEqual(['trinity', 'Bergen', 'nick', 'input']);
   });
 });
 
@@ -86,30 +124,49 @@ describe('saying what was acted on (item 5)', () => {
 describe('formatted inputs (item 2)', () => {
   it('takes a value react-number-format re-formatted as success with a warning naming both, on every fill path', async () => {
     const tab = await h.open('formatted.html');
-    const r = await h.cli({ tab, steps: [
-      { fill: { label: 'Amount', value: '1234.50', react: true } },
-      { fill: { selector: '#phone', value: '5550102000' } },
-    ] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        { fill: { label: 'Amount', value: '1234.50', react: true } },
+        { fill: { selector: '#phone', value: '5550102000' } },
+      ],
+    });
     expect(r.out.status, r.stdout).toBe('ok');
-    expect(r.out.steps[0].output).toMatchObject({ filled: true, method: 'nativeSetter', value: '$1,234.50', target: 'textbox "Amount"' });
+    expect(r.out.steps[0].output).toMatchObject({
+      filled: true,
+      method: 'nativeSetter',
+      value: '$1,234.50',
+      target: 'textbox "Amount"',
+    });
     expect(r.out.steps[0].warning).toBe('the page formatted "1234.50" as "$1,234.50" in textbox "Amount"');
     expect(r.out.steps[1].output).toMatchObject({ filled: true, method: 'insertText', value: '(555) 010-2000' });
     expect(r.out.steps[1].warning).toMatch(/formatted "5550102000" as "\(555\) 010-2000"/);
     // The library's own state: the numbers it parsed out of the formatted text.
     expect(await h.value(tab, '[__state.amount.floatValue, __state.phone.value]')).toEqual([1234.5, '5550102000']);
     // The same value again (the field already shows it) and a batch fill: still success, still named.
-    const again = await h.cli({ tab, steps: [{ fill: { label: 'Amount', value: '1234.50' } }, { fill: { Amount: '99', '#phone': '5550102001' } }] });
+    const again = await h.cli({
+      tab,
+      steps: [{ fill: { label: 'Amount', value: '1234.50' } }, { fill: { Amount: '99', '#phone': '5550102001' } }],
+    });
     expect(again.out.status, again.stdout).toBe('ok');
     expect(again.out.steps[0].warning).toMatch(/formatted "1234.50" as "\$1,234.50"/);
-    expect(await h.value(tab, '[__state.amount.floatValue, __state.phone.value, document.getElementById("amount").value]')).toEqual([99, '5550102001', '$99.00']);
+    expect(
+      await h.value(tab, '[__state.amount.floatValue, __state.phone.value, document.getElementById("amount").value]'),
+    ).toEqual([99, '5550102001', '$99.00']);
   });
 });
 
 describe('no false alarms (item 15)', () => {
   it('does not call a drag on a canvas ignored, nor advise dragging again with html5', async () => {
     const tab = await h.open('canvas-drag.html');
-    const box = await h.value(tab, '(() => { const r = document.getElementById("board").getBoundingClientRect(); return { x: r.x, y: r.y }; })()');
-    const r = await h.cli({ tab, steps: [{ drag: { source: { x: box.x + 50, y: box.y + 50 }, target: { x: box.x + 200, y: box.y + 150 } } }] });
+    const box = await h.value(
+      tab,
+      '(() => { const r = document.getElementById("board").getBoundingClientRect(); return { x: r.x, y: r.y }; })()',
+    );
+    const r = await h.cli({
+      tab,
+      steps: [{ drag: { source: { x: box.x + 50, y: box.y + 50 }, target: { x: box.x + 200, y: box.y + 150 } } }],
+    });
     expect(r.out.status, r.stdout).toBe('ok');
     expect(r.out.steps[0].output.dropped).toBeUndefined();
     expect(r.stdout).not.toMatch(/html5|ignored the drag/);
@@ -119,7 +176,15 @@ describe('no false alarms (item 15)', () => {
 
   it('offers no near match that names another order as the step to run', async () => {
     const tab = await h.open('acting.html');
-    await h.cli({ tab, steps: [{ pageFunction: 'document.querySelector("main").insertAdjacentHTML("beforeend", "<table><tr><td><button>ORD-00211</button></td></tr></table>")' }] });
+    await h.cli({
+      tab,
+      steps: [
+        {
+          pageFunction:
+            'document.querySelector("main").insertAdjacentHTML("beforeend", "<table><tr><td><button>ORD-00211</button></td></tr></table>")',
+        },
+      ],
+    });
     const r = await h.cli({ tab, steps: [{ click: { text: 'ORD-04711', timeout: 300 } }] });
     expect(r.out.steps[0].category).toBe('selector-not-found');
     // The near match is there for the agent to read, but not as a step to run.
@@ -129,27 +194,55 @@ describe('no false alarms (item 15)', () => {
 });
 
 describe('clicks inside iframes (item 3)', () => {
-  const recordClicks = 'window.__clicks = []; document.addEventListener("click", (e) => __clicks.push(e.target.id + ":" + e.isTrusted), true); true';
+  const recordClicks =
+    'window.__clicks = []; document.addEventListener("click", (e) => __clicks.push(e.target.id + ":" + e.isTrusted), true); true';
   it('lands a trusted click in a cross-origin frame and a same-origin frame partly below the fold', async () => {
     const tab = await h.open('xframes.html');
     // Push both frames down so each shows only its top strip: their buttons start below the fold.
-    await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("same").style.marginTop = (innerHeight - 60) + "px"; window.__topClicks = []; document.addEventListener("click", (e) => __topClicks.push(e.target.id)); true' }] });
-    const r = await h.cli({ tab, steps: [
-      { frame: { name: 'details' } }, { wait: '#child-button' }, { pageFunction: recordClicks }, { click: '#child-button' },
-      { frame: 'top' }, { pageFunction: 'scrollTo(0, 0)' },
-      { frame: { name: 'payment' } }, { wait: '#pay-button' }, { pageFunction: recordClicks }, { click: { text: 'Pay now' } },
-    ] });
+    await h.cli({
+      tab,
+      steps: [
+        {
+          pageFunction:
+            'document.getElementById("same").style.marginTop = (innerHeight - 60) + "px"; window.__topClicks = []; document.addEventListener("click", (e) => __topClicks.push(e.target.id)); true',
+        },
+      ],
+    });
+    const r = await h.cli({
+      tab,
+      steps: [
+        { frame: { name: 'details' } },
+        { wait: '#child-button' },
+        { pageFunction: recordClicks },
+        { click: '#child-button' },
+        { frame: 'top' },
+        { pageFunction: 'scrollTo(0, 0)' },
+        { frame: { name: 'payment' } },
+        { wait: '#pay-button' },
+        { pageFunction: recordClicks },
+        { click: { text: 'Pay now' } },
+      ],
+    });
     expect(r.out.status, r.stdout).toBe('ok');
     for (const i of [3, 9]) {
       expect(r.out.steps[i].output).toMatchObject({ clicked: true, method: 'cdp', targetReceived: true });
       expect(r.ms).toBeLessThan(15_000);
     }
     // Each frame's own document saw one trusted click on its button; the host page saw none.
-    const seen = await h.cli({ tab, steps: [
-      { frame: 'top' }, { frame: { name: 'details' } }, { pageFunction: 'JSON.stringify(window.__clicks)' }, { frame: 'top' }, { frame: { name: 'payment' } }, { pageFunction: 'JSON.stringify([window.__clicks, document.getElementById("done").hidden])' },
-      { frame: 'top' }, { pageFunction: 'JSON.stringify([window.__topClicks, scrollY > 0])' },
-    ] });
-    expect(seen.out.status, seen.stdout).toBe("ok");
+    const seen = await h.cli({
+      tab,
+      steps: [
+        { frame: 'top' },
+        { frame: { name: 'details' } },
+        { pageFunction: 'JSON.stringify(window.__clicks)' },
+        { frame: 'top' },
+        { frame: { name: 'payment' } },
+        { pageFunction: 'JSON.stringify([window.__clicks, document.getElementById("done").hidden])' },
+        { frame: 'top' },
+        { pageFunction: 'JSON.stringify([window.__topClicks, scrollY > 0])' },
+      ],
+    });
+    expect(seen.out.status, seen.stdout).toBe('ok');
     expect(JSON.parse(seen.out.steps[2].output.value)).toEqual(['child-button:true']);
     expect(JSON.parse(seen.out.steps[5].output.value)).toEqual([['pay-button:true'], false]);
     expect(JSON.parse(seen.out.steps[7].output.value)).toEqual([[], true]);
@@ -159,10 +252,16 @@ describe('clicks inside iframes (item 3)', () => {
 describe('frames by name at any depth (item 8)', () => {
   it('finds a grandchild and a sibling frame by name, right after a goto, and suggests the frameId of a near name', async () => {
     const tab = await h.open('basic.html');
-    const r = await h.cli({ tab, steps: [
-      { goto: `${h.baseUrl}/xframes.html` }, { frame: { name: 'inner' } }, { pageFunction: 'location.search' },
-      { frame: { name: 'payment' } }, { pageFunction: 'location.pathname' },
-    ] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        { goto: `${h.baseUrl}/xframes.html` },
+        { frame: { name: 'inner' } },
+        { pageFunction: 'location.search' },
+        { frame: { name: 'payment' } },
+        { pageFunction: 'location.pathname' },
+      ],
+    });
     expect(r.out.status, r.stdout).toBe('ok');
     expect(r.out.steps[2].output.value).toBe('?level=2'); // the grandchild's own document
     expect(r.out.steps[4].output.value).toBe('/xframe-pay.html');
@@ -178,7 +277,10 @@ describe('frames by name at any depth (item 8)', () => {
 describe('hover that opens things (item 6)', () => {
   it('waits for a delayed Tippy tooltip, and reopens a Tippy menu under a pointer that already rests there', async () => {
     const tab = await h.open('tippy.html');
-    const tip = await h.cli({ tab, steps: [{ hover: { selector: '#help', captureResult: true } }, { pageFunction: 'String(tip.state.isVisible)' }] });
+    const tip = await h.cli({
+      tab,
+      steps: [{ hover: { selector: '#help', captureResult: true } }, { pageFunction: 'String(tip.state.isVisible)' }],
+    });
     expect(tip.out.status, tip.stdout).toBe('ok');
     expect(JSON.stringify(tip.out.steps[0].output.capturedResult.visibleElements)).toMatch(/Opens the handbook/);
     expect(tip.out.steps[1].output.value).toBe('true'); // Tippy's own state, read in the same command
@@ -187,7 +289,13 @@ describe('hover that opens things (item 6)', () => {
     // The menu closes while the pointer stays on the button; hovering again must open it again.
     await h.cli({ tab, steps: [{ pageFunction: 'menu.hide(); menu.popper.remove(); true' }] });
     expect(await h.value(tab, 'menu.state.isVisible')).toBe(false);
-    const again = await h.cli({ tab, steps: [{ hover: { selector: '#actions', captureResult: true } }, { pageFunction: 'String(menu.state.isVisible)' }] });
+    const again = await h.cli({
+      tab,
+      steps: [
+        { hover: { selector: '#actions', captureResult: true } },
+        { pageFunction: 'String(menu.state.isVisible)' },
+      ],
+    });
     expect(JSON.stringify(again.out.steps[0].output.capturedResult.visibleElements)).toMatch(/Rename/);
     expect(again.out.steps[1].output.value).toBe('true');
   });

@@ -14,47 +14,83 @@ const DELIBERATE_ROLE: Record<string, string[]> = {
 };
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
-async function cdp(port: number, url: string): Promise<{ send: (m: string, p?: object) => Promise<any>; close: () => void }> {
-  const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as { url: string; webSocketDebuggerUrl: string }[];
+async function cdp(
+  port: number,
+  url: string,
+): Promise<{ send: (m: string, p?: object) => Promise<any>; close: () => void }> {
+  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    url: string;
+    webSocketDebuggerUrl: string;
+  }[];
   const ws = new WebSocket(list.find((t) => t.url === url)!.webSocketDebuggerUrl);
   await new Promise((r) => ws.on('open', r));
   let id = 0;
   const pending = new Map<number, (v: any) => void>();
-  ws.on('message', (d) => { const m = JSON.parse(d.toString()); pending.get(m.id)?.(m.result ?? m.error); pending.delete(m.id); });
+  ws.on('message', (d) => {
+    const m = JSON.parse(d.toString());
+    pending.get(m.id)?.(m.result ?? m.error);
+    pending.delete(m.id);
+  });
   return {
-    send: (method, params = {}) => new Promise((resolve) => { pending.set(++id, resolve); ws.send(JSON.stringify({ id, method, params })); }),
+    send: (method, params = {}) =>
+      new Promise((resolve) => {
+        pending.set(++id, resolve);
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
     close: () => ws.close(),
   };
 }
 
-it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html'])('matches Chrome for every ref on %s', async (page) => {
-  const tab = await h.open(page);
-  const r = await h.cli({ tab, steps: [{ snapshot: { root: 'body' } }] });
-  const ours = [...(r.out.steps[0].output.yaml as string).matchAll(/^\s*- (\w+)(?: "((?:[^"\\]|\\.)*)")?.*\[ref=(s\d+e\d+)\]/gm)]
-    .map((m) => ({ role: m[1]!, name: m[2] ? JSON.parse(`"${m[2]}"`) as string : '', ref: m[3]! }));
-  expect(ours.length).toBeGreaterThan(3);
-  const client = await cdp(h.port, `${h.baseUrl}/${page}`);
-  try {
-    await client.send('DOM.getDocument', { depth: 0 });
-    // Refs live in our isolated world (same name: Chrome hands back that world), not in the page's.
-    const { frameTree } = await client.send('Page.getFrameTree');
-    const { executionContextId: contextId } = await client.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'cdp-skill' });
-    expect((await client.send('Runtime.evaluate', { expression: 'typeof window.__ariaRefs' })).result.value).toBe('undefined');
-    for (const { role, name, ref } of ours) {
-      const { result } = await client.send('Runtime.evaluate', { expression: `window.__ariaRefs.get(${JSON.stringify(ref)})`, contextId });
-      const { node } = await client.send('DOM.describeNode', { objectId: result.objectId });
-      const { nodes } = await client.send('Accessibility.getPartialAXTree', { backendNodeId: node.backendNodeId, fetchRelatives: false });
-      const ax = nodes[0];
-      const chromeRole: string = ax.role?.value;
-      const chromeName: string = ax.name?.value ?? '';
-      if (!DELIBERATE_ROLE[role]?.includes(chromeRole)) expect(`${ref} ${role}`).toBe(`${ref} ${chromeRole === 'generic' && role === 'generic' ? 'generic' : chromeRole}`);
-      if (name.endsWith('…')) expect(chromeName.startsWith(name.slice(0, -1)), `${ref} name`).toBe(true);
-      else expect(`${ref} "${name}"`).toBe(`${ref} "${chromeName.replace(/\s+/g, ' ').trim()}"`);
+it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html'])(
+  'matches Chrome for every ref on %s',
+  async (page) => {
+    const tab = await h.open(page);
+    const r = await h.cli({ tab, steps: [{ snapshot: { root: 'body' } }] });
+    const ours = [
+      ...(r.out.steps[0].output.yaml as string).matchAll(/^\s*- (\w+)(?: "((?:[^"\\]|\\.)*)")?.*\[ref=(s\d+e\d+)\]/gm),
+    ].map((m) => ({ role: m[1]!, name: m[2] ? (JSON.parse(`"${m[2]}"`) as string) : '', ref: m[3]! }));
+    expect(ours.length).toBeGreaterThan(3);
+    const client = await cdp(h.port, `${h.baseUrl}/${page}`);
+    try {
+      await client.send('DOM.getDocument', { depth: 0 });
+      // Refs live in our isolated world (same name: Chrome hands back that world), not in the page's.
+      const { frameTree } = await client.send('Page.getFrameTree');
+      const { executionContextId: contextId } = await client.send('Page.createIsolatedWorld', {
+        frameId: frameTree.frame.id,
+        worldName: 'cdp-skill',
+      });
+      expect((await client.send('Runtime.evaluate', { expression: 'typeof window.__ariaRefs' })).result.value).toBe(
+        'undefined',
+      );
+      for (const { role, name, ref } of ours) {
+        const { result } = await client.send('Runtime.evaluate', {
+          expression: `window.__ariaRefs.get(${JSON.stringify(ref)})`,
+          contextId,
+        });
+        const { node } = await client.send('DOM.describeNode', { objectId: result.objectId });
+        const { nodes } = await client.send('Accessibility.getPartialAXTree', {
+          backendNodeId: node.backendNodeId,
+          fetchRelatives: false,
+        });
+        const ax = nodes[0];
+        const chromeRole: string = ax.role?.value;
+        const chromeName: string = ax.name?.value ?? '';
+        if (!DELIBERATE_ROLE[role]?.includes(chromeRole))
+          expect(`${ref} ${role}`).toBe(
+            `${ref} ${chromeRole === 'generic' && role === 'generic' ? 'generic' : chromeRole}`,
+          );
+        if (name.endsWith('…')) expect(chromeName.startsWith(name.slice(0, -1)), `${ref} name`).toBe(true);
+        else expect(`${ref} "${name}"`).toBe(`${ref} "${chromeName.replace(/\s+/g, ' ').trim()}"`);
+      }
+    } finally {
+      client.close();
     }
-  } finally {
-    client.close();
-  }
-});
+  },
+);

@@ -12,7 +12,9 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('effects.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const shotTime = (path: string): number => statSync(path).mtimeMs;
 
@@ -22,10 +24,14 @@ describe('capture by effect', () => {
     expect(first.out.screenshot).toBeTruthy();
     const before = shotTime(first.out.screenshot);
     const r = await h.cli({ tab, steps: [{ pageFunction: '() => document.querySelectorAll("p").length' }] });
-    expect(r.out.steps[0].output).toEqual({ type: 'number', value: await h.value(tab, 'document.querySelectorAll("p").length') });
+    expect(r.out.steps[0].output).toEqual({
+      type: 'number',
+      value: await h.value(tab, 'document.querySelectorAll("p").length'),
+    });
     expect(r.out.context.title).toBe('Effects');
     expect(r.out.changes).toEqual({ summary: 'Nothing changed on the page.' });
-    for (const field of ['screenshot', 'fullSnapshot', 'viewportSnapshot', 'navigated']) expect(r.out[field], field).toBeUndefined();
+    for (const field of ['screenshot', 'fullSnapshot', 'viewportSnapshot', 'navigated'])
+      expect(r.out[field], field).toBeUndefined();
     expect(shotTime(first.out.screenshot)).toBe(before);
   });
 
@@ -69,7 +75,9 @@ describe('capture by effect', () => {
   it('a hover that only changes a CSS :hover style counts', async () => {
     await h.cli({ tab, steps: [{ hover: '#inert' }] });
     const r = await h.cli({ tab, steps: [{ hover: '#hov' }] });
-    expect(await h.value(tab, 'getComputedStyle(document.getElementById("hov")).backgroundColor')).toBe('rgb(204, 0, 0)');
+    expect(await h.value(tab, 'getComputedStyle(document.getElementById("hov")).backgroundColor')).toBe(
+      'rgb(204, 0, 0)',
+    );
     expect(r.out.screenshot).toBeTruthy();
   });
 

@@ -10,18 +10,26 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('basic.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 describe('debug log and metrics', () => {
   it('writes one log file per command with the request and the response', async () => {
     const cwd = mkdtempSync(join(h.tmp, 'cwd-'));
     const { spawnSync } = await import('node:child_process');
     const { CLI } = await import('./harness.js');
-    const cmd = JSON.stringify({ tab, steps: [{ pageFunction: '1' }, { wait: 1 }, { pageFunction: '2' }, { pageFunction: '3' }] });
+    const cmd = JSON.stringify({
+      tab,
+      steps: [{ pageFunction: '1' }, { wait: 1 }, { pageFunction: '2' }, { pageFunction: '3' }],
+    });
     spawnSync(process.execPath, [CLI, '--debug', cmd], { cwd, env: h.env });
     spawnSync(process.execPath, [CLI, cmd, '--debug'], { cwd, env: h.env });
     const files = readdirSync(join(cwd, 'log')).sort();
-    expect(files).toEqual([`001-${tab}-pageFunction-wait-pageFunction-plus1.ok.json`, `002-${tab}-pageFunction-wait-pageFunction-plus1.ok.json`]);
+    expect(files).toEqual([
+      `001-${tab}-pageFunction-wait-pageFunction-plus1.ok.json`,
+      `002-${tab}-pageFunction-wait-pageFunction-plus1.ok.json`,
+    ]);
     const log = JSON.parse(readFileSync(join(cwd, 'log', files[0]!), 'utf8'));
     expect(log.request.tab).toBe(tab);
     expect(log.response.status).toBe('ok');
@@ -33,7 +41,10 @@ describe('debug log and metrics', () => {
     const env = { CDP_METRICS_FILE: file };
     const ok = await h.cli({ tab, steps: [{ pageFunction: '1' }] }, { env });
     await h.cli('not json', { env });
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ steps: 1, output_bytes: Buffer.byteLength(ok.stdout) });
     expect(lines[0].input_bytes).toBe(JSON.stringify({ tab, steps: [{ pageFunction: '1' }] }).length);

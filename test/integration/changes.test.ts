@@ -6,15 +6,24 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const click = async (tab: string, id: string) => (await h.cli({ tab, steps: [{ click: `#${id}` }] })).out;
 
 it('tells text changes outside refs, a route change heading and role-less content that appeared', async () => {
   const tab = await h.open('observe-cases.html');
-  expect((await click(tab, 'louder')).changes).toEqual({ summary: "Clicked. paragraph now 'Volume: 65'.", text: ["paragraph: 'Volume: 20' \u2192 'Volume: 65'"] });
-  expect((await click(tab, 'pick')).changes.text).toEqual(["paragraph: 'No destination selected' \u2192 'Selected: New Zealand'"]);
+  expect((await click(tab, 'louder')).changes).toEqual({
+    summary: "Clicked. paragraph now 'Volume: 65'.",
+    text: ["paragraph: 'Volume: 20' \u2192 'Volume: 65'"],
+  });
+  expect((await click(tab, 'pick')).changes.text).toEqual([
+    "paragraph: 'No destination selected' \u2192 'Selected: New Zealand'",
+  ]);
   const route = await click(tab, 'to-billing');
   expect(route.navigated).toBe(true);
   expect(route.changes.text).toEqual(["heading: 'Overview' \u2192 'Billing'"]);
@@ -35,7 +44,9 @@ it('sums up a sorted table and names the row a re-render removed', async () => {
   expect(sorted.changes.rows).toEqual(["table 'Projects': rows 5 \u2192 5, first row now 'Apollo Bo Li'"]);
   const deleted = await click(tab, 'delete-apollo');
   expect(await h.value(tab, 'document.getElementById("projects").rows.length')).toBe(4);
-  expect(deleted.changes.summary).toBe("Clicked. status: 'Project deleted'; table 'Projects': rows 5 \u2192 4, first row now 'Boreas Ed Fa'; row 'Apollo Bo Li' gone.");
+  expect(deleted.changes.summary).toBe(
+    "Clicked. status: 'Project deleted'; table 'Projects': rows 5 \u2192 4, first row now 'Boreas Ed Fa'; row 'Apollo Bo Li' gone.",
+  );
   expect(deleted.changes.gone).toEqual(["row 'Apollo Bo Li' (+2 inside)"]);
   expect(deleted.changes.appeared).toBeUndefined(); // the re-rendered rows that read the same are not news
 });
@@ -54,13 +65,23 @@ it('says a button pushed below the fold left the view, never that it was removed
   await click(tab, 'submit-json');
   const r = await click(tab, 'push-down');
   expect(await h.value(tab, 'document.getElementById("fade-out").isConnected')).toBe(true);
-  expect(r.changes.leftView).toEqual(expect.arrayContaining([expect.stringMatching(/^button 'Fade me out' \[ref=s\d+e\d+\]$/)]));
+  expect(r.changes.leftView).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^button 'Fade me out' \[ref=s\d+e\d+\]$/)]),
+  );
   expect(r.changes.gone).toBeUndefined();
 });
 
 it('reports a SortableJS drag as a move', async () => {
   const tab = await h.open('drag-sortable.html');
-  const r = await h.cli({ tab, steps: [{ drag: { source: '#fallback li:nth-child(1)', target: '#fallback li:nth-child(3)' } }] });
-  expect(await h.value(tab, '[...document.querySelectorAll("#fallback li")].map((li) => li.textContent).join()')).toBe('B2,B3,B1,B4');
-  expect(r.out.changes).toEqual({ summary: "Dragged. listitem 'B1' from 1st to 3rd.", moved: ["listitem 'B1' from 1st to 3rd"] });
+  const r = await h.cli({
+    tab,
+    steps: [{ drag: { source: '#fallback li:nth-child(1)', target: '#fallback li:nth-child(3)' } }],
+  });
+  expect(await h.value(tab, '[...document.querySelectorAll("#fallback li")].map((li) => li.textContent).join()')).toBe(
+    'B2,B3,B1,B4',
+  );
+  expect(r.out.changes).toEqual({
+    summary: "Dragged. listitem 'B1' from 1st to 3rd.",
+    moved: ["listitem 'B1' from 1st to 3rd"],
+  });
 });

@@ -12,9 +12,12 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('choices.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
-const snapshot = async (): Promise<string> => (await h.cli({ tab, steps: [{ snapshot: true }] })).out.steps[0].output.yaml;
+const snapshot = async (): Promise<string> =>
+  (await h.cli({ tab, steps: [{ snapshot: true }] })).out.steps[0].output.yaml;
 const refOf = (yaml: string, line: RegExp): string => {
   const hit = yaml.split('\n').find((l) => line.test(l));
   if (!hit) throw new Error(`no line matching ${line} in\n${yaml}`);
@@ -22,11 +25,15 @@ const refOf = (yaml: string, line: RegExp): string => {
 };
 
 describe('snapshots that show the choices', () => {
-  beforeEach(async () => { await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/choices.html` }] }); });
+  beforeEach(async () => {
+    await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/choices.html` }] });
+  });
 
   it('shows each radio of a radio group with a ref that picks it', async () => {
     const yaml = await snapshot();
-    expect(yaml).toMatch(/radiogroup "Size":\n\s+- radio "Small" \[checked\][^\n]*\[ref=s\d+e\d+\]\n\s+- radio "Medium"/);
+    expect(yaml).toMatch(
+      /radiogroup "Size":\n\s+- radio "Small" \[checked\][^\n]*\[ref=s\d+e\d+\]\n\s+- radio "Medium"/,
+    );
     await h.cli({ tab, steps: [{ click: refOf(yaml, /radio "Medium"/) }] });
     expect(await h.value(tab, 'document.querySelector("input[value=medium]").checked')).toBe(true);
   });
@@ -38,24 +45,33 @@ describe('snapshots that show the choices', () => {
     expect(await h.value(tab, 'window.picked')).toEqual(['2024-01-02', ['2024-01-15']].flat());
   });
 
-  it('shows a slider\'s min, max and step as the page defines them', async () => {
+  it("shows a slider's min, max and step as the page defines them", async () => {
     const yaml = await snapshot();
-    const page = await h.value(tab, '["min", "max", "step"].map((a) => document.getElementById("vol").getAttribute(a))');
+    const page = await h.value(
+      tab,
+      '["min", "max", "step"].map((a) => document.getElementById("vol").getAttribute(a))',
+    );
     expect(yaml).toContain(`slider "Volume" [min=${page[0]}] [max=${page[1]}] [step=${page[2]}]`);
     expect(yaml).toMatch(/slider "Balance" \[min=-10\] \[max=10\]/);
   });
 
-  it('shows a same-origin iframe\'s content under its frame, with refs that act in it', async () => {
+  it("shows a same-origin iframe's content under its frame, with refs that act in it", async () => {
     const yaml = await snapshot();
-    expect(yaml).toMatch(/- iframe:\n\s+- textbox "Card holder" \[ref=s\d+e\d+\][^\n]*\n\s+- button "Pay" \[ref=s\d+e\d+\]/);
+    expect(yaml).toMatch(
+      /- iframe:\n\s+- textbox "Card holder" \[ref=s\d+e\d+\][^\n]*\n\s+- button "Pay" \[ref=s\d+e\d+\]/,
+    );
     await h.cli({ tab, steps: [{ click: refOf(yaml, /button "Pay"/) }] });
-    expect(await h.value(tab, 'document.getElementById("inner").contentDocument.getElementById("pay").textContent')).toBe('Paid');
+    expect(
+      await h.value(tab, 'document.getElementById("inner").contentDocument.getElementById("pay").textContent'),
+    ).toBe('Paid');
   });
 
   it('shows a popup rendered outside <main>, and returns its YAML once', async () => {
     const r = await h.cli({ tab, steps: [{ click: '#open' }, { snapshot: true }] });
     const yaml = r.out.steps[1].output.yaml;
-    expect(yaml).toMatch(/- listbox "Fruits" \[ref=s\d+e\d+\]:\n\s+- option "Apple" \[ref=s\d+e\d+\]\n\s+- option "Banana"/);
+    expect(yaml).toMatch(
+      /- listbox "Fruits" \[ref=s\d+e\d+\]:\n\s+- option "Apple" \[ref=s\d+e\d+\]\n\s+- option "Banana"/,
+    );
     expect(r.out.viewportSnapshot).toBeUndefined();
     expect(r.out.screenshot).toBeTruthy();
   });

@@ -4,8 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const events = (tab: string): Promise<string[]> => h.value(tab, 'window.__events');
 
@@ -14,8 +18,18 @@ describe('click', () => {
     const tab = await h.open('actions.html');
     const r = await h.cli({ tab, steps: [{ click: '#save' }] });
     expect(r.out.status).toBe('ok');
-    expect(r.out.steps[0].output).toEqual({ clicked: true, target: 'button "Save"', method: 'cdp', targetReceived: true });
-    expect((await events(tab)).filter((e) => e.includes('save') && !e.includes('draft'))).toEqual(['mousedown:save', 'mouseup:save', 'click:save', 'save']);
+    expect(r.out.steps[0].output).toEqual({
+      clicked: true,
+      target: 'button "Save"',
+      method: 'cdp',
+      targetReceived: true,
+    });
+    expect((await events(tab)).filter((e) => e.includes('save') && !e.includes('draft'))).toEqual([
+      'mousedown:save',
+      'mouseup:save',
+      'click:save',
+      'save',
+    ]);
   });
 
   it('prefers an exact text match over a partial one, and buttons over other elements', async () => {
@@ -91,7 +105,13 @@ describe('click', () => {
     await h.cli({ tab, steps: [{ click: '#close' }] });
     const r = await h.cli({ tab, steps: [{ click: { selector: '#under', doubleClick: true } }] });
     expect(r.out.status).toBe('ok');
-    expect((await events(tab)).filter((e) => e.endsWith(':under'))).toEqual(['mousedown:under', 'click:under', 'mousedown:under', 'click:under', 'dblclick:under']);
+    expect((await events(tab)).filter((e) => e.endsWith(':under'))).toEqual([
+      'mousedown:under',
+      'click:under',
+      'mousedown:under',
+      'click:under',
+      'dblclick:under',
+    ]);
   });
 
   it('names the modal covering the target, and without nativeOnly clicks it through JavaScript once', async () => {
@@ -100,12 +120,16 @@ describe('click', () => {
     expect(strict.out.steps[0].status).toBe('error');
     expect(strict.out.steps[0].error).toMatch(/covered by .*\(modal\)/);
     // The timeout ends with its call log: what the wait tried, repeated checks counted (issue 17).
-    expect(strict.out.steps[0].error).toMatch(/\. Call log: waiting for "#under" to be ready for click; .*is covered by /);
+    expect(strict.out.steps[0].error).toMatch(
+      /\. Call log: waiting for "#under" to be ready for click; .*is covered by /,
+    );
     // element.click() reaches the button, which does nothing: an untrusted click nothing followed is a
     // failure, and the next step is the modal's own close button.
     const forced = await h.cli({ tab, steps: [{ click: { selector: '#under', timeout: 300 } }] });
     expect(forced.out.steps[0]).toMatchObject({ status: 'error', category: 'no-effect' });
-    expect(forced.out.steps[0].error).toMatch(/element\.click\(\) \(untrusted\), because it is covered by .*\(modal\).*nothing followed/);
+    expect(forced.out.steps[0].error).toMatch(
+      /element\.click\(\) \(untrusted\), because it is covered by .*\(modal\).*nothing followed/,
+    );
     const next = forced.out.steps[0].nextStep;
     expect(next).toEqual({ click: forced.out.steps[0].context.coveredBy.dismiss.ref });
     expect((await h.cli({ tab, steps: [next] })).out.status).toBe('ok');
@@ -128,9 +152,28 @@ describe('click', () => {
   it('clicks a button hidden behind a sticky header, with a trusted click', async () => {
     const tab = await h.open('sticky.html');
     // Scroll so the button sits under the header, as after a jump to an anchor.
-    await h.cli({ tab, steps: [{ pageFunction: 'scrollTo(0, document.querySelector("#buy-17").getBoundingClientRect().top + scrollY - 10)' }] });
-    expect(await h.value(tab, 'document.elementFromPoint(50, document.querySelector("#buy-17").getBoundingClientRect().top + 5).closest("header") !== null')).toBe(true);
-    const r = await h.cli({ tab, steps: [{ pageFunction: 'window.__clicks = []; document.addEventListener("click", (e) => __clicks.push(e.target.id + (e.isTrusted ? "" : ":untrusted")))' }, { click: '#buy-17' }] });
+    await h.cli({
+      tab,
+      steps: [
+        { pageFunction: 'scrollTo(0, document.querySelector("#buy-17").getBoundingClientRect().top + scrollY - 10)' },
+      ],
+    });
+    expect(
+      await h.value(
+        tab,
+        'document.elementFromPoint(50, document.querySelector("#buy-17").getBoundingClientRect().top + 5).closest("header") !== null',
+      ),
+    ).toBe(true);
+    const r = await h.cli({
+      tab,
+      steps: [
+        {
+          pageFunction:
+            'window.__clicks = []; document.addEventListener("click", (e) => __clicks.push(e.target.id + (e.isTrusted ? "" : ":untrusted")))',
+        },
+        { click: '#buy-17' },
+      ],
+    });
     expect(r.out.steps[1].output).toMatchObject({ method: 'cdp', targetReceived: true });
     expect(r.out.steps[1].output.autoForced).toBeUndefined();
     expect(await h.value(tab, 'window.__clicks')).toEqual(['buy-17']);
@@ -169,7 +212,10 @@ describe('click', () => {
 
   it('clicks at viewport coordinates', async () => {
     const tab = await h.open('actions.html');
-    const box = await h.value(tab, '(() => { const r = document.querySelector("#save").getBoundingClientRect(); return { x: r.x + 5, y: r.y + 5 }; })()');
+    const box = await h.value(
+      tab,
+      '(() => { const r = document.querySelector("#save").getBoundingClientRect(); return { x: r.x + 5, y: r.y + 5 }; })()',
+    );
     const r = await h.cli({ tab, steps: [{ click: box }] });
     expect(r.out.steps[0].output).toMatchObject({ clicked: true });
     expect(await events(tab)).toContain('save');
@@ -177,7 +223,10 @@ describe('click', () => {
 
   it('hovers a menu trigger and lists what appeared, with refs that click', async () => {
     const tab = await h.open('actions.html');
-    const r = await h.cli({ tab, steps: [{ wait: '#late' }, { hover: { selector: '#menu-trigger', captureResult: true } }] });
+    const r = await h.cli({
+      tab,
+      steps: [{ wait: '#late' }, { hover: { selector: '#menu-trigger', captureResult: true } }],
+    });
     const [menu] = r.out.steps[1].output.capturedResult.visibleElements;
     expect(menu.role).toBe('menu');
     expect(menu.items.map((i: { name: string }) => i.name)).toEqual(['Alpha', 'Beta']);

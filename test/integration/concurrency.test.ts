@@ -11,13 +11,20 @@ const AGENTS = 8;
 let h: Harness;
 let cold: Harness | undefined;
 
-interface Proc { pid: number; ppid: number; args: string }
+interface Proc {
+  pid: number;
+  ppid: number;
+  args: string;
+}
 const SHELL = /^(\S*\/)?(sh|dash|bash)$/;
 
 /** Every process (browser, renderers, helpers) whose command line names this debugging port. */
 function chromeProcesses(port: number): Proc[] {
   const r = spawnSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
-  return r.stdout.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null)
+  return r.stdout
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .filter((m) => m !== null)
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }))
     .filter((p) => p.args.split(' ').includes(`--remote-debugging-port=${port}`));
 }
@@ -29,7 +36,8 @@ function chromeProcesses(port: number): Proc[] {
 function launchedBrowsers(port: number): number[] {
   const procs = chromeProcesses(port);
   const chrome = new Set(procs.map((p) => p.pid));
-  return procs.filter((p) => !p.args.includes('--type=') && !SHELL.test(p.args.split(' ')[0]) && !chrome.has(p.ppid))
+  return procs
+    .filter((p) => !p.args.includes('--type=') && !SHELL.test(p.args.split(' ')[0]) && !chrome.has(p.ppid))
     .map((p) => p.pid);
 }
 
@@ -52,8 +60,11 @@ async function whileWatchingLaunches<T>(port: number, work: Promise<T>): Promise
 }
 
 function openTabs(harness: Harness, count: number, path: string): Promise<CliResult[]> {
-  return Promise.all(Array.from({ length: count }, (_, i) =>
-    harness.cli({ steps: [{ openTab: { url: `${harness.baseUrl}/${path}?agent=${i}`, port: harness.port } }] })));
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      harness.cli({ steps: [{ openTab: { url: `${harness.baseUrl}/${path}?agent=${i}`, port: harness.port } }] }),
+    ),
+  );
 }
 
 function expectAllOpened(results: CliResult[]): string[] {
@@ -68,7 +79,9 @@ function expectAllOpened(results: CliResult[]): string[] {
   return aliases;
 }
 
-beforeAll(async () => { h = await startHarness(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
 afterAll(async () => {
   await cold?.close();
   await h?.close();
@@ -126,7 +139,9 @@ describe('concurrency', () => {
   it('keeps four agents making five calls each on their own tabs apart: no lost or duplicated alias, no cross-tab action', async () => {
     const agents = 4;
     const run = async (i: number): Promise<{ tab: string; seen: unknown }> => {
-      const opened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/actions.html?agent=${i}`, port: h.port } }] });
+      const opened = await h.cli({
+        steps: [{ openTab: { url: `${h.baseUrl}/actions.html?agent=${i}`, port: h.port } }],
+      });
       expect(opened.out.status).toBe('ok');
       const tab = opened.out.tab as string;
       for (const k of [1, 2]) {
@@ -134,7 +149,15 @@ describe('concurrency', () => {
         expect(filled.out.status).toBe('ok');
       }
       expect((await h.cli({ tab, steps: [{ click: '#save' }] })).out.status).toBe('ok');
-      const check = await h.cli({ tab, steps: [{ pageFunction: "JSON.stringify([location.search, document.querySelector('#name').value, window.__events.filter((e) => e === 'save')])" }] });
+      const check = await h.cli({
+        tab,
+        steps: [
+          {
+            pageFunction:
+              "JSON.stringify([location.search, document.querySelector('#name').value, window.__events.filter((e) => e === 'save')])",
+          },
+        ],
+      });
       return { tab, seen: JSON.parse(check.out.steps[0].output.value) };
     };
     const results = await Promise.all(Array.from({ length: agents }, (_, i) => run(i)));

@@ -10,11 +10,21 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('console-log.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const run = (steps: unknown[], on = tab) => h.cli({ tab: on, steps, stopOnError: false });
 const output = (r: CliResult, i = 0) => r.out.steps[i].output;
-interface Msg { level: string; type: string; text: string; url?: string; line?: number; timestamp: number; stack?: unknown[] }
+interface Msg {
+  level: string;
+  type: string;
+  text: string;
+  url?: string;
+  line?: number;
+  timestamp: number;
+  stack?: unknown[];
+}
 const brief = (m: Msg) => `${m.level}/${m.type}: ${m.text.slice(0, 40)}`;
 
 describe('console', () => {
@@ -25,21 +35,37 @@ describe('console', () => {
     const out = output(r);
     const page = `${h.baseUrl}/console-log.html`;
     const messages = (out.messages as Msg[]).filter((m) => !m.url?.endsWith('/favicon.ico'));
-    expect(messages.map(brief).sort()).toEqual([
-      'log/console: plain log',
-      'info/console: info cart has 3 items',
-      'debug/console: debug detail',
-      'warning/console: deprecated thing {"a":1,"b":"x"}',
-      'error/console: failed to load [1,2]',
-      `log/console: long ${'x'.repeat(35)}`,
-      'error/network: Failed to load resource: the server resp',
-      'error/exception: Error: boom at load',
-    ].sort());
+    expect(messages.map(brief).sort()).toEqual(
+      [
+        'log/console: plain log',
+        'info/console: info cart has 3 items',
+        'debug/console: debug detail',
+        'warning/console: deprecated thing {"a":1,"b":"x"}',
+        'error/console: failed to load [1,2]',
+        `log/console: long ${'x'.repeat(35)}`,
+        'error/network: Failed to load resource: the server resp',
+        'error/exception: Error: boom at load',
+      ].sort(),
+    );
     // Console calls in the order the page made them.
-    expect(messages.filter((m) => m.type === 'console').map((m) => m.text.slice(0, 5))).toEqual(['plain', 'info ', 'debug', 'depre', 'faile', 'long ']);
+    expect(messages.filter((m) => m.type === 'console').map((m) => m.text.slice(0, 5))).toEqual([
+      'plain',
+      'info ',
+      'debug',
+      'depre',
+      'faile',
+      'long ',
+    ]);
     // (Network and exception entries interleave by Chrome's timestamps, which may tie: compare the console's own.)
     const first = messages.find((m) => m.type === 'console')!;
-    expect(first).toEqual({ level: 'log', type: 'console', text: 'plain log', url: page, line: 8, timestamp: first.timestamp });
+    expect(first).toEqual({
+      level: 'log',
+      type: 'console',
+      text: 'plain log',
+      url: page,
+      line: 8,
+      timestamp: first.timestamp,
+    });
     const long = messages.find((m) => m.text.startsWith('long'))!;
     expect(long.text).toHaveLength(500);
     expect(long.text.endsWith('…')).toBe(true);
@@ -61,15 +87,24 @@ describe('console', () => {
       { console: { limit: 2, type: 'console' } },
     ]);
     expect((output(r, 0).messages as Msg[]).map(brief)).toEqual(['warning/console: deprecated thing {"a":1,"b":"x"}']);
-    expect((output(r, 1).messages as Msg[]).map(brief)).toEqual(['warning/console: deprecated thing {"a":1,"b":"x"}', 'error/console: failed to load [1,2]']);
+    expect((output(r, 1).messages as Msg[]).map(brief)).toEqual([
+      'warning/console: deprecated thing {"a":1,"b":"x"}',
+      'error/console: failed to load [1,2]',
+    ]);
     const [ex] = output(r, 2).messages as Msg[];
     expect(ex!.stack).toEqual([{ fn: 'explode', url: `${h.baseUrl}/console-log.html`, line: 14, col: 30 }]);
     expect(output(r, 3)).toMatchObject({ total: 6, showing: 2 });
-    expect((output(r, 3).messages as Msg[]).map((m) => m.text.slice(0, 12))).toEqual(['failed to lo', `long ${'x'.repeat(7)}`]);
+    expect((output(r, 3).messages as Msg[]).map((m) => m.text.slice(0, 12))).toEqual([
+      'failed to lo',
+      `long ${'x'.repeat(7)}`,
+    ]);
     // Strictly after the last message so far (two messages logged in one millisecond share a timestamp).
     const since = Math.max(...(output(r, 3).messages as Msg[]).map((m) => m.timestamp));
     const later = await run([{ click: '#more' }, { console: { since, type: 'console' } }]);
-    expect((output(later, 1).messages as Msg[]).map(brief)).toEqual(['warning/console: clicked warn', 'error/console: clicked error']);
+    expect((output(later, 1).messages as Msg[]).map(brief)).toEqual([
+      'warning/console: clicked warn',
+      'error/console: clicked error',
+    ]);
   });
 
   it('clear empties the log for good; later messages are kept', async () => {

@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const answer = (tab: string): Promise<string> => h.value(tab, "document.getElementById('answer').textContent");
 
@@ -25,7 +29,11 @@ describe('dialogs', () => {
   it('a dialog step dismisses the next confirm only, and is read-only', async () => {
     const tab = await h.open('dialogs.html');
     const armed = await h.cli({ tab, steps: [{ dialog: { accept: false } }] });
-    expect(armed.out.steps[0]).toMatchObject({ status: 'ok', output: { armed: 'dismiss' }, warning: expect.stringMatching(/no dialog opened after it in this command; the answer is kept/) });
+    expect(armed.out.steps[0]).toMatchObject({
+      status: 'ok',
+      output: { armed: 'dismiss' },
+      warning: expect.stringMatching(/no dialog opened after it in this command; the answer is kept/),
+    });
     expect(armed.out.screenshot).toBeUndefined();
     const r = await h.cli({ tab, steps: [{ dialog: false }, { click: '#two' }] });
     expect(r.out.steps[0].warning).toBeUndefined();
@@ -36,7 +44,9 @@ describe('dialogs', () => {
   it('answers a prompt with the given text, or its default', async () => {
     const tab = await h.open('dialogs.html');
     const r = await h.cli({ tab, steps: [{ dialog: { accept: true, promptText: 'Ada' } }, { click: '#prompt' }] });
-    expect(r.out.dialogs).toEqual([{ type: 'prompt', message: 'Your name?', action: 'accepted', promptText: 'Ada', step: 2 }]);
+    expect(r.out.dialogs).toEqual([
+      { type: 'prompt', message: 'Your name?', action: 'accepted', promptText: 'Ada', step: 2 },
+    ]);
     expect(await answer(tab)).toBe('prompt=Ada');
     await h.cli({ tab, steps: [{ click: '#prompt' }] });
     expect(await answer(tab)).toBe('prompt=guest');
@@ -49,7 +59,12 @@ describe('dialogs', () => {
     const r = await h.cli({ tab, steps: [{ dialog: { accept: false } }, { goto: `${h.baseUrl}/page2.html` }] });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.code).toBe(1);
-    expect(r.out.steps[1]).toMatchObject({ status: 'error', errorType: 'NavigationAbortedError', category: 'navigation', nextStep: { dialog: { accept: true } } });
+    expect(r.out.steps[1]).toMatchObject({
+      status: 'error',
+      errorType: 'NavigationAbortedError',
+      category: 'navigation',
+      nextStep: { dialog: { accept: true } },
+    });
     expect(r.out.dialogs).toEqual([{ type: 'beforeunload', action: 'dismissed', step: 2 }]);
     expect(await h.value(tab, 'location.pathname')).toBe('/dialogs.html');
     const left = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }] });
@@ -90,7 +105,9 @@ describe('dialogs', () => {
     const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
     expect(r.code).toBe(1);
     expect(r.out.error).toMatchObject({ type: 'CONNECTION', category: 'dialog-open' });
-    expect(r.out.error.message).toMatch(/did not answer within 10000ms: it is blocked, most likely by a JavaScript dialog/);
+    expect(r.out.error.message).toMatch(
+      /did not answer within 10000ms: it is blocked, most likely by a JavaScript dialog/,
+    );
     expect(r.ms).toBeLessThan(20_000);
     const closed = await h.cli({ steps: [{ closeTab: tab }] });
     expect(closed.out).toMatchObject({ status: 'ok', steps: [{ output: { closed: tab } }] });
@@ -98,13 +115,21 @@ describe('dialogs', () => {
 
   it('guards the chosen frame too, out-of-process included', async () => {
     const tab = await h.open('xframes.html');
-    const r1 = await h.cli({ tab, steps: [{ frame: '#pay' }, { pageFunction: "() => { setTimeout(() => alert('Card declined'), 1500); return confirm('Pay?') }" }] });
+    const r1 = await h.cli({
+      tab,
+      steps: [
+        { frame: '#pay' },
+        { pageFunction: "() => { setTimeout(() => alert('Card declined'), 1500); return confirm('Pay?') }" },
+      ],
+    });
     expect(r1.out.dialogs).toEqual([{ type: 'confirm', message: 'Pay?', action: 'accepted', step: 2 }]);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const started = Date.now();
     const r = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(r.out.steps[0].output.value).toBe('Payment');
-    expect(r.out.dialogs).toEqual([{ type: 'alert', message: 'Card declined', action: 'accepted', betweenCommands: true }]);
+    expect(r.out.dialogs).toEqual([
+      { type: 'alert', message: 'Card declined', action: 'accepted', betweenCommands: true },
+    ]);
   });
 });

@@ -8,27 +8,51 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 type Send = (method: string, params?: object) => Promise<any>;
 
 async function cdp(port: number, url: string): Promise<{ send: Send; close: () => void }> {
-  const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as { url: string; webSocketDebuggerUrl: string }[];
+  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    url: string;
+    webSocketDebuggerUrl: string;
+  }[];
   const ws = new WebSocket(list.find((t) => t.url === url)!.webSocketDebuggerUrl);
   await new Promise((r) => ws.on('open', r));
   let id = 0;
   const pending = new Map<number, (v: any) => void>();
-  ws.on('message', (d) => { const m = JSON.parse(d.toString()); pending.get(m.id)?.(m.result ?? m.error); pending.delete(m.id); });
+  ws.on('message', (d) => {
+    const m = JSON.parse(d.toString());
+    pending.get(m.id)?.(m.result ?? m.error);
+    pending.delete(m.id);
+  });
   return {
-    send: (method, params = {}) => new Promise((resolve) => { pending.set(++id, resolve); ws.send(JSON.stringify({ id, method, params })); }),
+    send: (method, params = {}) =>
+      new Promise((resolve) => {
+        pending.set(++id, resolve);
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
     close: () => ws.close(),
   };
 }
 
 /** One tracked element as Chrome lays it out. */
-interface Seen { text: string; rendered: boolean; inView: boolean; checked?: boolean; row?: true }
-interface Truth { els: Map<number, Seen>; listOrder: number[] }
+interface Seen {
+  text: string;
+  rendered: boolean;
+  inView: boolean;
+  checked?: boolean;
+  row?: true;
+}
+interface Truth {
+  els: Map<number, Seen>;
+  listOrder: number[];
+}
 
 const TRACKED = new Set(['LI', 'P', 'TD', 'TR', 'H1', 'TABLE', 'INPUT']);
 
@@ -50,14 +74,30 @@ async function truth(send: Send): Promise<Truth> {
     const box = new Map<number, number[]>();
     doc.layout.nodeIndex.forEach((ni: number, li: number) => box.set(ni, doc.layout.bounds[li]));
     const kids = new Map<number, number[]>();
-    n.parentIndex.forEach((p: number, i: number) => { if (p >= 0) kids.set(p, [...(kids.get(p) ?? []), i]); });
-    const textOf = (i: number): string => (kids.get(i) ?? []).map((k) => (n.nodeType[k] === 3 ? str(n.nodeValue[k]) : n.nodeType[k] === 1 ? ` ${textOf(k)} ` : '')).join('').replace(/\s+/g, ' ').trim();
-    const attr = (i: number, name: string): string | undefined => { const a = n.attributes[i]; for (let k = 0; k < a.length; k += 2) if (str(a[k]) === name) return str(a[k + 1]); return undefined; };
+    n.parentIndex.forEach((p: number, i: number) => {
+      if (p >= 0) kids.set(p, [...(kids.get(p) ?? []), i]);
+    });
+    const textOf = (i: number): string =>
+      (kids.get(i) ?? [])
+        .map((k) => (n.nodeType[k] === 3 ? str(n.nodeValue[k]) : n.nodeType[k] === 1 ? ` ${textOf(k)} ` : ''))
+        .join('')
+        .replace(/\s+/g, ' ')
+        .trim();
+    const attr = (i: number, name: string): string | undefined => {
+      const a = n.attributes[i];
+      for (let k = 0; k < a.length; k += 2) if (str(a[k]) === name) return str(a[k + 1]);
+      return undefined;
+    };
     const frame = frameBox.get(di);
     const scrollY = doc.scrollOffsetY ?? 0;
     (n.contentDocumentIndex?.index ?? []).forEach((ni: number, k: number) => {
       const b = box.get(ni);
-      if (b) frameBox.set(n.contentDocumentIndex.value[k], { y: b[1]! - scrollY, h: b[3]!, inView: b[1]! - scrollY < vh && b[1]! + b[3]! - scrollY > 0 });
+      if (b)
+        frameBox.set(n.contentDocumentIndex.value[k], {
+          y: b[1]! - scrollY,
+          h: b[3]!,
+          inView: b[1]! - scrollY < vh && b[1]! + b[3]! - scrollY > 0,
+        });
     });
     const checked = new Set<number>(n.inputChecked?.index ?? []);
     n.nodeName.forEach((nameIdx: number, i: number) => {
@@ -65,19 +105,36 @@ async function truth(send: Send): Promise<Truth> {
       if (!TRACKED.has(tag)) return;
       const b = box.get(i);
       const top = b ? (frame ? b[1]! : b[1]! - scrollY) : 0;
-      const inView = !!b && b[2]! > 0 && b[3]! > 0 && (frame ? frame.inView && top < frame.h : top < vh && top + b[3]! > 0 && b[0]! < vw);
-      const text = tag === 'INPUT' ? textOf(n.parentIndex[i]) : tag === 'TABLE' ? attr(i, 'aria-label') ?? '' : textOf(i);
-      els.set(n.backendNodeId[i], { text, rendered: !!b, inView, ...(tag === 'INPUT' ? { checked: checked.has(i) } : {}), ...(tag === 'TR' ? { row: true as const } : {}) });
+      const inView =
+        !!b &&
+        b[2]! > 0 &&
+        b[3]! > 0 &&
+        (frame ? frame.inView && top < frame.h : top < vh && top + b[3]! > 0 && b[0]! < vw);
+      const text =
+        tag === 'INPUT' ? textOf(n.parentIndex[i]) : tag === 'TABLE' ? (attr(i, 'aria-label') ?? '') : textOf(i);
+      els.set(n.backendNodeId[i], {
+        text,
+        rendered: !!b,
+        inView,
+        ...(tag === 'INPUT' ? { checked: checked.has(i) } : {}),
+        ...(tag === 'TR' ? { row: true as const } : {}),
+      });
     });
     if (di === 0) {
       const ul = n.nodeName.findIndex((x: number, i: number) => str(x) === 'UL' && attr(i, 'id') === 'list');
-      listOrder = (kids.get(ul) ?? []).filter((k) => str(n.nodeName[k]) === 'LI' && box.has(k)).map((k) => n.backendNodeId[k]);
+      listOrder = (kids.get(ul) ?? [])
+        .filter((k) => str(n.nodeName[k]) === 'LI' && box.has(k))
+        .map((k) => n.backendNodeId[k]);
     }
   });
   return { els, listOrder };
 }
 
-interface Expected { kind: string; text: string; to?: string }
+interface Expected {
+  kind: string;
+  text: string;
+  to?: string;
+}
 
 /** What changed on screen between two truths, in the kinds `changes` uses. */
 function visibleChanges(a: Truth, b: Truth): { expected: Expected[]; moved: Set<string>; checks: number } {
@@ -89,7 +146,8 @@ function visibleChanges(a: Truth, b: Truth): { expected: Expected[]; moved: Set<
     if (!after || !after.rendered) expected.push({ kind: 'gone', text: before.text });
     else if (!after.inView) expected.push({ kind: 'leftView', text: before.text });
     // A row's text is its cells': the cell's line tells it.
-    else if (after.text !== before.text && after.text && !after.row) expected.push({ kind: 'text', text: before.text, to: after.text });
+    else if (after.text !== before.text && after.text && !after.row)
+      expected.push({ kind: 'text', text: before.text, to: after.text });
   }
   for (const [id, after] of b.els) {
     if (!visible(after)) continue;
@@ -103,16 +161,25 @@ function visibleChanges(a: Truth, b: Truth): { expected: Expected[]; moved: Set<
   for (let i = 0; i < common.length; i++) {
     for (let j = i + 1; j < common.length; j++) {
       if (a.listOrder.indexOf(common[i]!) > a.listOrder.indexOf(common[j]!)) {
-        for (const id of [common[i]!, common[j]!]) if (visible(a.els.get(id)) || visible(b.els.get(id))) moved.add(b.els.get(id)!.text);
+        for (const id of [common[i]!, common[j]!])
+          if (visible(a.els.get(id)) || visible(b.els.get(id))) moved.add(b.els.get(id)!.text);
       }
     }
   }
   let checks = 0;
-  for (const [id, after] of b.els) if (after.checked !== undefined && after.inView && a.els.get(id)?.inView && a.els.get(id)?.checked !== after.checked) checks++;
+  for (const [id, after] of b.els)
+    if (
+      after.checked !== undefined &&
+      after.inView &&
+      a.els.get(id)?.inView &&
+      a.els.get(id)?.checked !== after.checked
+    )
+      checks++;
   return { expected, moved, checks };
 }
 
-const quotes = (line: string): string[] => [...line.replace(/^in frame '[^']*': /, '').matchAll(/'([^']*)'/g)].map((m) => m[1]!);
+const quotes = (line: string): string[] =>
+  [...line.replace(/^in frame '[^']*': /, '').matchAll(/'([^']*)'/g)].map((m) => m[1]!);
 
 it('reports every visible change of 40 seeded random mutation batches, and nothing false', async () => {
   const tab = await h.open('diff-oracle.html');
@@ -135,11 +202,14 @@ it('reports every visible change of 40 seeded random mutation batches, and nothi
       for (const kind of ['appeared', 'gone', 'text', 'leftView', 'enteredView']) {
         for (const line of (c[kind] ?? []) as string[]) {
           const [first, second] = quotes(line);
-          const ok = expected.some((e) => e.kind === kind && (kind === 'text' ? e.text === first && e.to === second : e.text === first));
+          const ok = expected.some(
+            (e) => e.kind === kind && (kind === 'text' ? e.text === first && e.to === second : e.text === first),
+          );
           if (!ok) falseReports.push(why(`${kind}: ${line}`));
         }
       }
-      for (const line of (c.moved ?? []) as string[]) if (!moved.has(quotes(line)[0]!) && !/reordered/.test(line)) falseReports.push(why(`moved: ${line}`));
+      for (const line of (c.moved ?? []) as string[])
+        if (!moved.has(quotes(line)[0]!) && !/reordered/.test(line)) falseReports.push(why(`moved: ${line}`));
       for (const line of (c.rows ?? []) as string[]) falseReports.push(why(`rows: ${line}`)); // no rows come or go here
       const checked = ((c.changed ?? []) as { field: string }[]).filter((x) => x.field === 'checked').length;
       if (checked > checks) falseReports.push(why(`${checked} checked changes, ${checks} true`));
@@ -147,19 +217,29 @@ it('reports every visible change of 40 seeded random mutation batches, and nothi
       for (const e of expected) {
         truths++;
         const lines = (c[e.kind] ?? []) as string[];
-        if (lines.some((l) => quotes(l)[0] === e.text)) { listed++; continue; }
-        const inRow = e.kind !== 'text' && (c[e.kind] ?? []).some((l: string) => / \(\+\d+ inside\)$/.test(l) && quotes(l)[0]!.includes(e.text));
+        if (lines.some((l) => quotes(l)[0] === e.text)) {
+          listed++;
+          continue;
+        }
+        const inRow =
+          e.kind !== 'text' &&
+          (c[e.kind] ?? []).some((l: string) => / \(\+\d+ inside\)$/.test(l) && quotes(l)[0]!.includes(e.text));
         if (inRow || (c.more?.[e.kind] ?? 0) > 0) continue;
         missed.push(why(`${e.kind}: ${e.text}${e.to ? ` -> ${e.to}` : ''} | ${JSON.stringify(c)}`));
       }
       if (moved.size && !(c.moved ?? []).length) missed.push(why(`a reorder among ${[...moved].join(', ')}`));
-      if (checks > checked && !(c.more?.state)) missed.push(why(`${checks - checked} checkbox changes`));
-      if (!expected.length && !moved.size && !checks && r.out.changes) expect(r.out.changes.summary, why('nothing visible changed')).toMatch(/^(No visible change|Nothing changed on the page)\.$/);
+      if (checks > checked && !c.more?.state) missed.push(why(`${checks - checked} checkbox changes`));
+      if (!expected.length && !moved.size && !checks && r.out.changes)
+        expect(r.out.changes.summary, why('nothing visible changed')).toMatch(
+          /^(No visible change|Nothing changed on the page)\.$/,
+        );
     }
   } finally {
     client.close();
   }
-  console.log(`diff oracle: ${truths} visible changes, ${listed} listed, ${missed.length} missed, ${falseReports.length} false reports`);
+  console.log(
+    `diff oracle: ${truths} visible changes, ${listed} listed, ${missed.length} missed, ${falseReports.length} false reports`,
+  );
   expect(falseReports).toEqual([]);
   expect(missed).toEqual([]);
   expect(truths).toBeGreaterThan(40);

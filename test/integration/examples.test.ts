@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
-interface Example { command: string; expectError: boolean }
+interface Example {
+  command: string;
+  expectError: boolean;
+}
 
 function examples(): Example[] {
   const text = readFileSync(new URL('../../EXAMPLES.md', import.meta.url), 'utf8');
@@ -19,8 +22,12 @@ function examples(): Example[] {
 }
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 it('finds the examples', () => {
   expect(examples().length).toBeGreaterThanOrEqual(15);

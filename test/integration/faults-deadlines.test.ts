@@ -9,8 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 /** Process start, JSON, exit: allowed beyond the timeout on a loaded 2-core machine. */
 const MARGIN_MS = 1_300;
@@ -63,7 +67,10 @@ describe('a frozen Chrome (SIGSTOP)', () => {
 describe('a page that will not let go', () => {
   it('an alert loop: the command answers within timeout + margin and does not claim a navigation', async () => {
     const tab = await h.open('basic.html');
-    const r = await h.cli({ tab, timeout: 2_000, steps: [{ goto: 'data:text/html,<title>storm</title><script>for(;;)alert(1)</script>' }] }, { timeoutMs: 30_000 });
+    const r = await h.cli(
+      { tab, timeout: 2_000, steps: [{ goto: 'data:text/html,<title>storm</title><script>for(;;)alert(1)</script>' }] },
+      { timeoutMs: 30_000 },
+    );
     expect(r.ms, r.stdout).toBeLessThan(2_000 + MARGIN_MS);
     expect(r.out.status).toBe('error');
     expect(r.out.navigated).toBeUndefined();
@@ -81,28 +88,44 @@ describe('a page that will not let go', () => {
 });
 
 describe('the CLI interrupted', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s mid-command answers JSON saying so and frees the tab at once', async (signal) => {
-    const tab = await h.open('basic.html');
-    const targetId = registry().tabs[tab]!.targetId;
-    const child = spawn(process.execPath, [CLI, JSON.stringify({ tab, steps: [{ pageFunction: "document.title = 'held'" }, { wait: 20_000 }] })],
-      { env: h.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    const lock = join(h.tmp, 'cdp-skill', 'locks', `tab-${targetId}.lock`);
-    await expect.poll(async () => (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as { id: string; title: string }[])
-      .find((t) => t.id === targetId)?.title, { timeout: 15_000, interval: 50 }).toBe('held');
-    expect(existsSync(lock)).toBe(true);
-    const sentAt = Date.now();
-    child.kill(signal);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(Date.now() - sentAt).toBeLessThan(2_000);
-    expect(code).toBe(1);
-    const out = JSON.parse(stdout);
-    expect(out).toMatchObject({ status: 'error', tab, error: { type: 'EXECUTION' } });
-    expect(out.error.message).toMatch(new RegExp(`Interrupted by ${signal}`));
-    expect(existsSync(lock)).toBe(false);
-    const next = await h.cli({ tab, timeout: 3_000, steps: [{ pageFunction: 'document.title' }] });
-    expect(next.out, next.stdout).toMatchObject({ status: 'ok', steps: [{ output: { value: 'held' } }] });
-    expect(next.ms).toBeLessThan(3_000);
-  }, 60_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s mid-command answers JSON saying so and frees the tab at once',
+    async (signal) => {
+      const tab = await h.open('basic.html');
+      const targetId = registry().tabs[tab]!.targetId;
+      const child = spawn(
+        process.execPath,
+        [CLI, JSON.stringify({ tab, steps: [{ pageFunction: "document.title = 'held'" }, { wait: 20_000 }] })],
+        { env: h.env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString();
+      });
+      const lock = join(h.tmp, 'cdp-skill', 'locks', `tab-${targetId}.lock`);
+      await expect
+        .poll(
+          async () =>
+            (
+              (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as { id: string; title: string }[]
+            ).find((t) => t.id === targetId)?.title,
+          { timeout: 15_000, interval: 50 },
+        )
+        .toBe('held');
+      expect(existsSync(lock)).toBe(true);
+      const sentAt = Date.now();
+      child.kill(signal);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(Date.now() - sentAt).toBeLessThan(2_000);
+      expect(code).toBe(1);
+      const out = JSON.parse(stdout);
+      expect(out).toMatchObject({ status: 'error', tab, error: { type: 'EXECUTION' } });
+      expect(out.error.message).toMatch(new RegExp(`Interrupted by ${signal}`));
+      expect(existsSync(lock)).toBe(false);
+      const next = await h.cli({ tab, timeout: 3_000, steps: [{ pageFunction: 'document.title' }] });
+      expect(next.out, next.stdout).toMatchObject({ status: 'ok', steps: [{ output: { value: 'held' } }] });
+      expect(next.ms).toBeLessThan(3_000);
+    },
+    60_000,
+  );
 });

@@ -9,14 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const stateDir = (): string => join(h.tmp, 'cdp-skill');
 const registry = (): { tabs: Record<string, { targetId: string }>; browsers: Record<string, string> } =>
   JSON.parse(readFileSync(join(stateDir(), 'tabs.json'), 'utf8'));
 const titleOf = async (targetId: string): Promise<string | undefined> =>
-  ((await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as { id: string; title: string }[]).find((t) => t.id === targetId)?.title;
+  ((await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as { id: string; title: string }[]).find(
+    (t) => t.id === targetId,
+  )?.title;
 
 describe('truthful results', () => {
   it('refuses javascript: URLs in goto and openTab with VALIDATION; the page is untouched', async () => {
@@ -37,20 +43,30 @@ describe('truthful results', () => {
   it('reports chrome://crash as a crashed tab, not an aborted navigation', async () => {
     const tab = await h.open('basic.html');
     const r = await h.cli({ tab, timeout: 10_000, steps: [{ goto: 'chrome://crash' }] });
-    expect(r.out.steps[0], r.stdout).toMatchObject({ status: 'error', errorType: 'PageCrashedError', category: 'crashed' });
+    expect(r.out.steps[0], r.stdout).toMatchObject({
+      status: 'error',
+      errorType: 'PageCrashedError',
+      category: 'crashed',
+    });
     expect(r.out.error).toMatchObject({ type: 'EXECUTION', category: 'crashed' });
   }, 60_000);
 
   it('gives every failed step a top-level error with its type', async () => {
     const tab = await h.open('basic.html');
     const r = await h.cli({ tab, steps: [{ click: { selector: '#does-not-exist', timeout: 300 } }] });
-    expect(r.out).toMatchObject({ status: 'error', error: { type: 'EXECUTION', step: 1, category: 'selector-not-found' } });
+    expect(r.out).toMatchObject({
+      status: 'error',
+      error: { type: 'EXECUTION', step: 1, category: 'selector-not-found' },
+    });
     expect(r.out.error.message).toBe(r.out.steps[0].error);
   });
 
   it('getDom says when its file holds only part of the HTML, and the file is what it says', async () => {
     const tab = await h.open('basic.html');
-    const r = await h.cli({ tab, timeout: 60_000, steps: [{ goto: `${h.baseUrl}/huge?mb=6` }, { getDom: true }] }, { timeoutMs: 90_000 });
+    const r = await h.cli(
+      { tab, timeout: 60_000, steps: [{ goto: `${h.baseUrl}/huge?mb=6` }, { getDom: true }] },
+      { timeoutMs: 90_000 },
+    );
     const out = r.out.steps?.[1]?.output;
     expect(out, r.stdout.slice(0, 500)).toMatchObject({ truncated: true, pathTruncated: true });
     const file = readFileSync(out.path, 'utf8');
@@ -76,7 +92,9 @@ describe('input that must not be stored or acted on', () => {
     const r = await h.cli({ timeout: 5_000, steps: [{ openTab: { url: 'about:blank', host: '127.0.0.2', port } }] });
     expect(r.out.status).toBe('error');
     expect(r.out.error.type).toBe('CONNECTION');
-    const running = spawnSync('pgrep', ['-f', `remote-debugging-port=${port}( |$)`], { encoding: 'utf8' }).stdout.trim();
+    const running = spawnSync('pgrep', ['-f', `remote-debugging-port=${port}( |$)`], {
+      encoding: 'utf8',
+    }).stdout.trim();
     expect(running).toBe('');
   });
 });
@@ -100,7 +118,10 @@ describe('files that cannot be written', () => {
   it('an unwritable HOME is a StorageError with a plain message, not raw errno text under "evaluation"', async () => {
     const home = join(h.tmp, 'home-is-a-file');
     writeFileSync(home, 'not a directory');
-    const r = await h.cli({ steps: [{ writeSiteProfile: { domain: 'example.com', content: '# example.com' } }] }, { env: { HOME: home } });
+    const r = await h.cli(
+      { steps: [{ writeSiteProfile: { domain: 'example.com', content: '# example.com' } }] },
+      { env: { HOME: home } },
+    );
     expect(r.out.status).toBe('error');
     const failure = r.out.error;
     expect(failure, r.stdout).toMatchObject({ type: 'EXECUTION', category: 'storage' });
@@ -144,7 +165,9 @@ describe('a full disk (tmpfs)', () => {
     const onTab = await h.cli({ tab: first.out.tab, steps: [{ pageFunction: '1' }] }, { env });
     expect(onTab.out.error ?? onTab.out.warning, onTab.stdout).toBeDefined(); // said, not silently ok
     const locks = join(mnt, 'state', 'locks');
-    const leftovers = existsSync(locks) ? readdirSync(locks).filter((n) => readFileSync(join(locks, n), 'utf8') === '') : [];
+    const leftovers = existsSync(locks)
+      ? readdirSync(locks).filter((n) => readFileSync(join(locks, n), 'utf8') === '')
+      : [];
     expect(leftovers).toEqual([]);
     expect(readdirSync(join(mnt, 'state')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     rmSync(filler);

@@ -10,8 +10,12 @@ import WebSocket from 'ws';
 import { CLI, freePort, startHarness, type CliResult, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 /** Every process (browser, renderers, helpers) whose command line names this debugging port. */
 function chromePids(port: number): number[] {
@@ -20,7 +24,12 @@ function chromePids(port: number): number[] {
 }
 
 function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function waitUntilDead(pids: number[], timeoutMs: number): Promise<void> {
@@ -28,7 +37,12 @@ async function waitUntilDead(pids: number[], timeoutMs: number): Promise<void> {
   while (pids.some(isAlive) && Date.now() < endsAt) await new Promise((r) => setTimeout(r, 50));
 }
 
-interface ListedTarget { id: string; title: string; type: string; webSocketDebuggerUrl: string }
+interface ListedTarget {
+  id: string;
+  title: string;
+  type: string;
+  webSocketDebuggerUrl: string;
+}
 
 const targetOf = (tab: string): string =>
   JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8')).tabs[tab].targetId;
@@ -37,11 +51,17 @@ const targetOf = (tab: string): string =>
  * Starts a command that marks its page (title "busy") and then waits on it for a long time;
  * resolves once the mark shows in Chrome's tab list, i.e. while the command is mid-step.
  */
-async function busyCommand(tab: string, stepTimeoutMs = 20_000): Promise<{ done: Promise<CliResult>; target: ListedTarget }> {
-  const done = h.cli({ tab, steps: [{ pageFunction: "document.title = 'busy'" }, { wait: '#never-appears', timeout: stepTimeoutMs }] });
+async function busyCommand(
+  tab: string,
+  stepTimeoutMs = 20_000,
+): Promise<{ done: Promise<CliResult>; target: ListedTarget }> {
+  const done = h.cli({
+    tab,
+    steps: [{ pageFunction: "document.title = 'busy'" }, { wait: '#never-appears', timeout: stepTimeoutMs }],
+  });
   const id = targetOf(tab);
-  for (const endsAt = Date.now() + 15_000; Date.now() < endsAt;) {
-    const list = await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as ListedTarget[];
+  for (const endsAt = Date.now() + 15_000; Date.now() < endsAt; ) {
+    const list = (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as ListedTarget[];
     const target = list.find((t) => t.id === id && t.title === 'busy');
     if (target) return { done, target };
     await new Promise((r) => setTimeout(r, 50));
@@ -53,7 +73,10 @@ async function busyCommand(tab: string, stepTimeoutMs = 20_000): Promise<{ done:
 function rawCdp(wsUrl: string, method: string): Promise<void> {
   return new Promise((resolve) => {
     const ws = new WebSocket(wsUrl);
-    const done = (): void => { ws.terminate(); resolve(); };
+    const done = (): void => {
+      ws.terminate();
+      resolve();
+    };
     ws.on('open', () => ws.send(JSON.stringify({ id: 1, method })));
     ws.on('message', done);
     ws.on('close', done);
@@ -112,8 +135,10 @@ describe('faults', () => {
     expect(r.out.status).toBe('error');
     expect(r.out.steps[0]).toMatchObject({ errorType: 'TimeoutError' });
     // The call log says how far it got and what was still loading (issue 17).
-    expect(r.out.steps[0].error).toBe(`Timed out after 2000ms waiting for the load event of ${h.baseUrl}/never. Call log: `
-      + `navigation to ${h.baseUrl}/never started (HTTP 200); the document at ${h.baseUrl}/never reached no load event yet; 1 request in flight: ${h.baseUrl}/never`);
+    expect(r.out.steps[0].error).toBe(
+      `Timed out after 2000ms waiting for the load event of ${h.baseUrl}/never. Call log: ` +
+        `navigation to ${h.baseUrl}/never started (HTTP 200); the document at ${h.baseUrl}/never reached no load event yet; 1 request in flight: ${h.baseUrl}/never`,
+    );
     expect(r.ms).toBeLessThan(6_000);
     const next = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }, { pageFunction: 'document.title' }] });
     expect(next.out.status).toBe('ok');
@@ -122,7 +147,10 @@ describe('faults', () => {
 
   it('answers on a 50 MB page in bounded time and size, and the next call works', async () => {
     const tab = await h.open('basic.html');
-    const r = await h.cli({ tab, timeout: 60_000, steps: [{ goto: `${h.baseUrl}/huge?mb=50` }] }, { timeoutMs: 90_000 });
+    const r = await h.cli(
+      { tab, timeout: 60_000, steps: [{ goto: `${h.baseUrl}/huge?mb=50` }] },
+      { timeoutMs: 90_000 },
+    );
     expect(r.out.status, r.stdout.slice(0, 500)).toBe('ok');
     expect(r.stdout.length).toBeLessThan(16_384); // the inline snapshot is capped; long text runs are cut
     // Text runs are cut at 1,000 characters: the full snapshot of 50 MB of text stays a few MB.
@@ -154,11 +182,19 @@ describe('faults', () => {
   it('exits without a stack trace when its stdout is closed early', async () => {
     const tab = await h.open('basic.html');
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, JSON.stringify({ tab, timeout: 5_000, steps: [{ pageFunction: 'document.title' }] })],
-      { env: h.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [CLI, JSON.stringify({ tab, timeout: 5_000, steps: [{ pageFunction: 'document.title' }] })],
+      {
+        env: h.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout.destroy();
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
       child.on('close', (c, s) => resolve([c, s]));
@@ -208,7 +244,9 @@ describe('faults', () => {
   it('answers CONNECTION when Chrome closes the WebSocket (browser shut down by another client) mid-step', async () => {
     const tab = await h.open('basic.html');
     const { done } = await busyCommand(tab);
-    const version = await (await fetch(`http://127.0.0.1:${h.port}/json/version`)).json() as { webSocketDebuggerUrl: string };
+    const version = (await (await fetch(`http://127.0.0.1:${h.port}/json/version`)).json()) as {
+      webSocketDebuggerUrl: string;
+    };
     const closedAt = Date.now();
     await rawCdp(version.webSocketDebuggerUrl, 'Browser.close');
     const r = await done;
@@ -217,7 +255,7 @@ describe('faults', () => {
     expect(r.out.error.message).toMatch(/WebSocket|connection|closed|detached/i);
     expect(Date.now() - closedAt).toBeLessThan(10_000);
     const reopened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/page2.html`, port: h.port } }] });
-    expect(reopened.out, reopened.stdout).toMatchObject({ status: "ok", context: { title: "Second page" } });
+    expect(reopened.out, reopened.stdout).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
   }, 90_000);
 
   it('answers CONNECTION within the step timeout when Chrome is killed mid-step; registry intact; next openTab relaunches', async () => {
@@ -236,20 +274,27 @@ describe('faults', () => {
     expect(registryAfter.tabs[tab]).toEqual(registryBefore.tabs[tab]);
     await waitUntilDead(pids, 5_000);
     const reopened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/page2.html`, port: h.port } }] });
-    expect(reopened.out, reopened.stdout).toMatchObject({ status: "ok", context: { title: "Second page" } });
+    expect(reopened.out, reopened.stdout).toMatchObject({ status: 'ok', context: { title: 'Second page' } });
     expect(Number(reopened.out.tab.slice(1))).toBeGreaterThan(Number(tab.slice(1)));
   }, 90_000);
 
   it('fails fast and classified on a tab whose own script loops forever; closeTab and a new tab still work', async () => {
     const tab = await h.open('busy-loop.html?after=1000');
-    await expect.poll(async () => {
-      const list = await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as ListedTarget[];
-      return list.find((t) => t.id === targetOf(tab))?.title;
-    }, { timeout: 15_000 }).toBe('Looping');
+    await expect
+      .poll(
+        async () => {
+          const list = (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as ListedTarget[];
+          return list.find((t) => t.id === targetOf(tab))?.title;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('Looping');
     const r = await h.cli({ tab, timeout: 3_000, steps: [{ pageFunction: '1' }] });
     expect(r.code).toBe(1);
     expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
-    expect(r.out.error.message).toMatch(/^The tab did not answer within 3000ms: it is blocked, most likely by a JavaScript dialog .* or by its own script stuck in a loop/);
+    expect(r.out.error.message).toMatch(
+      /^The tab did not answer within 3000ms: it is blocked, most likely by a JavaScript dialog .* or by its own script stuck in a loop/,
+    );
     expect(r.ms).toBeLessThan(10_000);
     const closed = await h.cli({ steps: [{ closeTab: tab }] });
     expect(closed.out).toMatchObject({ status: 'ok', steps: [{ output: { closed: tab } }] });
@@ -267,13 +312,21 @@ describe('faults', () => {
   }, 60_000);
 
   it('reports a fill, type or click whose input navigates the page as done and navigated, and the next call works', async () => {
-    for (const step of [{ fill: { selector: '#q', value: 'abcdef' } }, { type: { selector: '#q', text: 'abc' } }, { click: '#go' }]) {
+    for (const step of [
+      { fill: { selector: '#q', value: 'abcdef' } },
+      { type: { selector: '#q', text: 'abc' } },
+      { click: '#go' },
+    ]) {
       const tab = await h.open('unload.html');
       const r = await h.cli({ tab, timeout: 10_000, steps: [step] });
       expect(r.stderr).toBe('');
       // The effect happened (the page left), so the step succeeds and says so; a "did not take the
       // value" read back from the next page would be a false failure.
-      expect(r.out).toMatchObject({ status: 'ok', navigated: true, steps: [{ status: 'ok', output: { navigated: true, newUrl: `${h.baseUrl}/page2.html` } }] });
+      expect(r.out).toMatchObject({
+        status: 'ok',
+        navigated: true,
+        steps: [{ status: 'ok', output: { navigated: true, newUrl: `${h.baseUrl}/page2.html` } }],
+      });
       expect(r.ms).toBeLessThan(10_000);
       expect(await h.value(tab, 'document.title')).toBe('Second page');
     }

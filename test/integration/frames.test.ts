@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 /** Opens the frames page and waits until the cross-origin payment frame has its form. */
 async function openFrames(): Promise<string> {
@@ -22,8 +26,15 @@ describe('frame', () => {
     const r = await h.cli({ tab, steps: [{ frame: { list: true } }] });
     const { mainFrameId, currentFrameId, frames } = r.out.steps[0].output;
     expect(currentFrameId).toBe(mainFrameId);
-    const shape = frames.map((f: { url: string; depth: number; name?: string; crossOrigin?: boolean; parentId?: string }) =>
-      [f.url.replace(h.baseUrl, '').replace(/localhost:\d+/, 'localhost'), f.depth, f.name ?? null, !!f.crossOrigin, !!f.parentId]);
+    const shape = frames.map(
+      (f: { url: string; depth: number; name?: string; crossOrigin?: boolean; parentId?: string }) => [
+        f.url.replace(h.baseUrl, '').replace(/localhost:\d+/, 'localhost'),
+        f.depth,
+        f.name ?? null,
+        !!f.crossOrigin,
+        !!f.parentId,
+      ],
+    );
     expect(shape).toEqual([
       ['/xframes.html', 0, null, false, false],
       ['/xframe-child.html?level=1', 1, 'details', false, true],
@@ -34,31 +45,50 @@ describe('frame', () => {
 
   it('fills and clicks inside a same-origin frame and a frame nested in it, with trusted input', async () => {
     const tab = await openFrames();
-    const r = await h.cli({ tab, steps: [
-      { frame: '#same' }, { fill: { label: 'Note', value: 'hello' } }, { click: '#child-button' },
-      { frame: { name: 'inner' } }, { click: { text: 'Child button' } },
-    ] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        { frame: '#same' },
+        { fill: { label: 'Note', value: 'hello' } },
+        { click: '#child-button' },
+        { frame: { name: 'inner' } },
+        { click: { text: 'Child button' } },
+      ],
+    });
     expect(r.out.status, r.stdout).toBe('ok');
     expect(r.out.steps[2].output).toMatchObject({ method: 'cdp', targetReceived: true });
     expect(r.out.steps[4].output).toMatchObject({ method: 'cdp', targetReceived: true });
     expect(await h.value(tab, 'window.__events')).toEqual(['child']); // the chosen (inner) frame's own record
     await h.cli({ tab, steps: [{ frame: 'top' }, { frame: 0 }] });
-    expect(await h.value(tab, '[document.querySelector("#note").value, window.__events]')).toEqual(['hello', ['child']]);
+    expect(await h.value(tab, '[document.querySelector("#note").value, window.__events]')).toEqual([
+      'hello',
+      ['child'],
+    ]);
     expect(await h.value(tab, 'window.top === window')).toBe(false);
   });
 
   it('fills and submits a form in a cross-origin frame, and snapshots it', async () => {
     const tab = await openFrames();
-    const r = await h.cli({ tab, steps: [
-      { frame: '#pay' }, { snapshot: true },
-      { fill: { label: 'Card number', value: '4242 4242 4242 4242' } }, { click: { text: 'Save card' } }, { click: { text: 'Pay now' } },
-    ] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        { frame: '#pay' },
+        { snapshot: true },
+        { fill: { label: 'Card number', value: '4242 4242 4242 4242' } },
+        { click: { text: 'Save card' } },
+        { click: { text: 'Pay now' } },
+      ],
+    });
     expect(r.out.status, r.stdout).toBe('ok');
-    expect(r.out.steps[0].output).toMatchObject({ crossOrigin: true, url: expect.stringMatching(/^http:\/\/localhost:\d+\/xframe-pay.html$/) });
+    expect(r.out.steps[0].output).toMatchObject({
+      crossOrigin: true,
+      url: expect.stringMatching(/^http:\/\/localhost:\d+\/xframe-pay.html$/),
+    });
     expect(r.out.steps[1].output.yaml).toMatch(/textbox "Card number" \[ref=s\d+e\d+\]/);
     expect(r.out.steps[4].output).toMatchObject({ method: 'cdp', targetReceived: true });
-    expect(await h.value(tab, '[window.__events, document.querySelector("#save").checked, location.hostname]'))
-      .toEqual([['paid:4242 4242 4242 4242'], true, 'localhost']);
+    expect(await h.value(tab, '[window.__events, document.querySelector("#save").checked, location.hostname]')).toEqual(
+      [['paid:4242 4242 4242 4242'], true, 'localhost'],
+    );
     // The answer's snapshot and changes are the frame's, where the agent works.
     expect(r.out.viewportSnapshot).toMatch(/status: Payment accepted/);
   });
@@ -77,8 +107,15 @@ describe('frame', () => {
 
   it('finds a click target in whichever frame holds it when asked, and stays where it was', async () => {
     const tab = await openFrames();
-    const r = await h.cli({ tab, steps: [{ click: { text: 'Pay now', searchFrames: true } }, { pageFunction: 'location.pathname' }] });
-    expect(r.out.steps[0].output).toMatchObject({ clicked: true, method: 'cdp', frame: { url: expect.stringMatching(/xframe-pay.html$/) } });
+    const r = await h.cli({
+      tab,
+      steps: [{ click: { text: 'Pay now', searchFrames: true } }, { pageFunction: 'location.pathname' }],
+    });
+    expect(r.out.steps[0].output).toMatchObject({
+      clicked: true,
+      method: 'cdp',
+      frame: { url: expect.stringMatching(/xframe-pay.html$/) },
+    });
     expect(r.out.steps[1].output.value).toBe('/xframes.html');
     await h.cli({ tab, steps: [{ frame: '#pay' }] });
     expect(await h.value(tab, 'window.__events')).toEqual(['paid:']);
@@ -86,8 +123,14 @@ describe('frame', () => {
 
   it('says when no such frame exists, and where a failed search ran', async () => {
     const tab = await openFrames();
-    const r = await h.cli({ tab, stopOnError: false, steps: [{ frame: 5 }, { frame: '#same' }, { click: { selector: '#top-button', timeout: 300 } }] });
+    const r = await h.cli({
+      tab,
+      stopOnError: false,
+      steps: [{ frame: 5 }, { frame: '#same' }, { click: { selector: '#top-button', timeout: 300 } }],
+    });
     expect(r.out.steps[0].error).toMatch(/No frame with index 5 here \(this document has 2 frames\)/);
-    expect(r.out.steps[2].error).toMatch(/searched the frame .*xframe-child.html\?level=1; \{"frame": "top"\} goes back/);
+    expect(r.out.steps[2].error).toMatch(
+      /searched the frame .*xframe-child.html\?level=1; \{"frame": "top"\} goes back/,
+    );
   });
 });

@@ -21,7 +21,13 @@ const MAX_ARG_BYTES = 100_000;
 const CASE_TIMEOUT_MS = 15_000;
 const PARALLEL = 3;
 
-interface Outcome { name: string; code: number | null; stdout: string; stderr: string; ms: number }
+interface Outcome {
+  name: string;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
 
 function runOne(name: string, text: string, debug: boolean): Promise<Outcome> {
   const viaStdin = Buffer.byteLength(text) > MAX_ARG_BYTES || text.includes('\u0000') || !text.trim(); // argv holds no NUL
@@ -32,9 +38,15 @@ function runOne(name: string, text: string, debug: boolean): Promise<Outcome> {
     let stdout = '';
     let stderr = '';
     const killer = setTimeout(() => child.kill('SIGKILL'), CASE_TIMEOUT_MS);
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-    child.stdin.on('error', () => { /* the CLI may answer before reading all of a huge stdin */ });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.stdin.on('error', () => {
+      /* the CLI may answer before reading all of a huge stdin */
+    });
     child.stdin.end(viaStdin ? text : undefined);
     child.on('close', (code) => {
       clearTimeout(killer);
@@ -51,7 +63,8 @@ function problem(o: Outcome): string | undefined {
     return `${o.name}: stdout is not JSON: ${o.stdout.slice(0, 200)} ${o.stderr.slice(0, 300)}`;
   }
   if (o.code !== 1) return `${o.name}: exit ${o.code}`;
-  if (out.status !== 'error' || !['PARSE', 'VALIDATION'].includes(out.error?.type ?? '')) return `${o.name}: ${o.stdout.slice(0, 300)}`;
+  if (out.status !== 'error' || !['PARSE', 'VALIDATION'].includes(out.error?.type ?? ''))
+    return `${o.name}: ${o.stdout.slice(0, 300)}`;
   if (!out.error?.message || /\n\s+at /.test(out.error.message)) return `${o.name}: message ${out.error?.message}`;
   if (o.stderr) return `${o.name}: stderr ${o.stderr.slice(0, 300)}`;
   return undefined;
@@ -65,7 +78,10 @@ describe('fuzz: the CLI binary', () => {
     const rejected: { name: string; text: string }[] = [];
     while (rejected.length < 38) {
       const c = pool[Math.floor(next() * pool.length)]!;
-      const err = await validateCommand(c.input).then(() => undefined, (e: unknown) => e);
+      const err = await validateCommand(c.input).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       if ((err instanceof ParseError || err instanceof ValidationError) && !rejected.some((r) => r.name === c.name)) {
         rejected.push({ name: c.name, text: JSON.stringify(c.input) ?? 'undefined' });
       }
@@ -73,7 +89,9 @@ describe('fuzz: the CLI binary', () => {
     const cases = [...rejected, ...textCases()];
     const outcomes: Outcome[] = [];
     for (let i = 0; i < cases.length; i += PARALLEL) {
-      outcomes.push(...await Promise.all(cases.slice(i, i + PARALLEL).map((c, j) => runOne(c.name, c.text, (i + j) % 5 === 0))));
+      outcomes.push(
+        ...(await Promise.all(cases.slice(i, i + PARALLEL).map((c, j) => runOne(c.name, c.text, (i + j) % 5 === 0)))),
+      );
     }
     expect(outcomes.length).toBeGreaterThanOrEqual(50);
     expect(outcomes.map(problem).filter(Boolean)).toEqual([]);

@@ -26,7 +26,10 @@ export interface Harness {
   env: NodeJS.ProcessEnv;
   baseUrl: string;
   /** Runs the CLI with a command object (or raw text) as its one argument. */
-  cli(command: unknown, options?: { stdin?: string; args?: string[]; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
+  cli(
+    command: unknown,
+    options?: { stdin?: string; args?: string[]; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  ): Promise<CliResult>;
   /** The JSON value of a page expression, read through the CLI's pageFunction (throws on failure). */
   value(tab: string, expression: string): Promise<any>;
   /** Opens a fixture page in a new tab of this harness's Chrome; returns the alias. */
@@ -52,13 +55,21 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string, t
     let stdout = '';
     let stderr = '';
     const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     if (stdin !== undefined) child.stdin.end(stdin);
     child.on('close', (code) => {
       clearTimeout(killer);
       let out: Record<string, any> = {};
-      try { out = JSON.parse(stdout); } catch { out = { unparsable: stdout }; }
+      try {
+        out = JSON.parse(stdout);
+      } catch {
+        out = { unparsable: stdout };
+      }
       resolve({ code, out, stdout, stderr, ms: Date.now() - started });
     });
   });
@@ -68,7 +79,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string, t
 export async function closeChrome(port: number): Promise<void> {
   try {
     const res = await fetch(`http://127.0.0.1:${port}/json/version`);
-    const { webSocketDebuggerUrl } = await res.json() as { webSocketDebuggerUrl: string };
+    const { webSocketDebuggerUrl } = (await res.json()) as { webSocketDebuggerUrl: string };
     await new Promise<void>((resolve) => {
       const ws = new WebSocket(webSocketDebuggerUrl);
       const done = (): void => resolve();
@@ -82,7 +93,10 @@ export async function closeChrome(port: number): Promise<void> {
   }
   // Browser.close answers before the process is gone; wait until the port stops answering.
   for (let i = 0; i < 50; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(() => true, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(
+      () => true,
+      () => false,
+    );
     if (!up) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -112,20 +126,32 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
   const env = privateEnv(tmp);
   const port = await freePort();
   const server = await startFixtureServer();
-  const cli: Harness['cli'] = (command, o = {}) => runCli(
-    [...(o.args ?? []), ...(command === undefined ? [] : [typeof command === 'string' ? command : JSON.stringify(command)])],
-    { ...env, ...o.env }, o.stdin, o.timeoutMs,
-  );
+  const cli: Harness['cli'] = (command, o = {}) =>
+    runCli(
+      [
+        ...(o.args ?? []),
+        ...(command === undefined ? [] : [typeof command === 'string' ? command : JSON.stringify(command)]),
+      ],
+      { ...env, ...o.env },
+      o.stdin,
+      o.timeoutMs,
+    );
   if (options.launch !== false) {
     const r = await cli({ steps: [{ chromeStatus: { port } }] });
-    if (r.out.status !== 'ok' || !r.out.steps?.[0]?.output?.running) throw new Error(`Chrome did not start: ${r.stdout}${r.stderr}`);
+    if (r.out.status !== 'ok' || !r.out.steps?.[0]?.output?.running)
+      throw new Error(`Chrome did not start: ${r.stdout}${r.stderr}`);
   }
   return {
-    port, tmp, env, baseUrl: server.url, cli,
+    port,
+    tmp,
+    env,
+    baseUrl: server.url,
+    cli,
     async value(tab, expression) {
       const r = await cli({ tab, steps: [{ pageFunction: `JSON.stringify(${expression})` }] });
       const out = r.out.steps?.[0]?.output;
-      if (r.out.status !== 'ok' || out?.type !== 'string') throw new Error(`evaluating ${expression} failed: ${r.stdout}`);
+      if (r.out.status !== 'ok' || out?.type !== 'string')
+        throw new Error(`evaluating ${expression} failed: ${r.stdout}`);
       return JSON.parse(out.value);
     },
     async open(path) {
@@ -143,6 +169,8 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
 
 export function execNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; code: number }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { env }, (err, stdout) => resolve({ stdout, code: err ? (err as { code?: number }).code ?? 1 : 0 }));
+    execFile(process.execPath, args, { env }, (err, stdout) =>
+      resolve({ stdout, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
+    );
   });
 }

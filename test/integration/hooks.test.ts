@@ -4,8 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const events = (tab: string): Promise<string[]> => h.value(tab, 'window.__events');
 
@@ -19,9 +23,16 @@ describe('hooks', () => {
 
   it('settledWhen waits out the spinner and observe reads the result', async () => {
     const tab = await h.open('hooks.html');
-    const r = await h.cli({ tab, steps: [{
-      click: '#load', settledWhen: "() => !document.querySelector('.spinner')", observe: "document.querySelector('#result')?.textContent",
-    }] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        {
+          click: '#load',
+          settledWhen: "() => !document.querySelector('.spinner')",
+          observe: "document.querySelector('#result')?.textContent",
+        },
+      ],
+    });
     expect(r.out.status).toBe('ok');
     expect(r.out.steps[0]).toMatchObject({ status: 'ok', observation: { type: 'string', value: 'Loaded 3 orders' } });
     expect(r.out.steps[0].warning).toBeUndefined();
@@ -29,17 +40,32 @@ describe('hooks', () => {
 
   it('takes hooks inside the action object too, and observes structured values', async () => {
     const tab = await h.open('hooks.html');
-    const r = await h.cli({ tab, steps: [{
-      click: { selector: '#load', settledWhen: "() => document.querySelector('#result')", observe: '() => ({ events: window.__events, n: 3, el: document.querySelector("#result") })' },
-    }] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        {
+          click: {
+            selector: '#load',
+            settledWhen: "() => document.querySelector('#result')",
+            observe: '() => ({ events: window.__events, n: 3, el: document.querySelector("#result") })',
+          },
+        },
+      ],
+    });
     expect(r.out.status).toBe('ok');
     const obs = r.out.steps[0].observation;
-    expect(obs).toMatchObject({ type: 'object', value: { events: ['load'], n: 3, el: { $type: 'element', desc: expect.stringContaining('<p#result>') } } });
+    expect(obs).toMatchObject({
+      type: 'object',
+      value: { events: ['load'], n: 3, el: { $type: 'element', desc: expect.stringContaining('<p#result>') } },
+    });
   });
 
   it('a settledWhen that never holds is a warning, the step stands, observe still runs', async () => {
     const tab = await h.open('hooks.html');
-    const r = await h.cli({ tab, steps: [{ click: '#load', timeout: 1500, settledWhen: '() => window.neverSet', observe: '() => 42' }] });
+    const r = await h.cli({
+      tab,
+      steps: [{ click: '#load', timeout: 1500, settledWhen: '() => window.neverSet', observe: '() => 42' }],
+    });
     expect(r.out.status).toBe('ok');
     expect(r.out.steps[0]).toMatchObject({ status: 'ok', observation: { type: 'number', value: 42 } });
     expect(r.out.steps[0].warning).toMatch(/settledWhen was not truthy after \d+ms \(last value: undefined\)/);
@@ -48,19 +74,37 @@ describe('hooks', () => {
 
   it('a readyWhen that never holds fails the step as a timeout and the action does not run', async () => {
     const tab = await h.open('hooks.html');
-    const r = await h.cli({ tab, steps: [{ click: '#load', timeout: 800, readyWhen: "document.querySelector('#nope').textContent" }] });
+    const r = await h.cli({
+      tab,
+      steps: [{ click: '#load', timeout: 800, readyWhen: "document.querySelector('#nope').textContent" }],
+    });
     expect(r.code).toBe(1);
     const step = r.out.steps[0];
     expect(step).toMatchObject({ status: 'error', errorType: 'TimeoutError', category: 'timeout' });
-    expect(step.error).toMatch(/readyWhen was not truthy within \d+ms \(it threw TypeError: Cannot read properties of null/);
-    expect(step.nextStep).toEqual({ click: '#load', readyWhen: "document.querySelector('#nope').textContent", timeout: 1600 });
+    expect(step.error).toMatch(
+      /readyWhen was not truthy within \d+ms \(it threw TypeError: Cannot read properties of null/,
+    );
+    expect(step.nextStep).toEqual({
+      click: '#load',
+      readyWhen: "document.querySelector('#nope').textContent",
+      timeout: 1600,
+    });
     expect(r.ms).toBeLessThan(6_000);
     expect(await events(tab)).toEqual([]);
   });
 
   it('polls settledWhen across a navigation', async () => {
     const tab = await h.open('hooks.html');
-    const r = await h.cli({ tab, steps: [{ click: '#next', settledWhen: "() => location.pathname.endsWith('page2.html') && document.readyState === 'complete'", observe: 'document.title' }] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        {
+          click: '#next',
+          settledWhen: "() => location.pathname.endsWith('page2.html') && document.readyState === 'complete'",
+          observe: 'document.title',
+        },
+      ],
+    });
     expect(r.out.status).toBe('ok');
     expect(r.out.steps[0].warning).toBeUndefined();
     expect(r.out.steps[0].observation).toEqual({ type: 'string', value: await h.value(tab, 'document.title') });

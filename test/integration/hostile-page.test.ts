@@ -10,20 +10,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 /** The global this build's runtime lives under (scripts/stamp-runtime.mjs). */
-const runtimeGlobal = (): string => `__cdpSkill_${/RUNTIME_ID = '(\w+)'/.exec(readFileSync(new URL('../../build/page/runtime-id.js', import.meta.url), 'utf8'))![1]}`;
+const runtimeGlobal = (): string =>
+  `__cdpSkill_${/RUNTIME_ID = '(\w+)'/.exec(readFileSync(new URL('../../build/page/runtime-id.js', import.meta.url), 'utf8'))![1]}`;
 
 /** One CDP command over our own socket to the target whose URL starts with `prefix` (a page or an out-of-process frame). */
 async function oracle(prefix: string, method: string, params: object = {}): Promise<any> {
-  const list = await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as { url: string; webSocketDebuggerUrl: string }[];
+  const list = (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as {
+    url: string;
+    webSocketDebuggerUrl: string;
+  }[];
   const ws = new WebSocket(list.find((t) => t.url.startsWith(prefix))!.webSocketDebuggerUrl);
   try {
-    await new Promise((r, j) => { ws.once('open', r); ws.once('error', j); });
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
     return await new Promise((resolve, reject) => {
-      ws.on('message', (d) => { const m = JSON.parse(d.toString()); if (m.id === 1) (m.error ? reject(new Error(m.error.message)) : resolve(m.result)); });
+      ws.on('message', (d) => {
+        const m = JSON.parse(d.toString());
+        if (m.id === 1) m.error ? reject(new Error(m.error.message)) : resolve(m.result);
+      });
       ws.send(JSON.stringify({ id: 1, method, params }));
     });
   } finally {
@@ -35,9 +49,12 @@ const pageValue = async (prefix: string, expression: string): Promise<unknown> =
   (await oracle(prefix, 'Runtime.evaluate', { expression, returnByValue: true })).result.value;
 /** The names Chrome's accessibility tree gives the buttons of a document. */
 const chromeButtons = async (prefix: string): Promise<string[]> =>
-  (await oracle(prefix, 'Accessibility.getFullAXTree')).nodes.filter((n: any) => n.role?.value === 'button').map((n: any) => n.name?.value);
+  (await oracle(prefix, 'Accessibility.getFullAXTree')).nodes
+    .filter((n: any) => n.role?.value === 'button')
+    .map((n: any) => n.name?.value);
 
-const refOf = (yaml: string, role: string, name: string): string => new RegExp(`- ${role} "${name}" \\[ref=(s\\d+e\\d+)\\]`).exec(yaml)![1]!;
+const refOf = (yaml: string, role: string, name: string): string =>
+  new RegExp(`- ${role} "${name}" \\[ref=(s\\d+e\\d+)\\]`).exec(yaml)![1]!;
 
 describe.each([
   ['its global taken as junk', () => `?g=${runtimeGlobal()}`],
@@ -50,8 +67,11 @@ describe.each([
     url = `${h.baseUrl}/hostile.html`;
   });
 
-  it('pageFunction still runs in the page\'s world and sees its globals', async () => {
-    const r = await h.cli({ tab, steps: [{ pageFunction: '() => window.appState.user' }, { pageFunction: 'appState.user' }] });
+  it("pageFunction still runs in the page's world and sees its globals", async () => {
+    const r = await h.cli({
+      tab,
+      steps: [{ pageFunction: '() => window.appState.user' }, { pageFunction: 'appState.user' }],
+    });
     expect(r.out.status).toBe('ok');
     expect(r.out.steps.map((s: any) => s.output.value)).toEqual(['ann', 'ann']);
   });
@@ -63,19 +83,29 @@ describe.each([
     expect(yaml).toMatch(/- button "Save" \[ref=s\d+e\d+\]/);
     expect(yaml).toMatch(/- textbox "Name" \[ref=s\d+e\d+\]/);
     expect(await chromeButtons(url)).toContain('Save'); // Chrome agrees
-    expect(await pageValue(url, 'typeof window.__ariaRefs + typeof window.__cdpSkillState + typeof window.__cdpSkillHeld')).toBe('undefinedundefinedundefined');
+    expect(
+      await pageValue(url, 'typeof window.__ariaRefs + typeof window.__cdpSkillState + typeof window.__cdpSkillHeld'),
+    ).toBe('undefinedundefinedundefined');
     if (query()) expect(await pageValue(url, `window.${runtimeGlobal()}`)).toBe('junk');
   });
 
   it('clicks and fills truthfully, and pageFunction finds the element by ref', async () => {
     const snap = await h.cli({ tab, steps: [{ snapshot: true }] });
     const save = refOf(snap.out.steps[0].output.yaml, 'button', 'Save');
-    const before = await pageValue(url, 'window.__clicks') as number;
-    const r = await h.cli({ tab, steps: [
-      { fill: { label: 'Name', value: 'Ann Lee' } },
-      { click: save },
-      { pageFunction: { fn: `(refs) => [refs.get('${save}').id, refs.get('${save}') === document.getElementById('save'), window.appState.user].join()`, refs: true } },
-    ] });
+    const before = (await pageValue(url, 'window.__clicks')) as number;
+    const r = await h.cli({
+      tab,
+      steps: [
+        { fill: { label: 'Name', value: 'Ann Lee' } },
+        { click: save },
+        {
+          pageFunction: {
+            fn: `(refs) => [refs.get('${save}').id, refs.get('${save}') === document.getElementById('save'), window.appState.user].join()`,
+            refs: true,
+          },
+        },
+      ],
+    });
     expect(r.out.status, JSON.stringify(r.out.steps)).toBe('ok');
     expect(r.out.steps[2].output.value, JSON.stringify(r.out.steps)).toBe('save,true,ann');
     expect(await pageValue(url, 'window.__clicks')).toBe(before + 1);
@@ -85,9 +115,16 @@ describe.each([
 
   it('stays truthful in its out-of-process frame', async () => {
     const frameUrl = `${h.baseUrl.replace('127.0.0.1', 'localhost')}/hostile-frame.html`;
-    const r = await h.cli({ tab, steps: [
-      { frame: '#pay' }, { snapshot: true }, { fill: { label: 'Card holder', value: 'Ann' } }, { click: { text: 'Pay now' } }, { frame: 'top' },
-    ] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        { frame: '#pay' },
+        { snapshot: true },
+        { fill: { label: 'Card holder', value: 'Ann' } },
+        { click: { text: 'Pay now' } },
+        { frame: 'top' },
+      ],
+    });
     expect(r.out.status).toBe('ok');
     const yaml: string = r.out.steps[1].output.yaml;
     expect(yaml).toMatch(/- button "Pay now" \[ref=s\d+e\d+\]/);

@@ -38,7 +38,9 @@ describe('input errors', () => {
     const started = Date.now();
     const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
     const code = await new Promise((resolve) => child.on('close', resolve));
     child.stdin.destroy();
     expect(code).toBe(1);
@@ -51,32 +53,60 @@ describe('input errors', () => {
   });
 
   it('answers the legacy config object with a migration message', async () => {
-    expectError(await cli('{"config":{"port":9222},"steps":[{"goto":"x.com"}]}'), 'VALIDATION', /no longer supported.*openTab/);
+    expectError(
+      await cli('{"config":{"port":9222},"steps":[{"goto":"x.com"}]}'),
+      'VALIDATION',
+      /no longer supported.*openTab/,
+    );
   });
 
   it('suggests the step name that was meant', async () => {
-    expectError(await cli('{"tab":"t1","steps":[{"goto":"http://a.test"},{"gotto":"x"}]}'), 'VALIDATION', /Step 2: unknown step "gotto". Did you mean "goto"\?/);
+    expectError(
+      await cli('{"tab":"t1","steps":[{"goto":"http://a.test"},{"gotto":"x"}]}'),
+      'VALIDATION',
+      /Step 2: unknown step "gotto". Did you mean "goto"\?/,
+    );
   });
 
   it('suggests the parameter key that was meant', async () => {
-    expectError(await cli('{"tab":"t1","steps":[{"goto":{"url":"http://a.test","waitUntill":"load"}}]}'), 'VALIDATION', /Step 1 \(goto\): unknown key "waitUntill".*Did you mean "waitUntil"\?/);
+    expectError(
+      await cli('{"tab":"t1","steps":[{"goto":{"url":"http://a.test","waitUntill":"load"}}]}'),
+      'VALIDATION',
+      /Step 1 \(goto\): unknown key "waitUntill".*Did you mean "waitUntil"\?/,
+    );
   });
 
   it('suggests the top-level key that was meant', async () => {
-    expectError(await cli('{"tabb":"t1","steps":[{"goto":"http://a.test"}]}'), 'VALIDATION', /Unknown top-level key "tabb". Did you mean "tab"\?/);
+    expectError(
+      await cli('{"tabb":"t1","steps":[{"goto":"http://a.test"}]}'),
+      'VALIDATION',
+      /Unknown top-level key "tabb". Did you mean "tab"\?/,
+    );
   });
 
   it('rejects a step with two actions', async () => {
-    expectError(await cli('{"tab":"t1","steps":[{"goto":"http://a.test","reload":true}]}'), 'VALIDATION', /2 actions \(goto, reload\)/);
+    expectError(
+      await cli('{"tab":"t1","steps":[{"goto":"http://a.test","reload":true}]}'),
+      'VALIDATION',
+      /2 actions \(goto, reload\)/,
+    );
   });
 
   it('rejects wrong parameter types with the step index', async () => {
-    expectError(await cli('{"tab":"t1","steps":[{"wait":"#a"},{"goto":{"url":"http://a.test","waitUntil":"loaded"}}]}'), 'VALIDATION', /Step 2 \(goto\): "waitUntil" must be one of commit, domcontentloaded, load, networkidle/);
+    expectError(
+      await cli('{"tab":"t1","steps":[{"wait":"#a"},{"goto":{"url":"http://a.test","waitUntil":"loaded"}}]}'),
+      'VALIDATION',
+      /Step 2 \(goto\): "waitUntil" must be one of commit, domcontentloaded, load, networkidle/,
+    );
   });
 
   it('validates every step before running any', async () => {
     // Step 1 would need Chrome; step 2 is invalid: the answer must be VALIDATION, not CONNECTION.
-    expectError(await cli('{"steps":[{"openTab":"http://127.0.0.1:1/"},{"viewport":"nokia-3310"}]}'), 'VALIDATION', /Step 2 \(viewport\): unknown device preset/);
+    expectError(
+      await cli('{"steps":[{"openTab":"http://127.0.0.1:1/"},{"viewport":"nokia-3310"}]}'),
+      'VALIDATION',
+      /Step 2 \(viewport\): unknown device preset/,
+    );
   });
 
   it('asks for a tab when steps need one', async () => {
@@ -84,11 +114,19 @@ describe('input errors', () => {
   });
 
   it('rejects prototype-pollution keys as unknown keys', async () => {
-    expectError(await cli('{"__proto__":{"x":1},"steps":[{"listTabs":true}]}'), 'VALIDATION', /Unknown top-level key "__proto__"/);
+    expectError(
+      await cli('{"__proto__":{"x":1},"steps":[{"listTabs":true}]}'),
+      'VALIDATION',
+      /Unknown top-level key "__proto__"/,
+    );
   });
 
   it('rejects a bad timeout', async () => {
-    expectError(await cli('{"timeout":-5,"tab":"t1","steps":[{"reload":true}]}'), 'VALIDATION', /"timeout" must be a positive number/);
+    expectError(
+      await cli('{"timeout":-5,"tab":"t1","steps":[{"reload":true}]}'),
+      'VALIDATION',
+      /"timeout" must be a positive number/,
+    );
   });
 
   it('prints help and version via flags', async () => {

@@ -2,7 +2,16 @@
 // --copy and from the packed npm package; the installed CLI runs a real job (SPEC §1).
 import { execFile } from 'node:child_process';
 import {
-  existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,17 +39,26 @@ function newHome(name: string): string {
   return home;
 }
 
-const skillDirs = (home: string) => [join(home, '.claude', 'skills', 'cdp-skill'), join(home, '.codex', 'skills', 'cdp-skill')];
+const skillDirs = (home: string) => [
+  join(home, '.claude', 'skills', 'cdp-skill'),
+  join(home, '.codex', 'skills', 'cdp-skill'),
+];
 
 /** Every path under `dir`, relative, sorted: to show nothing else changed. */
 function tree(dir: string, prefix = ''): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const rel = join(prefix, e.name);
-    return e.isDirectory() && !e.isSymbolicLink() ? [`${rel}/`, ...tree(join(dir, e.name), rel)] : [rel];
-  }).sort();
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => {
+      const rel = join(prefix, e.name);
+      return e.isDirectory() && !e.isSymbolicLink() ? [`${rel}/`, ...tree(join(dir, e.name), rel)] : [rel];
+    })
+    .sort();
 }
 
-function exec(file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function exec(
+  file: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { ...options, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -60,7 +78,9 @@ describe('from a git checkout (development)', () => {
     const r = await cli(home, ['install']);
     expect(r.code).toBe(0);
     expect(r.out).toMatchObject({ status: 'ok', action: 'install', mode: 'link', source: ROOT, version: VERSION });
-    expect(r.out.targets).toEqual(skillDirs(home).map((path, i) => ({ agent: i ? 'codex' : 'claude', path, result: 'created' })));
+    expect(r.out.targets).toEqual(
+      skillDirs(home).map((path, i) => ({ agent: i ? 'codex' : 'claude', path, result: 'created' })),
+    );
     for (const dir of skillDirs(home)) {
       expect(lstatSync(dir).isSymbolicLink()).toBe(true);
       expect(readlinkSync(dir)).toBe(ROOT);
@@ -75,7 +95,13 @@ describe('from a git checkout (development)', () => {
     expect(un.code).toBe(0);
     expect(un.out.targets.map((t: any) => t.result)).toEqual(['removed', 'removed']);
     // ~/.codex was made by install and goes again; ~/.claude was there and keeps its own things
-    expect(tree(home)).toEqual(['.claude/', '.claude/settings.json', '.claude/skills/', '.claude/skills/other-skill/', '.claude/skills/other-skill/SKILL.md']);
+    expect(tree(home)).toEqual([
+      '.claude/',
+      '.claude/settings.json',
+      '.claude/skills/',
+      '.claude/skills/other-skill/',
+      '.claude/skills/other-skill/SKILL.md',
+    ]);
     expect((await cli(home, ['uninstall'])).out.targets.map((t: any) => t.result)).toEqual(['absent', 'absent']);
   });
 
@@ -83,7 +109,10 @@ describe('from a git checkout (development)', () => {
     const home = newHome('bad-option');
     const r = await cli(home, ['install', '--bogus']);
     expect(r.code).toBe(1);
-    expect(r.out).toMatchObject({ status: 'error', error: { type: 'PARSE', message: "unknown option '--bogus'. Usage: cdp-skill '<json>'" } });
+    expect(r.out).toMatchObject({
+      status: 'error',
+      error: { type: 'PARSE', message: "unknown option '--bogus'. Usage: cdp-skill '<json>'" },
+    });
     expect(r.stderr).toBe('');
     expect(readdirSync(home)).toEqual([]);
     const help = await cli(home, ['help', 'install']);
@@ -117,22 +146,44 @@ describe('from a git checkout (development)', () => {
     expect(r.out).toMatchObject({ status: 'ok', mode: 'copy' });
     const dir = skillDirs(home)[0]!;
     // The CLI: its loader and the one bundle it compiles (through a code cache kept in the state dir, not here).
-    expect(tree(dir)).toEqual(['.cdp-skill-install.json', 'EXAMPLES.md', 'SKILL.md', 'dist/', 'dist/cli.bundle.cjs', 'dist/cli.js', 'dist/commander.cjs', 'dist/package.json', 'dist/page-runtime.js', 'package.json']);
+    expect(tree(dir)).toEqual([
+      '.cdp-skill-install.json',
+      'EXAMPLES.md',
+      'SKILL.md',
+      'dist/',
+      'dist/cli.bundle.cjs',
+      'dist/cli.js',
+      'dist/commander.cjs',
+      'dist/package.json',
+      'dist/page-runtime.js',
+      'package.json',
+    ]);
     expect(readFileSync(join(dir, 'SKILL.md'), 'utf8')).toBe(readFileSync(join(ROOT, 'SKILL.md'), 'utf8'));
     const v = await exec(process.execPath, [join(dir, 'dist', 'cli.js'), '--version']);
     expect(v.stdout.trim()).toBe(VERSION);
 
-    expect((await cli(home, ['install', '--copy'])).out.targets.map((t: any) => t.result)).toEqual(['unchanged', 'unchanged']);
+    expect((await cli(home, ['install', '--copy'])).out.targets.map((t: any) => t.result)).toEqual([
+      'unchanged',
+      'unchanged',
+    ]);
     // switching to a link replaces our copy
     expect((await cli(home, ['install'])).out.targets.map((t: any) => t.result)).toEqual(['updated', 'updated']);
     expect(lstatSync(dir).isSymbolicLink()).toBe(true);
-    expect((await cli(home, ['install', '--copy'])).out.targets.map((t: any) => t.result)).toEqual(['updated', 'updated']);
+    expect((await cli(home, ['install', '--copy'])).out.targets.map((t: any) => t.result)).toEqual([
+      'updated',
+      'updated',
+    ]);
 
     // a file the user added to our copy survives uninstall
     writeFileSync(join(dir, 'my-notes.md'), 'mine\n');
     const un = await cli(home, ['uninstall']);
     expect(un.out.targets[0]).toMatchObject({ result: 'removed', kept: ['my-notes.md'] });
-    expect(tree(home)).toEqual(['.claude/', '.claude/skills/', '.claude/skills/cdp-skill/', '.claude/skills/cdp-skill/my-notes.md']);
+    expect(tree(home)).toEqual([
+      '.claude/',
+      '.claude/skills/',
+      '.claude/skills/cdp-skill/',
+      '.claude/skills/cdp-skill/my-notes.md',
+    ]);
   });
 });
 
@@ -147,7 +198,11 @@ describe('from the npm package', () => {
     expect(pack.code, pack.stderr).toBe(0);
     const tgz = readdirSync(packDir).find((f) => f.endsWith('.tgz'))!;
     prefix = join(scratch, 'prefix');
-    const inst = await exec('npm', ['install', '-g', join(packDir, tgz), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: packDir });
+    const inst = await exec(
+      'npm',
+      ['install', '-g', join(packDir, tgz), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'],
+      { cwd: packDir },
+    );
     expect(inst.code, inst.stderr).toBe(0);
     bin = join(prefix, 'bin', 'cdp-skill');
   }, 180_000);
@@ -156,7 +211,8 @@ describe('from the npm package', () => {
     const pkgDir = join(prefix, 'lib', 'node_modules', 'cdp-skill');
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['commander', 'fast-levenshtein']);
-    for (const f of ['SKILL.md', 'EXAMPLES.md', 'README.md', 'LICENSE', 'dist/cli.js']) expect(existsSync(join(pkgDir, f)), f).toBe(true);
+    for (const f of ['SKILL.md', 'EXAMPLES.md', 'README.md', 'LICENSE', 'dist/cli.js'])
+      expect(existsSync(join(pkgDir, f)), f).toBe(true);
     expect(existsSync(join(pkgDir, 'src'))).toBe(false);
     expect(existsSync(join(pkgDir, 'build'))).toBe(false); // tsc's modules: the bundle in dist/ is the CLI
     expect(existsSync(join(pkgDir, 'test'))).toBe(false);
@@ -175,7 +231,9 @@ describe('from the npm package', () => {
 
     // A real job through the copied CLI, which has no node_modules next to it.
     const copied = join(skillDirs(home)[1]!, 'dist', 'cli.js');
-    const job = JSON.stringify({ steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, port: h.port } }, { pageFunction: 'document.title' }] });
+    const job = JSON.stringify({
+      steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, port: h.port } }, { pageFunction: 'document.title' }],
+    });
     const ran = JSON.parse((await exec(process.execPath, [copied, job], { env })).stdout);
     expect(ran.status).toBe('ok');
     expect(ran.steps[1].output.type).toBe('string');

@@ -8,7 +8,9 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('basic.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const run = (steps: unknown[], extra: Record<string, unknown> = {}) => h.cli({ tab, steps, ...extra });
 
@@ -61,7 +63,10 @@ describe('goto', () => {
   });
 
   it('waits for the load event by default, so late content is there', async () => {
-    const r = await run([{ goto: `${h.baseUrl}/slow?ms=300` }, { pageFunction: "document.getElementById('done').textContent" }]);
+    const r = await run([
+      { goto: `${h.baseUrl}/slow?ms=300` },
+      { pageFunction: "document.getElementById('done').textContent" },
+    ]);
     expect(r.out.steps[1].output.value).toBe('waited 300ms');
   });
 });

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 it('reports an API call that answered 500 and one that could not connect, only in the call that made them', async () => {
   const tab = await h.open('network.html');

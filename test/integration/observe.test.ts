@@ -10,7 +10,9 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('observe.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const run = (steps: unknown[], on = tab) => h.cli({ tab: on, steps, stopOnError: false });
 const output = (r: CliResult, i = 0) => r.out.steps[i].output;
@@ -20,8 +22,22 @@ describe('inspect', () => {
     const r = await run([{ inspect: true }, { inspect: { selectors: ['p.note', 'li', '!!bad'], limit: 2 } }]);
     expect(r.out.status).toBe('ok');
     expect(output(r, 0)).toEqual({
-      title: 'Observe page', url: `${h.baseUrl}/observe.html`,
-      elements: { a: 2, button: 2, input: 1, textarea: 0, select: 0, h1: 1, h2: 2, h3: 1, img: 1, form: 1, table: 3, iframe: 1 },
+      title: 'Observe page',
+      url: `${h.baseUrl}/observe.html`,
+      elements: {
+        a: 2,
+        button: 2,
+        input: 1,
+        textarea: 0,
+        select: 0,
+        h1: 1,
+        h2: 2,
+        h3: 1,
+        img: 1,
+        form: 1,
+        table: 3,
+        iframe: 1,
+      },
     });
     expect(output(r, 1).custom).toEqual({
       'p.note': { count: 2, items: ['Note one', 'Note two'] },
@@ -43,24 +59,59 @@ describe('extract', () => {
   it('reads a table: thead headers, body rows, block children and <br> as spaces', async () => {
     const r = await run([{ extract: '#orders' }]);
     expect(output(r)).toEqual({
-      type: 'table', headers: ['Order #', 'Customer', 'Total'],
-      rows: [['7', 'Ann Lee', '$12'], ['8', 'Bob Stone', '$30'], ['9', 'Cy Young', '$5']], rowCount: 3,
+      type: 'table',
+      headers: ['Order #', 'Customer', 'Total'],
+      rows: [
+        ['7', 'Ann Lee', '$12'],
+        ['8', 'Bob Stone', '$30'],
+        ['9', 'Cy Young', '$5'],
+      ],
+      rowCount: 3,
     });
   });
 
   it('takes a first row of th as headers, and no headers when the first row has none', async () => {
     const r = await run([{ extract: '#plain' }, { extract: '#headless' }]);
-    expect(output(r, 0)).toEqual({ type: 'table', headers: ['Key', 'Value'], rows: [['a', '1'], ['b', '2']], rowCount: 2 });
-    expect(output(r, 1)).toEqual({ type: 'table', headers: [], rows: [['x', '1'], ['y', '2']], rowCount: 2 });
+    expect(output(r, 0)).toEqual({
+      type: 'table',
+      headers: ['Key', 'Value'],
+      rows: [
+        ['a', '1'],
+        ['b', '2'],
+      ],
+      rowCount: 2,
+    });
+    expect(output(r, 1)).toEqual({
+      type: 'table',
+      headers: [],
+      rows: [
+        ['x', '1'],
+        ['y', '2'],
+      ],
+      rowCount: 2,
+    });
   });
 
   it('reads a role=grid of role=row and gridcells', async () => {
     const r = await run([{ extract: '#grid' }]);
-    expect(output(r)).toEqual({ type: 'table', headers: ['Name', 'Role'], rows: [['Dana', 'Admin'], ['Eli', 'Editor']], rowCount: 2 });
+    expect(output(r)).toEqual({
+      type: 'table',
+      headers: ['Name', 'Role'],
+      rows: [
+        ['Dana', 'Admin'],
+        ['Eli', 'Editor'],
+      ],
+      rowCount: 2,
+    });
   });
 
   it('reads lists: direct items, role=list with wrappers, a list inside a container', async () => {
-    const r = await run([{ extract: '#fruits' }, { extract: '#wrapped' }, { extract: '#cards' }, { extract: { selector: '#fruits', limit: 1 } }]);
+    const r = await run([
+      { extract: '#fruits' },
+      { extract: '#wrapped' },
+      { extract: '#cards' },
+      { extract: { selector: '#fruits', limit: 1 } },
+    ]);
     expect(output(r, 0)).toEqual({ type: 'list', items: ['Apple', 'Banana Ripe', 'Cherry'], itemCount: 3 });
     expect(output(r, 1)).toEqual({ type: 'list', items: ['One', 'Two'], itemCount: 2 });
     expect(output(r, 2)).toEqual({ type: 'list', items: ['First', 'Second'], itemCount: 2 });
@@ -81,7 +132,13 @@ describe('extract', () => {
   });
 
   it('works inside the chosen frame', async () => {
-    const r = await run([{ frame: '#child' }, { extract: true }, { extract: 'ul' }, { inspect: true }, { frame: 'top' }]);
+    const r = await run([
+      { frame: '#child' },
+      { extract: true },
+      { extract: 'ul' },
+      { inspect: true },
+      { frame: 'top' },
+    ]);
     expect(output(r, 1)).toEqual({ type: 'table', headers: ['In'], rows: [['frame']], rowCount: 1 });
     expect(output(r, 2)).toEqual({ type: 'list', items: ['framed'], itemCount: 1 });
     expect(output(r, 3).elements.table).toBe(1);
@@ -103,8 +160,14 @@ describe('extract', () => {
 describe('getDom', () => {
   it('returns outer or inner HTML of an element', async () => {
     const r = await run([{ getDom: '#box' }, { getDom: { selector: '#box', outer: false } }]);
-    const inner = '<p class="note">Note <em>one</em></p><p class="note">Note two</p><script>var hidden = \'script text\';</script>';
-    expect(output(r, 0)).toEqual({ html: `<div id="box">${inner}</div>`, tagName: 'div', selector: '#box', length: inner.length + 20 });
+    const inner =
+      '<p class="note">Note <em>one</em></p><p class="note">Note two</p><script>var hidden = \'script text\';</script>';
+    expect(output(r, 0)).toEqual({
+      html: `<div id="box">${inner}</div>`,
+      tagName: 'div',
+      selector: '#box',
+      length: inner.length + 20,
+    });
     expect(output(r, 1)).toEqual({ html: inner, tagName: 'div', selector: '#box', length: inner.length });
   });
 
@@ -133,13 +196,20 @@ describe('assert', () => {
     const r = await run([
       { assert: { url: { contains: 'observe', startsWith: 'http://', endsWith: '.html' } } },
       { assert: { urlContains: '/observe', urlMatches: '^http://127\\.0\\.0\\.1:\\d+/observe' } },
-      { assert: [{ text: 'ann LEE', selector: '#orders', caseSensitive: false }, { text: 'Note one' }, { url: { equals: `${h.baseUrl}/observe.html` } }] },
+      {
+        assert: [
+          { text: 'ann LEE', selector: '#orders', caseSensitive: false },
+          { text: 'Note one' },
+          { url: { equals: `${h.baseUrl}/observe.html` } },
+        ],
+      },
       { assert: { text: 'Eli', selector: '[role=row]' } },
     ]);
     expect(r.out.status).toBe('ok');
     const url = `${h.baseUrl}/observe.html`;
     expect(output(r, 0)).toEqual({
-      passed: true, assertions: [
+      passed: true,
+      assertions: [
         { type: 'url.contains', expected: 'observe', actual: url, passed: true },
         { type: 'url.startsWith', expected: 'http://', actual: url, passed: true },
         { type: 'url.endsWith', expected: '.html', actual: url, passed: true },
@@ -155,11 +225,22 @@ describe('assert', () => {
   });
 
   it('fails with AssertionError naming each failed check with expected and actual', async () => {
-    const r = await run([{ assert: [{ urlContains: 'checkout' }, { text: 'Ann Lee' }, { text: 'Orders', selector: 'h1' }, { text: 'x', selector: '#missing' }] }]);
+    const r = await run([
+      {
+        assert: [
+          { urlContains: 'checkout' },
+          { text: 'Ann Lee' },
+          { text: 'Orders', selector: 'h1' },
+          { text: 'x', selector: '#missing' },
+        ],
+      },
+    ]);
     expect(r.code).toBe(1);
     expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'AssertionError' });
-    expect(r.out.steps[0].error).toBe(`3 of 4 assertions failed: url contains "checkout" — actual: "${h.baseUrl}/observe.html"; `
-      + 'text "Orders" in h1 — actual: "Observe"; text "x" in #missing — actual: "no element matches \\"#missing\\""');
+    expect(r.out.steps[0].error).toBe(
+      `3 of 4 assertions failed: url contains "checkout" — actual: "${h.baseUrl}/observe.html"; ` +
+        'text "Orders" in h1 — actual: "Observe"; text "x" in #missing — actual: "no element matches \\"#missing\\""',
+    );
   });
 
   it('is case-sensitive by default and rejects malformed checks before running', async () => {

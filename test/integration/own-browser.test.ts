@@ -16,28 +16,47 @@ beforeAll(async () => {
   env = { ...h.env };
   delete env.CDP_SKILL_PORT;
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const registry = (): any => JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
 
 /** A fake DevTools server: answers /json/version and any WebSocket path, and records everything it gets. */
-interface FakeDevTools { server: Server; http: string[]; ws: string[]; methods: () => string[]; close: () => Promise<void> }
+interface FakeDevTools {
+  server: Server;
+  http: string[];
+  ws: string[];
+  methods: () => string[];
+  close: () => Promise<void>;
+}
 function fakeDevTools(port: number): Promise<FakeDevTools> {
   const http: string[] = [];
   const ws: string[] = [];
   const server = createServer((req, res) => {
     http.push(`${req.method} ${req.url}`);
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ Browser: 'Chrome/999', 'Protocol-Version': '1.3', webSocketDebuggerUrl: `ws://127.0.0.1:${port}/devtools/browser/fake` }));
+    res.end(
+      JSON.stringify({
+        Browser: 'Chrome/999',
+        'Protocol-Version': '1.3',
+        webSocketDebuggerUrl: `ws://127.0.0.1:${port}/devtools/browser/fake`,
+      }),
+    );
   });
   const onConnection = (socket: WebSocket, req: import('node:http').IncomingMessage): void => {
     ws.push(`open ${req.url}`);
     socket.on('message', (data) => {
       const msg = JSON.parse(String(data));
       ws.push(String(data));
-      const result = msg.method === 'Target.getBrowserContexts' ? { browserContextIds: [], defaultBrowserContextId: 'F00D'.repeat(8) }
-        : msg.method === 'Target.createTarget' ? { targetId: 'F'.repeat(32) }
-          : msg.method === 'Target.getTargets' ? { targetInfos: [] } : {};
+      const result =
+        msg.method === 'Target.getBrowserContexts'
+          ? { browserContextIds: [], defaultBrowserContextId: 'F00D'.repeat(8) }
+          : msg.method === 'Target.createTarget'
+            ? { targetId: 'F'.repeat(32) }
+            : msg.method === 'Target.getTargets'
+              ? { targetInfos: [] }
+              : {};
       socket.send(JSON.stringify({ id: msg.id, result, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) }));
     });
   };
@@ -45,12 +64,21 @@ function fakeDevTools(port: number): Promise<FakeDevTools> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const wss = new WebSocketServer({ server });
-      wss.on('error', () => { /* the server's own errors: nothing to record */ });
+      wss.on('error', () => {
+        /* the server's own errors: nothing to record */
+      });
       wss.on('connection', onConnection);
       resolve({
-        server, http, ws,
+        server,
+        http,
+        ws,
         methods: () => ws.filter((m) => m.startsWith('{')).map((m) => JSON.parse(m).method),
-        close: () => new Promise((r) => { for (const c of wss.clients) c.terminate(); wss.close(); server.close(() => r()); }),
+        close: () =>
+          new Promise((r) => {
+            for (const c of wss.clients) c.terminate();
+            wss.close();
+            server.close(() => r());
+          }),
       });
     });
   });
@@ -63,7 +91,11 @@ function pageUrls(wsUrl: string): Promise<string[]> {
     ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Target.getTargets' })));
     ws.on('message', (m) => {
       ws.close();
-      resolve(JSON.parse(String(m)).result.targetInfos.filter((t: any) => t.type === 'page').map((t: any) => t.url));
+      resolve(
+        JSON.parse(String(m))
+          .result.targetInfos.filter((t: any) => t.type === 'page')
+          .map((t: any) => t.url),
+      );
     });
     ws.on('error', reject);
   });
@@ -76,8 +108,21 @@ function ownChromePids(): number[] {
 
 async function killOwnChrome(): Promise<void> {
   const pids = ownChromePids();
-  for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ } }
-  const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone already */
+    }
+  }
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   for (let i = 0; i < 100 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
 }
 
@@ -87,7 +132,9 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
     // Another test run may hold 9222; the own Chrome's port is then still checked below.
     fake9222 = await fakeDevTools(9222).catch(() => undefined);
   });
-  afterAll(async () => { await fake9222?.close(); });
+  afterAll(async () => {
+    await fake9222?.close();
+  });
 
   it('an auto-launched Chrome never talks to a fake DevTools server on 9222 and listens on a port of its own', async () => {
     const url = `${h.baseUrl}/basic.html`;
@@ -99,7 +146,9 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
     expect(entry).toMatchObject({ own: true, host: '127.0.0.1' });
     expect(entry.port).not.toBe(9222);
     // The port and browser path are Chrome's own DevToolsActivePort in our private profile.
-    const active = readFileSync(join(h.tmp, 'cdp-skill', 'chrome-profile-own-headless', 'DevToolsActivePort'), 'utf8').trim().split('\n');
+    const active = readFileSync(join(h.tmp, 'cdp-skill', 'chrome-profile-own-headless', 'DevToolsActivePort'), 'utf8')
+      .trim()
+      .split('\n');
     expect(reg.own.wsUrl).toBe(`ws://127.0.0.1:${active[0]}${active[1]}`);
     expect(Number(active[0])).toBe(entry.port);
     expect(await pageUrls(reg.own.wsUrl)).toContain(url);
@@ -143,7 +192,7 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
     expect(Number(new URL(registry().own.wsUrl).port)).toBe(port);
   });
 
-  it('with the record lost too, a dead Chrome\'s DevToolsActivePort is not followed to an impostor on its port', async () => {
+  it("with the record lost too, a dead Chrome's DevToolsActivePort is not followed to an impostor on its port", async () => {
     await h.cli({ steps: [{ chromeStatus: true }] }, { env });
     const before = registry();
     const port = Number(new URL(before.own.wsUrl).port);
@@ -165,12 +214,16 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
     const tmp = join(h.tmp, 'eight');
     mkdirSync(join(tmp, 'home'), { recursive: true });
     const env8 = { ...env, TMPDIR: tmp, HOME: join(tmp, 'home') };
-    const results = await Promise.all(Array.from({ length: 8 }, () => h.cli({ steps: [{ openTab: `${h.baseUrl}/basic.html` }] }, { env: env8 })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => h.cli({ steps: [{ openTab: `${h.baseUrl}/basic.html` }] }, { env: env8 })),
+    );
     for (const r of results) expect(r.out.status, r.stdout.slice(0, 400)).toBe('ok');
     const reg = JSON.parse(readFileSync(join(tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
     expect(new Set(Object.values(reg.tabs).map((t: any) => t.port)).size).toBe(1);
     expect(Object.keys(reg.tabs).length).toBe(8);
-    const browsers = spawnSync('pgrep', ['-f', `${join(tmp, 'cdp-skill', 'chrome-profile-own')}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)
+    const browsers = spawnSync('pgrep', ['-f', `${join(tmp, 'cdp-skill', 'chrome-profile-own')}`], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
       .filter((pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type='));
     expect(browsers.length).toBe(1);
     for (const pid of browsers) process.kill(Number(pid), 'SIGKILL');
@@ -179,7 +232,10 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
   it('a port the user names (CDP_SKILL_PORT, port) is used as given', async () => {
     const ownPort = Number(new URL(registry().own.wsUrl).port);
     const viaEnv = await h.cli({ steps: [{ listTabs: true }] }, { env: { ...env, CDP_SKILL_PORT: String(ownPort) } });
-    expect(viaEnv.out.steps?.[0]?.output?.tabs?.map((t: any) => t.url), viaEnv.stdout).toContain(`${h.baseUrl}/page2.html`);
+    expect(
+      viaEnv.out.steps?.[0]?.output?.tabs?.map((t: any) => t.url),
+      viaEnv.stdout,
+    ).toContain(`${h.baseUrl}/page2.html`);
     const fake = await fakeDevTools(0);
     try {
       const fakePort = (fake.server.address() as { port: number }).port;
@@ -192,4 +248,3 @@ describe('issue 15 items 1–2: only our browser, on a port Chrome picks', () =>
     }
   });
 });
-

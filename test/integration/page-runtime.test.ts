@@ -27,7 +27,12 @@ afterAll(async () => {
 
 let targetId: string;
 /** A runtime call in our isolated world of the tab's top frame, each with worlds learnt afresh (as a new process would). */
-function call<A, R>(s: CdpSession, fn: (rt: PageRuntime, arg: A) => R, arg: A, options: EvaluateOptions = {}): Promise<Awaited<R>> {
+function call<A, R>(
+  s: CdpSession,
+  fn: (rt: PageRuntime, arg: A) => R,
+  arg: A,
+  options: EvaluateOptions = {},
+): Promise<Awaited<R>> {
   return callIsolated(new IsolatedWorlds(), { session: s, frameId: targetId }, fn, arg, options);
 }
 
@@ -55,8 +60,14 @@ async function freshDocument(path: string): Promise<void> {
 it('installs the runtime once for calls that find a new document without it at the same time', async () => {
   await freshDocument('page2.html');
   const c = counting();
-  const answers = await Promise.all([1, 2, 3].map((n) => call(c.session, (rt, k) => [typeof rt.ariaSnapshot.ariaSnapshot, k], n)));
-  expect(answers).toEqual([['function', 1], ['function', 2], ['function', 3]]);
+  const answers = await Promise.all(
+    [1, 2, 3].map((n) => call(c.session, (rt, k) => [typeof rt.ariaSnapshot.ariaSnapshot, k], n)),
+  );
+  expect(answers).toEqual([
+    ['function', 1],
+    ['function', 2],
+    ['function', 3],
+  ]);
   expect(c.installs()).toBe(1);
   expect(await call(c.session, (rt) => typeof rt.pageContext.pageContext, undefined)).toBe('function');
   expect(c.installs()).toBe(1); // installed: later calls take the one-round-trip path
@@ -65,9 +76,18 @@ it('installs the runtime once for calls that find a new document without it at t
 it('installs it again in the next document, and a callee that throws still leaves it installed for the others', async () => {
   await freshDocument('basic.html');
   const c = counting();
-  const failing = call(c.session, () => { throw new Error('callee failed'); }, undefined);
+  const failing = call(
+    c.session,
+    () => {
+      throw new Error('callee failed');
+    },
+    undefined,
+  );
   const others = [1, 2].map((n) => call(c.session, (rt, k) => [typeof rt.pageContext.pageContext, k], n));
   await expect(failing).rejects.toThrow(/callee failed/);
-  expect(await Promise.all(others)).toEqual([['function', 1], ['function', 2]]);
+  expect(await Promise.all(others)).toEqual([
+    ['function', 1],
+    ['function', 2],
+  ]);
   expect(c.installs()).toBe(1);
 }, 30_000);

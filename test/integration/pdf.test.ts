@@ -10,7 +10,9 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('print.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 /** The MediaBox of the first page, in points. */
 const mediaBox = (path: string): number[] => {
@@ -34,7 +36,22 @@ describe('pdf', () => {
 
   it('applies page ranges, landscape, paper size, margins and scale', async () => {
     const path = join(h.tmp, 'out', 'a4.pdf');
-    const r = await h.cli({ tab, steps: [{ pdf: { path, pageRanges: '2-3', landscape: true, paperWidth: '210mm', paperHeight: '297mm', margin: { top: '1cm', bottom: 0.5 }, scale: 0.8 } }] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        {
+          pdf: {
+            path,
+            pageRanges: '2-3',
+            landscape: true,
+            paperWidth: '210mm',
+            paperHeight: '297mm',
+            margin: { top: '1cm', bottom: 0.5 },
+            scale: 0.8,
+          },
+        },
+      ],
+    });
     expect(r.out.steps[0].output).toMatchObject({ path, pages: 2 });
     const [, , w, h2] = mediaBox(path);
     expect(Math.abs(w! - 842)).toBeLessThan(2); // A4 landscape (Chrome rounds to whole pixels)

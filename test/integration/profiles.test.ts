@@ -13,20 +13,30 @@ beforeAll(async () => {
   sites = join(h.env.HOME!, '.cdp-skill', 'sites');
   domain = new URL(h.baseUrl).host.replace(':', '_');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 /** Test-only: lets the fixture server on 127.0.0.1 be prompted for like a public site. */
 const ALLOW_LOCAL = { CDP_SKILL_PROFILES_ALLOW_LOCAL: '1' };
 
 describe('readSiteProfile / writeSiteProfile', () => {
   it('writes a profile into ~/.cdp-skill/sites and reads it back, without a browser tab', async () => {
-    const w = await h.cli({ steps: [{ writeSiteProfile: { domain: 'WWW.Example.com', content: '# example.com\n## Quirks\n- none\n' } }] });
+    const w = await h.cli({
+      steps: [{ writeSiteProfile: { domain: 'WWW.Example.com', content: '# example.com\n## Quirks\n- none\n' } }],
+    });
     expect(w.out.status).toBe('ok');
-    expect(w.out.steps[0].output).toEqual({ written: true, path: join(sites, 'example.com.md'), domain: 'example.com' });
+    expect(w.out.steps[0].output).toEqual({
+      written: true,
+      path: join(sites, 'example.com.md'),
+      domain: 'example.com',
+    });
     expect(readFileSync(join(sites, 'example.com.md'), 'utf8')).toBe('# example.com\n## Quirks\n- none\n');
     expect(w.out.screenshot).toBeUndefined(); // read-only: no capture
 
-    const r = await h.cli({ steps: [{ readSiteProfile: 'https://www.example.com/page' }, { readSiteProfile: { domain: 'nothing.example' } }] });
+    const r = await h.cli({
+      steps: [{ readSiteProfile: 'https://www.example.com/page' }, { readSiteProfile: { domain: 'nothing.example' } }],
+    });
     expect(r.out.steps.map((s: any) => s.output)).toEqual([
       { found: true, domain: 'example.com', content: '# example.com\n## Quirks\n- none\n' },
       { found: false, domain: 'nothing.example' },
@@ -39,29 +49,47 @@ describe('readSiteProfile / writeSiteProfile', () => {
     chmodSync(home, 0o755);
     chmodSync(sites, 0o755);
     writeFileSync(join(sites, 'old.example.md'), 'old', { mode: 0o644 });
-    const w = await h.cli({ steps: [{ writeSiteProfile: { domain: 'old.example', content: '# old.example\n' } }, { writeSiteProfile: { domain: 'new.example', content: '# new\n' } }] });
+    const w = await h.cli({
+      steps: [
+        { writeSiteProfile: { domain: 'old.example', content: '# old.example\n' } },
+        { writeSiteProfile: { domain: 'new.example', content: '# new\n' } },
+      ],
+    });
     expect(w.out.status, w.stdout).toBe('ok');
     const mode = (p: string): number => statSync(p).mode & 0o777;
-    expect([mode(home), mode(sites), mode(join(sites, 'old.example.md')), mode(join(sites, 'new.example.md'))]).toEqual([0o700, 0o700, 0o600, 0o600]);
+    expect([mode(home), mode(sites), mode(join(sites, 'old.example.md')), mode(join(sites, 'new.example.md'))]).toEqual(
+      [0o700, 0o700, 0o600, 0o600],
+    );
     // The normal path: another call still reads them back.
     const r = await h.cli({ steps: [{ readSiteProfile: 'old.example' }] });
     expect(r.out.steps[0].output).toEqual({ found: true, domain: 'old.example', content: '# old.example\n' });
   });
 
-  it.each(['../../etc/passwd', '../x', 'a/b', 'a\\b', '', '..'])('refuses the domain %j before anything runs', async (bad) => {
-    const before = readdirSync(sites);
-    const r = await h.cli({ steps: [{ writeSiteProfile: { domain: 'ok.example', content: 'x' } }, { writeSiteProfile: { domain: bad, content: 'pwned' } }] });
-    expect(r.code).toBe(1);
-    expect(r.out.error.type).toBe('VALIDATION');
-    expect(r.out.error.message).toMatch(/^Step 2 \(writeSiteProfile\): "domain"/);
-    expect(readdirSync(sites)).toEqual(before); // not even step 1 ran
-    for (const dir of [h.env.HOME!, join(h.env.HOME!, '.cdp-skill'), join(h.env.HOME!, '..')]) expect(existsSync(join(dir, 'etc'))).toBe(false);
-  });
+  it.each(['../../etc/passwd', '../x', 'a/b', 'a\\b', '', '..'])(
+    'refuses the domain %j before anything runs',
+    async (bad) => {
+      const before = readdirSync(sites);
+      const r = await h.cli({
+        steps: [
+          { writeSiteProfile: { domain: 'ok.example', content: 'x' } },
+          { writeSiteProfile: { domain: bad, content: 'pwned' } },
+        ],
+      });
+      expect(r.code).toBe(1);
+      expect(r.out.error.type).toBe('VALIDATION');
+      expect(r.out.error.message).toMatch(/^Step 2 \(writeSiteProfile\): "domain"/);
+      expect(readdirSync(sites)).toEqual(before); // not even step 1 ran
+      for (const dir of [h.env.HOME!, join(h.env.HOME!, '.cdp-skill'), join(h.env.HOME!, '..')])
+        expect(existsSync(join(dir, 'etc'))).toBe(false);
+    },
+  );
 });
 
 describe('automatic lookup', () => {
   let tab: string;
-  beforeAll(async () => { tab = await h.open('basic.html'); });
+  beforeAll(async () => {
+    tab = await h.open('basic.html');
+  });
 
   it('asks for nothing on a loopback page', async () => {
     const r = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }] });
@@ -80,7 +108,10 @@ describe('automatic lookup', () => {
   });
 
   it('CDP_SKILL_PROFILES=off turns the prompt off', async () => {
-    const r = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/basic.html` }] }, { env: { ...ALLOW_LOCAL, CDP_SKILL_PROFILES: 'off' } });
+    const r = await h.cli(
+      { tab, steps: [{ goto: `${h.baseUrl}/basic.html` }] },
+      { env: { ...ALLOW_LOCAL, CDP_SKILL_PROFILES: 'off' } },
+    );
     expect(r.out.status).toBe('ok');
     expect(r.out.actionRequired).toBeUndefined();
   });
@@ -95,7 +126,10 @@ describe('automatic lookup', () => {
 
   it('gives the profile after goto, once one is written — in the same command too', async () => {
     const content = `# ${domain}\n## Quirks\n- fixture pages record events in window.__events\n`;
-    const r = await h.cli({ tab, steps: [{ writeSiteProfile: { domain: h.baseUrl, content } }, { goto: `${h.baseUrl}/basic.html` }] }, { env: ALLOW_LOCAL });
+    const r = await h.cli(
+      { tab, steps: [{ writeSiteProfile: { domain: h.baseUrl, content } }, { goto: `${h.baseUrl}/basic.html` }] },
+      { env: ALLOW_LOCAL },
+    );
     expect(r.out.status).toBe('ok');
     expect(r.out.siteProfile).toBe(content);
     expect(r.out.actionRequired).toBeUndefined();

@@ -11,17 +11,20 @@ beforeAll(async () => {
   tab = await h.open('query-page.html');
   points = await h.open('query-points.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const run = (steps: unknown[], on = tab) => h.cli({ tab: on, steps });
 const output = (r: CliResult, i = 0) => r.out.steps[i].output;
 const REF = /^s\d+e\d+$/;
 const refNumber = (ref: string): number => Number(/e(\d+)$/.exec(ref)![1]);
 /** Drops refs (checked separately) so the rest compares exactly. */
-const withoutRefs = <T extends { ref?: string }>(items: T[]): Omit<T, 'ref'>[] => items.map(({ ref, ...rest }) => {
-  if (ref !== undefined) expect(ref).toMatch(REF);
-  return rest;
-});
+const withoutRefs = <T extends { ref?: string }>(items: T[]): Omit<T, 'ref'>[] =>
+  items.map(({ ref, ...rest }) => {
+    if (ref !== undefined) expect(ref).toMatch(REF);
+    return rest;
+  });
 
 function expectStepValidation(r: CliResult, message: RegExp): void {
   expect(r.code).toBe(1);
@@ -41,12 +44,23 @@ describe('query: CSS', () => {
       { query: { selector: '#q', output: 'value' } },
     ]);
     expect(output(r, 0)).toEqual({
-      selector: 'li.order', total: 3, showing: 3,
-      results: [{ index: 1, value: '  Order   #7 $12' }, { index: 2, value: 'Order #8 $30' }, { index: 3, value: 'Order #9 $5' }],
+      selector: 'li.order',
+      total: 3,
+      showing: 3,
+      results: [
+        { index: 1, value: '  Order   #7 $12' },
+        { index: 2, value: 'Order #8 $30' },
+        { index: 3, value: 'Order #9 $5' },
+      ],
     });
     expect(output(r, 1)).toEqual({
-      selector: 'li.order', total: 3, showing: 2,
-      results: [{ index: 1, value: { text: 'Order #7 $12', tag: 'li' } }, { index: 2, value: { text: 'Order #8 $30', tag: 'li' } }],
+      selector: 'li.order',
+      total: 3,
+      showing: 2,
+      results: [
+        { index: 1, value: { text: 'Order #7 $12', tag: 'li' } },
+        { index: 2, value: { text: 'Order #8 $30', tag: 'li' } },
+      ],
     });
     expect(output(r, 2).results).toEqual([{ index: 1, value: { 'data-id': '7', class: 'order' } }]);
     expect(output(r, 3).results.map((x: { value: string }) => x.value)).toEqual(['7', '8', '9']);
@@ -60,8 +74,16 @@ describe('query: CSS', () => {
     const [item] = output(r).results;
     expect(item.ref).toMatch(REF);
     expect(item).toEqual({
-      index: 1, value: 'Help', ref: item.ref, tag: 'a',
-      attributes: { class: 'abs', id: 'help', href: '/basic.html', style: 'left: 100px; top: 200px; width: 80px; height: 20px' },
+      index: 1,
+      value: 'Help',
+      ref: item.ref,
+      tag: 'a',
+      attributes: {
+        class: 'abs',
+        id: 'help',
+        href: '/basic.html',
+        style: 'left: 100px; top: 200px; width: 80px; height: 20px',
+      },
       box: { x: 100, y: 200, width: 80, height: 20 },
     });
   });
@@ -70,7 +92,10 @@ describe('query: CSS', () => {
     const r = await run([{ reload: true }, { query: 'form button' }, { snapshot: true }]);
     const results = output(r, 1).results;
     expect(withoutRefs(results)).toEqual([
-      { index: 1, value: 'Save' }, { index: 2, value: 'Save draft' }, { index: 3, value: 'Delete' }, { index: 4, value: 'Save hidden' },
+      { index: 1, value: 'Save' },
+      { index: 2, value: 'Save draft' },
+      { index: 3, value: 'Delete' },
+      { index: 4, value: 'Save hidden' },
     ]);
     expect(results[3].ref).toBeUndefined(); // display: none — nothing to act on
     const yaml: string = output(r, 2).yaml;
@@ -102,7 +127,9 @@ describe('query: roles', () => {
     const r = await run([{ query: { role: 'button' } }]);
     const out = output(r);
     expect({ ...out, results: withoutRefs(out.results) }).toEqual({
-      role: 'button', total: 4, showing: 4,
+      role: 'button',
+      total: 4,
+      showing: 4,
       results: [
         { index: 1, role: 'button', name: 'Save' },
         { index: 2, role: 'button', name: 'Save draft' },
@@ -137,7 +164,9 @@ describe('query: roles', () => {
       { query: { role: 'checkbox', countOnly: true } },
     ]);
     expect(withoutRefs(output(r, 0).results)).toEqual([{ index: 1, role: 'heading', name: 'Open orders', level: 2 }]);
-    expect(withoutRefs(output(r, 1).results)).toEqual([{ index: 1, role: 'checkbox', name: 'Paid', checked: 'true', field: 'paid' }]);
+    expect(withoutRefs(output(r, 1).results)).toEqual([
+      { index: 1, role: 'checkbox', name: 'Paid', checked: 'true', field: 'paid' },
+    ]);
     expect(withoutRefs(output(r, 2).results)).toEqual([
       { index: 1, role: 'checkbox', name: 'Shipped', checked: 'false', field: 'shipped' },
       { index: 2, role: 'checkbox', name: 'Express', checked: 'false' },
@@ -161,36 +190,63 @@ describe('query: roles', () => {
   });
 
   it('fails fast on an invalid nameRegex with StepValidationError', async () => {
-    expectStepValidation(await run([{ query: { role: 'button', nameRegex: '(save' } }]), /^Invalid nameRegex \/\(save\/: .*Unterminated group/);
+    expectStepValidation(
+      await run([{ query: { role: 'button', nameRegex: '(save' } }]),
+      /^Invalid nameRegex \/\(save\/: .*Unterminated group/,
+    );
   });
 });
 
 describe('queryAll', () => {
   it('runs selector and role queries together, keyed by label', async () => {
-    const r = await run([{ queryAll: {
-      prices: '.price',
-      heads: { role: 'heading', level: 2 },
-      paid: { role: 'checkbox', checked: true, countOnly: true },
-      firstOrder: { selector: 'li.order', clean: true, limit: 1 },
-    } }]);
+    const r = await run([
+      {
+        queryAll: {
+          prices: '.price',
+          heads: { role: 'heading', level: 2 },
+          paid: { role: 'checkbox', checked: true, countOnly: true },
+          firstOrder: { selector: 'li.order', clean: true, limit: 1 },
+        },
+      },
+    ]);
     const out = output(r);
     expect(out.heads.results[0].ref).toMatch(REF);
     expect({ ...out, heads: { ...out.heads, results: withoutRefs(out.heads.results) } }).toEqual({
-      prices: { selector: '.price', total: 3, showing: 3, results: [{ index: 1, value: '$12' }, { index: 2, value: '$30' }, { index: 3, value: '$5' }] },
-      heads: { role: 'heading', total: 1, showing: 1, results: [{ index: 1, role: 'heading', name: 'Open orders', level: 2 }] },
+      prices: {
+        selector: '.price',
+        total: 3,
+        showing: 3,
+        results: [
+          { index: 1, value: '$12' },
+          { index: 2, value: '$30' },
+          { index: 3, value: '$5' },
+        ],
+      },
+      heads: {
+        role: 'heading',
+        total: 1,
+        showing: 1,
+        results: [{ index: 1, role: 'heading', name: 'Open orders', level: 2 }],
+      },
       paid: { total: 1 },
       firstOrder: { selector: 'li.order', total: 3, showing: 1, results: [{ index: 1, value: 'Order #7 $12' }] },
     });
   });
 
   it('names the label of an invalid selector', async () => {
-    expectStepValidation(await run([{ queryAll: { ok: 'li', bad: 'li[' } }]), /^Invalid CSS selector "li\[" in "bad": /);
+    expectStepValidation(
+      await run([{ queryAll: { ok: 'li', bad: 'li[' } }]),
+      /^Invalid CSS selector "li\[" in "bad": /,
+    );
   });
 });
 
 describe('snapshotSearch', () => {
   it('matches names case-insensitively, with the ancestor path and refs', async () => {
-    const r = await run([{ snapshotSearch: { text: 'save' } }, { snapshotSearch: { text: 'save', limit: 1, context: 1 } }]);
+    const r = await run([
+      { snapshotSearch: { text: 'save' } },
+      { snapshotSearch: { text: 'save', limit: 1, context: 1 } },
+    ]);
     const out = output(r, 0);
     expect({ ...out, matches: withoutRefs(out.matches) }).toEqual({
       matches: [
@@ -198,7 +254,9 @@ describe('snapshotSearch', () => {
         { path: 'main > form "Filters"', role: 'button', name: 'Save draft' },
         { path: 'main', role: 'button', name: 'Shadow save' },
       ],
-      matchCount: 3, searchedElements: 22, criteria: { text: 'save' },
+      matchCount: 3,
+      searchedElements: 22,
+      criteria: { text: 'save' },
     });
     expect(out.matches.every((m: { ref?: string }) => m.ref)).toBe(true);
     expect(withoutRefs(output(r, 1).matches)).toEqual([{ path: 'form "Filters"', role: 'button', name: 'Save' }]);
@@ -213,7 +271,9 @@ describe('snapshotSearch', () => {
       { snapshotSearch: { pattern: '^order #\\d', context: 1 } },
       { snapshotSearch: { role: 'link', pattern: 'docs' } },
     ]);
-    expect(withoutRefs(output(r, 0).matches)).toEqual([{ path: 'main > form "Filters"', role: 'textbox', name: 'Search orders', value: 'blue shoes' }]);
+    expect(withoutRefs(output(r, 0).matches)).toEqual([
+      { path: 'main > form "Filters"', role: 'textbox', name: 'Search orders', value: 'blue shoes' },
+    ]);
     expect(withoutRefs(output(r, 1).matches)).toEqual([{ path: '', role: 'button', name: 'Save' }]);
     expect(output(r, 1).criteria).toEqual({ text: 'save', exact: true });
     expect(output(r, 2).matches).toEqual([
@@ -239,14 +299,21 @@ describe('snapshotSearch', () => {
   });
 
   it('keeps only matches near a point, with their boxes', async () => {
-    const r = await run([
-      { snapshotSearch: { role: 'button', near: { x: 160, y: 120, radius: 50 } } },
-      { snapshotSearch: { role: 'button', near: { x: 650, y: 120, radius: 30 } } },
-      { snapshotSearch: { text: 'e', near: { x: 0, y: 700, radius: 10 } } },
-    ], points);
-    expect(withoutRefs(output(r, 0).matches)).toEqual([{ path: '', role: 'button', name: 'Go', box: { x: 100, y: 100, width: 120, height: 40 } }]);
+    const r = await run(
+      [
+        { snapshotSearch: { role: 'button', near: { x: 160, y: 120, radius: 50 } } },
+        { snapshotSearch: { role: 'button', near: { x: 650, y: 120, radius: 30 } } },
+        { snapshotSearch: { text: 'e', near: { x: 0, y: 700, radius: 10 } } },
+      ],
+      points,
+    );
+    expect(withoutRefs(output(r, 0).matches)).toEqual([
+      { path: '', role: 'button', name: 'Go', box: { x: 100, y: 100, width: 120, height: 40 } },
+    ]);
     expect(output(r, 0).criteria).toEqual({ role: 'button', near: { x: 160, y: 120, radius: 50 } });
-    expect(withoutRefs(output(r, 1).matches)).toEqual([{ path: '', role: 'button', name: 'Inside', box: { x: 600, y: 100, width: 100, height: 40 } }]);
+    expect(withoutRefs(output(r, 1).matches)).toEqual([
+      { path: '', role: 'button', name: 'Inside', box: { x: 600, y: 100, width: 100, height: 40 } },
+    ]);
     expect(output(r, 2)).toMatchObject({ matches: [], matchCount: 0 });
   });
 
@@ -260,10 +327,19 @@ describe('snapshotSearch', () => {
 
 describe('elementsAt', () => {
   it('answers for the control under a point with a new ref that click-ready steps and snapshots share', async () => {
-    const r = await run([{ reload: true }, { elementsAt: { x: 160, y: 120 } }, { elementsAt: { x: 160, y: 120 } }, { snapshot: true }], points);
+    const r = await run(
+      [{ reload: true }, { elementsAt: { x: 160, y: 120 } }, { elementsAt: { x: 160, y: 120 } }, { snapshot: true }],
+      points,
+    );
     const first = output(r, 1);
     expect(first).toEqual({
-      ref: first.ref, existing: false, tag: 'button', selector: '#go', clickable: true, role: 'button', name: 'Go',
+      ref: first.ref,
+      existing: false,
+      tag: 'button',
+      selector: '#go',
+      clickable: true,
+      role: 'button',
+      name: 'Go',
       box: { x: 100, y: 100, width: 120, height: 40 },
     });
     expect(output(r, 2)).toEqual({ ...first, existing: true });
@@ -273,13 +349,56 @@ describe('elementsAt', () => {
   });
 
   it('resolves a batch of points, inside shadow roots too, with an error where nothing is', async () => {
-    const r = await run([{ elementsAt: [{ x: 160, y: 120 }, { x: 400, y: 150 }, { x: 650, y: 120 }, { x: -5, y: -5 }] }], points);
+    const r = await run(
+      [
+        {
+          elementsAt: [
+            { x: 160, y: 120 },
+            { x: 400, y: 150 },
+            { x: 650, y: 120 },
+            { x: -5, y: -5 },
+          ],
+        },
+      ],
+      points,
+    );
     const out = output(r);
     expect(out.count).toBe(3);
     expect(withoutRefs(out.elements.slice(0, 3))).toEqual([
-      { x: 160, y: 120, existing: true, tag: 'button', selector: '#go', clickable: true, role: 'button', name: 'Go', box: { x: 100, y: 100, width: 120, height: 40 } },
-      { x: 400, y: 150, existing: false, tag: 'div', selector: '#panel', clickable: false, role: 'generic', name: '', text: 'Panel text', box: { x: 300, y: 100, width: 200, height: 100 } },
-      { x: 650, y: 120, existing: true, tag: 'button', selector: '#inside', clickable: true, role: 'button', name: 'Inside', box: { x: 600, y: 100, width: 100, height: 40 } },
+      {
+        x: 160,
+        y: 120,
+        existing: true,
+        tag: 'button',
+        selector: '#go',
+        clickable: true,
+        role: 'button',
+        name: 'Go',
+        box: { x: 100, y: 100, width: 120, height: 40 },
+      },
+      {
+        x: 400,
+        y: 150,
+        existing: false,
+        tag: 'div',
+        selector: '#panel',
+        clickable: false,
+        role: 'generic',
+        name: '',
+        text: 'Panel text',
+        box: { x: 300, y: 100, width: 200, height: 100 },
+      },
+      {
+        x: 650,
+        y: 120,
+        existing: true,
+        tag: 'button',
+        selector: '#inside',
+        clickable: true,
+        role: 'button',
+        name: 'Inside',
+        box: { x: 600, y: 100, width: 100, height: 40 },
+      },
     ]);
     expect(Object.keys(out.elements[3])).toEqual(['x', 'y', 'error']);
     expect(out.elements[3].error).toMatch(/^No element at \(-5, -5\); the viewport is \d+x\d+$/);
@@ -290,31 +409,73 @@ describe('elementsAt', () => {
   });
 
   it('lists visible elements near a point, closest first, with distances', async () => {
-    const r = await run([{ elementsAt: { x: 160, y: 120, radius: 100 } }, { elementsAt: { x: 160, y: 120, limit: 1 } }], points);
+    const r = await run(
+      [{ elementsAt: { x: 160, y: 120, radius: 100 } }, { elementsAt: { x: 160, y: 120, limit: 1 } }],
+      points,
+    );
     const out = output(r, 0);
     expect({ ...out, elements: withoutRefs(out.elements) }).toEqual({
-      center: { x: 160, y: 120 }, radius: 100, count: 3,
+      center: { x: 160, y: 120 },
+      radius: 100,
+      count: 3,
       elements: [
-        { existing: true, tag: 'button', selector: '#go', clickable: true, role: 'button', name: 'Go', distance: 0, box: { x: 100, y: 100, width: 120, height: 40 } },
-        { existing: false, tag: 'span', selector: 'span', clickable: false, role: 'generic', name: '', text: 'Go', distance: 0, box: { x: 100, y: 100, width: 120, height: 40 } },
-        { existing: true, tag: 'a', selector: '#help', clickable: true, role: 'link', name: 'Help', distance: 92, box: { x: 100, y: 200, width: 80, height: 20 } },
+        {
+          existing: true,
+          tag: 'button',
+          selector: '#go',
+          clickable: true,
+          role: 'button',
+          name: 'Go',
+          distance: 0,
+          box: { x: 100, y: 100, width: 120, height: 40 },
+        },
+        {
+          existing: false,
+          tag: 'span',
+          selector: 'span',
+          clickable: false,
+          role: 'generic',
+          name: '',
+          text: 'Go',
+          distance: 0,
+          box: { x: 100, y: 100, width: 120, height: 40 },
+        },
+        {
+          existing: true,
+          tag: 'a',
+          selector: '#help',
+          clickable: true,
+          role: 'link',
+          name: 'Help',
+          distance: 92,
+          box: { x: 100, y: 200, width: 80, height: 20 },
+        },
       ],
     });
     expect(output(r, 1)).toMatchObject({ radius: 50, count: 1, elements: [{ selector: '#go' }] });
   });
 
   it('numbers new refs so that a re-rendered twin is found again, whichever step made them', async () => {
-    const r = await run([
-      { reload: true },
-      { query: { role: 'button', name: 'Edit', nameExact: true, limit: 2 } },
-      { elementsAt: { x: 840, y: 390 } },
-      { pageFunction: 'rerenderEdits()' },
-    ], points);
+    const r = await run(
+      [
+        { reload: true },
+        { query: { role: 'button', name: 'Edit', nameExact: true, limit: 2 } },
+        { elementsAt: { x: 840, y: 390 } },
+        { pageFunction: 'rerenderEdits()' },
+      ],
+      points,
+    );
     const [first, second] = output(r, 1).results.map((x: { ref: string }) => x.ref);
     const third = output(r, 2).ref;
     expect(output(r, 2)).toMatchObject({ existing: false, name: 'Edit', box: { x: 800, y: 380 } });
     const boxes = output(await run([{ getBox: [first, second, third] }], points));
-    expect([boxes[first], boxes[second], boxes[third]].map((b: { y: number; reResolved?: true }) => [b.y, b.reResolved])).toEqual([[300, true], [340, true], [380, true]]);
+    expect(
+      [boxes[first], boxes[second], boxes[third]].map((b: { y: number; reResolved?: true }) => [b.y, b.reResolved]),
+    ).toEqual([
+      [300, true],
+      [340, true],
+      [380, true],
+    ]);
   });
 
   it('fails with ElementNotFoundError for a single point outside the page', async () => {

@@ -8,8 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 /** The RGB of one pixel of an 8-bit RGB or RGBA PNG (what Chrome writes). */
 function pixel(path: string, x: number, y: number): [number, number, number] {
@@ -17,7 +21,7 @@ function pixel(path: string, x: number, y: number): [number, number, number] {
   const width = b.readUInt32BE(16);
   const channels = b[25] === 6 ? 4 : 3;
   const chunks: Buffer[] = [];
-  for (let at = 8; at < b.length;) {
+  for (let at = 8; at < b.length; ) {
     const len = b.readUInt32BE(at);
     if (b.toString('latin1', at + 4, at + 8) === 'IDAT') chunks.push(b.subarray(at + 8, at + 8 + len));
     at += 12 + len;
@@ -35,7 +39,12 @@ function pixel(path: string, x: number, y: number): [number, number, number] {
       const up = prev[i]!;
       const c = i >= channels ? prev[i - channels]! : 0;
       const p = a + up - c;
-      const pred = Math.abs(p - a) <= Math.abs(p - up) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - up) <= Math.abs(p - c) ? up : c;
+      const pred =
+        Math.abs(p - a) <= Math.abs(p - up) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - up) <= Math.abs(p - c)
+            ? up
+            : c;
       const add = [0, a, up, (a + up) >> 1, pred][filter]!;
       row[i] = (line[i]! + add) & 0xff;
     }
@@ -46,7 +55,9 @@ function pixel(path: string, x: number, y: number): [number, number, number] {
 
 describe('ready before the first look', () => {
   it('waits for custom elements whose definitions arrive late (Shoelace loaded after load)', async () => {
-    const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/ready-shoelace.html?delay=400`, port: h.port } }] });
+    const r = await h.cli({
+      steps: [{ openTab: { url: `${h.baseUrl}/ready-shoelace.html?delay=400`, port: h.port } }],
+    });
     expect(r.out.status).toBe('ok');
     expect(r.out.context.pending).toBeUndefined();
     expect(r.out.viewportSnapshot).toMatch(/textbox "Full name" \[ref=s\d+e\d+\]/);
@@ -58,7 +69,9 @@ describe('ready before the first look', () => {
   });
 
   it('says which custom elements were still undefined when the bound ran out', async () => {
-    const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/ready-shoelace.html?delay=8000`, port: h.port } }] });
+    const r = await h.cli({
+      steps: [{ openTab: { url: `${h.baseUrl}/ready-shoelace.html?delay=8000`, port: h.port } }],
+    });
     expect(r.out.status).toBe('ok');
     expect(r.out.context.pending).toEqual(['3 custom elements undefined (sl-input, sl-checkbox, sl-button)']);
     expect(await h.value(r.out.tab, 'document.querySelectorAll(":not(:defined)").length')).toBe(3);

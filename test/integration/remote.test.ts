@@ -9,7 +9,11 @@ import { chromeArgs } from '../../build/cdp/launcher.js';
 import { findChrome } from '../../build/cdp/chrome-finder.js';
 import { freePort, startHarness, type Harness } from './harness.js';
 
-interface Target { id: string; type: string; url: string }
+interface Target {
+  id: string;
+  type: string;
+  url: string;
+}
 
 let h: Harness;
 let remotePort: number;
@@ -23,11 +27,18 @@ let wsEndpoint: string;
  */
 function browserPids(port: number): number[] {
   const r = spawnSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
-  const procs = r.stdout.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null)
+  const procs = r.stdout
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .filter((m) => m !== null)
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }))
     .filter((p) => p.args.split(' ').includes(`--remote-debugging-port=${port}`));
   const chrome = new Set(procs.map((p) => p.pid));
-  return procs.filter((p) => !p.args.includes('--type=') && !/^(\S*\/)?(sh|dash|bash)$/.test(p.args.split(' ')[0]) && !chrome.has(p.ppid))
+  return procs
+    .filter(
+      (p) =>
+        !p.args.includes('--type=') && !/^(\S*\/)?(sh|dash|bash)$/.test(p.args.split(' ')[0]) && !chrome.has(p.ppid),
+    )
     .map((p) => p.pid);
 }
 
@@ -36,7 +47,7 @@ async function waitForVersion(port: number, timeoutMs: number): Promise<{ webSoc
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/json/version`);
-      if (res.ok) return await res.json() as { webSocketDebuggerUrl: string };
+      if (res.ok) return (await res.json()) as { webSocketDebuggerUrl: string };
     } catch {
       // not up yet: poll again until the deadline
     }
@@ -47,7 +58,7 @@ async function waitForVersion(port: number, timeoutMs: number): Promise<{ webSoc
 
 async function remoteTargets(): Promise<Target[]> {
   const res = await fetch(`http://127.0.0.1:${remotePort}/json/list`);
-  return await res.json() as Target[];
+  return (await res.json()) as Target[];
 }
 
 beforeAll(async () => {
@@ -66,7 +77,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (remotePid) {
-    try { process.kill(-remotePid, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(-remotePid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
     // Wait for it to die before removing the profile it may still be writing.
     const endsAt = Date.now() + 5_000;
     while (browserPids(remotePort).length && Date.now() < endsAt) await new Promise((r) => setTimeout(r, 50));
@@ -131,7 +146,9 @@ describe('remote browsers', () => {
   });
 
   it('answers a refused wsEndpoint with CONNECTION, quickly', async () => {
-    const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, wsEndpoint: 'ws://127.0.0.1:1/devtools/browser/x' } }] });
+    const r = await h.cli({
+      steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, wsEndpoint: 'ws://127.0.0.1:1/devtools/browser/x' } }],
+    });
     expect(r.code).toBe(1);
     expect(r.out).toMatchObject({ status: 'error', error: { type: 'CONNECTION' } });
     expect(r.ms).toBeLessThan(5_000);

@@ -9,8 +9,12 @@ import { CLI, freePort, startHarness, type Harness } from './harness.js';
 import { findChrome } from '../../src/cdp/chrome-finder.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const stateDir = (): string => join(h.tmp, 'cdp-skill');
 const registry = (): { nextId: number; tabs: Record<string, { targetId: string }> } =>
@@ -25,7 +29,8 @@ function deadPid(): number {
 describe('per-tab lock', () => {
   it('serialises two commands typing into one input: two contiguous sequences, never interleaved', async () => {
     const tab = await h.open('basic.html');
-    const typing = (ch: string) => h.cli({ tab, steps: [{ type: { text: ch.repeat(12), selector: '#name', delay: 40 } }] });
+    const typing = (ch: string) =>
+      h.cli({ tab, steps: [{ type: { text: ch.repeat(12), selector: '#name', delay: 40 } }] });
     const [a, b] = await Promise.all([typing('a'), typing('b')]);
     expect(a.out.status).toBe('ok');
     expect(b.out.status).toBe('ok');
@@ -42,7 +47,9 @@ describe('per-tab lock', () => {
       const r = await h.cli({ tab, timeout: 1_000, steps: [{ pageFunction: '1' }] });
       expect(r.code).toBe(1);
       expect(r.out.error.type).toBe('CONNECTION');
-      expect(r.out.error.message).toMatch(new RegExp(`^Tab busy: ${tab} is in use by another cdp-skill command \\(pid ${process.pid}\\); waited \\d+ms`));
+      expect(r.out.error.message).toMatch(
+        new RegExp(`^Tab busy: ${tab} is in use by another cdp-skill command \\(pid ${process.pid}\\); waited \\d+ms`),
+      );
       expect(r.ms).toBeLessThan(8_000);
     } finally {
       writeFileSync(lock, ''); // emptied, then removed below
@@ -65,7 +72,7 @@ describe('per-tab lock', () => {
 describe('registry corruption', () => {
   const backups = (): string[] => readdirSync(stateDir()).filter((f) => f.startsWith('tabs.json.corrupt-'));
 
-  it('repairs a torn registry: the agent\'s alias still reaches its tab, the damaged file is kept aside', async () => {
+  it("repairs a torn registry: the agent's alias still reaches its tab, the damaged file is kept aside", async () => {
     const tab = await h.open('page2.html?torn=1');
     const before = registry();
     const text = readFileSync(join(stateDir(), 'tabs.json'), 'utf8');
@@ -80,7 +87,7 @@ describe('registry corruption', () => {
     expect(after.nextId).toBeGreaterThanOrEqual(before.nextId);
   }, 60_000);
 
-  it('rebuilds a garbage registry from Chrome\'s tab list: every tab gets its alias back, untracked tabs a new one above any given before', async () => {
+  it("rebuilds a garbage registry from Chrome's tab list: every tab gets its alias back, untracked tabs a new one above any given before", async () => {
     const tab = await h.open('page2.html?garbage=1');
     const before = registry();
     const aliasOf = new Map(Object.entries(before.tabs).map(([alias, e]) => [e.targetId, alias]));
@@ -108,28 +115,49 @@ describe('safety by default', () => {
     const tab = await h.open('login.html');
     const cwd = mkdtempSync(join(h.tmp, 'agent-'));
     const metrics = join(cwd, 'metrics.jsonl');
-    const run = (command: unknown): Promise<{ code: number | null; out: any }> => new Promise((resolve) => {
-      const child = spawn(process.execPath, [CLI, '--debug', JSON.stringify(command)], { cwd, env: { ...h.env, CDP_METRICS_FILE: metrics } });
-      let stdout = '';
-      child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-      child.on('close', (code) => resolve({ code, out: JSON.parse(stdout) }));
-    });
+    const run = (command: unknown): Promise<{ code: number | null; out: any }> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [CLI, '--debug', JSON.stringify(command)], {
+          cwd,
+          env: { ...h.env, CDP_METRICS_FILE: metrics },
+        });
+        let stdout = '';
+        child.stdout.on('data', (c: Buffer) => {
+          stdout += c.toString();
+        });
+        child.on('close', (code) => resolve({ code, out: JSON.parse(stdout) }));
+      });
     // A ref to the password field: its selector says nothing, the element does.
     const snap = await run({ tab, steps: [{ snapshot: true }] });
-    const ref = /textbox "Password"[^\n]*\[ref=(\w+)\]/.exec(JSON.stringify(snap.out.steps[0].output))?.[1]
-      ?? /textbox \\"Password\\"[^\n]*?\[ref=(\w+)\]/.exec(JSON.stringify(snap.out))?.[1];
+    const ref =
+      /textbox "Password"[^\n]*\[ref=(\w+)\]/.exec(JSON.stringify(snap.out.steps[0].output))?.[1] ??
+      /textbox \\"Password\\"[^\n]*?\[ref=(\w+)\]/.exec(JSON.stringify(snap.out))?.[1];
     expect(ref).toBeTruthy();
     const commands = [
-      { tab, steps: [{ fill: { selector: '#user', value: 'ann@example.com' } }, { fill: { selector: '#pass', value: 'Secret-A1' } }] },
+      {
+        tab,
+        steps: [
+          { fill: { selector: '#user', value: 'ann@example.com' } },
+          { fill: { selector: '#pass', value: 'Secret-A1' } },
+        ],
+      },
       { tab, steps: [{ fill: { ref, value: 'Secret-B2' } }] },
       { tab, steps: [{ click: '#pass' }, { fill: { selector: '#pass', value: '' } }, { type: 'Secret-C3' }] },
       { tab, steps: [{ fill: { '#user': 'bob@example.com', '#pass': 'Secret-D4' } }] },
-      { tab, steps: [{ pageFunction: "document.body.insertAdjacentHTML('beforeend', '<input id=authToken>')" }, { type: { selector: '#authToken', text: 'Secret-E5' } }] },
+      {
+        tab,
+        steps: [
+          { pageFunction: "document.body.insertAdjacentHTML('beforeend', '<input id=authToken>')" },
+          { type: { selector: '#authToken', text: 'Secret-E5' } },
+        ],
+      },
       { tab, steps: [{ fill: { selector: '#pass', value: 'Secret-F6' } }, { click: '#nope', timeout: 500 }] },
     ];
     for (const c of commands) expect((await run(c)).code).not.toBeNull();
     expect(await h.value(tab, "document.querySelector('#authToken').value")).toBe('Secret-E5'); // it did type
-    const logs = readdirSync(join(cwd, 'log')).map((f) => readFileSync(join(cwd, 'log', f), 'utf8')).join('\n');
+    const logs = readdirSync(join(cwd, 'log'))
+      .map((f) => readFileSync(join(cwd, 'log', f), 'utf8'))
+      .join('\n');
     expect(logs).not.toMatch(/Secret-[A-F]\d/);
     expect(logs).toContain('••••');
     expect(logs).toContain('ann@example.com');
@@ -142,7 +170,10 @@ describe('safety by default', () => {
   it('removes every screenshot and snapshot file of a tab when closeTab closes it', async () => {
     const tab = await h.open('basic.html');
     const other = await h.open('basic.html');
-    const r = await h.cli({ tab, steps: [{ snapshot: { detail: 'full', inlineLimit: 200 } }, { screenshot: true }, { scroll: 'bottom' }] });
+    const r = await h.cli({
+      tab,
+      steps: [{ snapshot: { detail: 'full', inlineLimit: 200 } }, { screenshot: true }, { scroll: 'bottom' }],
+    });
     expect(r.out.status).toBe('ok');
     const files = (alias: string) => readdirSync(stateDir()).filter((f) => f.startsWith(`${alias}.`));
     expect(files(tab).length).toBeGreaterThanOrEqual(3); // after.png, after.yaml, the step screenshot (and the snapshot file)
@@ -153,19 +184,31 @@ describe('safety by default', () => {
   }, 60_000);
 
   it('auto-launches Chrome listening on 127.0.0.1 only', async () => {
-    const browser = spawnSync('pgrep', ['-a', '-f', `remote-debugging-port=${h.port}( |$)`], { encoding: 'utf8' }).stdout
-      .split('\n').find((l) => l && !l.includes('--type='));
+    const browser = spawnSync('pgrep', ['-a', '-f', `remote-debugging-port=${h.port}( |$)`], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .find((l) => l && !l.includes('--type='));
     expect(browser).toContain('--remote-debugging-address=127.0.0.1');
     if (existsSync('/proc/net/tcp')) {
       const hexPort = h.port.toString(16).toUpperCase().padStart(4, '0');
-      const listening = ['/proc/net/tcp', '/proc/net/tcp6'].filter(existsSync).flatMap((f) => readFileSync(f, 'utf8').split('\n').slice(1))
-        .map((l) => l.trim().split(/\s+/)).filter((c) => c[1]?.endsWith(`:${hexPort}`) && c[3] === '0A').map((c) => c[1]!.split(':')[0]);
+      const listening = ['/proc/net/tcp', '/proc/net/tcp6']
+        .filter(existsSync)
+        .flatMap((f) => readFileSync(f, 'utf8').split('\n').slice(1))
+        .map((l) => l.trim().split(/\s+/))
+        .filter((c) => c[1]?.endsWith(`:${hexPort}`) && c[3] === '0A')
+        .map((c) => c[1]!.split(':')[0]);
       expect(listening.length).toBeGreaterThan(0);
       expect(listening.every((a) => a === '0100007F')).toBe(true); // 127.0.0.1, nothing else
     }
-    const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal);
     if (external) {
-      const reached = await fetch(`http://${external.address}:${h.port}/json/version`, { signal: AbortSignal.timeout(3_000) }).then(() => true, () => false);
+      const reached = await fetch(`http://${external.address}:${h.port}/json/version`, {
+        signal: AbortSignal.timeout(3_000),
+      }).then(
+        () => true,
+        () => false,
+      );
       expect(reached).toBe(false);
     }
   }, 30_000);
@@ -175,7 +218,11 @@ describe('safety by default', () => {
     const fake = join(dir, 'chrome');
     const marker = join(dir, 'first-start');
     // First start: hang without opening the port (as a start on a loaded machine once did). Second: the real browser.
-    writeFileSync(fake, `#!/bin/sh\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; exec sleep 120; fi\nexec '${findChrome()}' "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      fake,
+      `#!/bin/sh\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; exec sleep 120; fi\nexec '${findChrome()}' "$@"\n`,
+      { mode: 0o755 },
+    );
     const port = await freePort();
     try {
       const r = await h.cli({ steps: [{ chromeStatus: { port } }] }, { env: { ...h.env, CHROME_PATH: fake } });
@@ -193,7 +240,10 @@ describe('safety by default', () => {
     const fake = join(dir, 'chrome');
     writeFileSync(fake, '#!/bin/sh\necho "fake chrome: cannot start" >&2\nexit 3\n', { mode: 0o755 });
     const port = 1 + h.port; // nothing listens there: the CLI tries to launch
-    const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, port } }] }, { env: { ...h.env, CHROME_PATH: fake } });
+    const r = await h.cli(
+      { steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, port } }] },
+      { env: { ...h.env, CHROME_PATH: fake } },
+    );
     expect(r.code).toBe(1);
     expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
     expect(r.out.error.message).toMatch(/exited with code 3 before opening port .*fake chrome: cannot start/s);
@@ -218,14 +268,30 @@ describe('safety by default', () => {
     const tab = await h.open('basic.html');
     const listFile = join(h.tmp, 'modules.txt');
     const preload = join(h.tmp, 'list-modules.cjs');
-    writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n')));\n`);
-    const r = await h.cli({ tab, steps: [{ click: 'h1' }] }, { env: { ...h.env, NODE_OPTIONS: `--require ${preload}` } });
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n')));\n`,
+    );
+    const r = await h.cli(
+      { tab, steps: [{ click: 'h1' }] },
+      { env: { ...h.env, NODE_OPTIONS: `--require ${preload}` } },
+    );
     expect(r.out.status).toBe('ok');
     expect(r.out.screenshot).toBeTruthy(); // the whole capture ran: screenshot, snapshots, files
     const loaded = readFileSync(listFile, 'utf8').split('\n');
     expect(loaded).toContain('NativeModule net'); // the list is real: the WebSocket needs net
-    const unwanted = ['crypto', 'fs/promises', 'os', 'http', 'https', 'tls', 'child_process', 'readline', 'zlib', 'worker_threads']
-      .filter((m) => loaded.includes(`NativeModule ${m}`));
+    const unwanted = [
+      'crypto',
+      'fs/promises',
+      'os',
+      'http',
+      'https',
+      'tls',
+      'child_process',
+      'readline',
+      'zlib',
+      'worker_threads',
+    ].filter((m) => loaded.includes(`NativeModule ${m}`));
     expect(unwanted).toEqual([]);
   }, 30_000);
 });

@@ -2,7 +2,17 @@
 // secret fields past maxlength, credentials in endpoints, a hostile page. Each test checks that the
 // attack failed and that the normal path still works. Items 1–2: own-browser.test.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -16,7 +26,9 @@ beforeAll(async () => {
   env = { ...h.env };
   delete env.CDP_SKILL_PORT;
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const registry = (): any => JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
 
@@ -25,19 +37,42 @@ function evalInTab(tab: string, expression: string): Promise<unknown> {
   const entry = registry().tabs[tab];
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${entry.port}/devtools/page/${entry.targetId}`);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } })));
-    ws.on('message', (m) => { ws.close(); resolve(JSON.parse(String(m)).result.result.value); });
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } })),
+    );
+    ws.on('message', (m) => {
+      ws.close();
+      resolve(JSON.parse(String(m)).result.result.value);
+    });
     ws.on('error', reject);
   });
 }
 
 /** The CLI in a working directory of its own (--debug writes ./log there). */
-function cliIn(cwd: string, command: unknown, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ out: any; stdout: string }> {
+function cliIn(
+  cwd: string,
+  command: unknown,
+  args: string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ out: any; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, JSON.stringify(command)], { cwd, env: { ...env, ...extraEnv } });
+    const child = spawn(process.execPath, [CLI, ...args, JSON.stringify(command)], {
+      cwd,
+      env: { ...env, ...extraEnv },
+    });
     let stdout = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c; });
-    child.on('close', () => { let out: any = {}; try { out = JSON.parse(stdout); } catch { /* shown by the assertion */ } resolve({ out, stdout }); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c;
+    });
+    child.on('close', () => {
+      let out: any = {};
+      try {
+        out = JSON.parse(stdout);
+      } catch {
+        /* shown by the assertion */
+      }
+      resolve({ out, stdout });
+    });
   });
 }
 
@@ -77,7 +112,11 @@ describe('issue 15 item 3: the loader runs only a code cache of ours', () => {
   }
 
   const expectedVersion = JSON.parse(readFileSync(join(dirname(CLI), '..', 'package.json'), 'utf8')).version;
-  const caseDir = (name: string): string => { const d = join(h.tmp, `loader-${name}`); mkdirSync(d, { recursive: true }); return d; };
+  const caseDir = (name: string): string => {
+    const d = join(h.tmp, `loader-${name}`);
+    mkdirSync(d, { recursive: true });
+    return d;
+  };
 
   it('control: a cache planted by the owner in the private state dir is one V8 accepts (the owner is trusted)', async () => {
     const tmp = caseDir('control');
@@ -125,9 +164,17 @@ describe('issue 15 item 3: the loader runs only a code cache of ours', () => {
 describe('issue 15 item 4: values of secret fields are never echoed', () => {
   // Every secret starts with Zq7: no answer, log or file may hold even that prefix.
   const SECRETS: Record<string, string> = {
-    '#pw': 'Zq7pw-hunter2', '#shown': 'Zq7sh-hunter3', '#newpw': 'Zq7np-hunter4', '#otp': 'Zq7123456789',
-    '#cc': 'Zq74111111111111', '#cvc': 'Zq7999', '#k1': 'Zq7key-abcdef', '#tok': 'Zq7tok-abcdef',
-    '#pin': 'Zq79876', '#cs': 'Zq7cs-abcdef', '#cardno': 'Zq74242424242424242',
+    '#pw': 'Zq7pw-hunter2',
+    '#shown': 'Zq7sh-hunter3',
+    '#newpw': 'Zq7np-hunter4',
+    '#otp': 'Zq7123456789',
+    '#cc': 'Zq74111111111111',
+    '#cvc': 'Zq7999',
+    '#k1': 'Zq7key-abcdef',
+    '#tok': 'Zq7tok-abcdef',
+    '#pin': 'Zq79876',
+    '#cs': 'Zq7cs-abcdef',
+    '#cardno': 'Zq74242424242424242',
   };
   let tab: string;
   let work: string;
@@ -142,7 +189,20 @@ describe('issue 15 item 4: values of secret fields are never echoed', () => {
   it('fill, formState, type, changes, --debug logs, snapshot files and metrics hold no secret, not even a prefix; a plain search box still echoes', async () => {
     const metrics = join(work, 'metrics.jsonl');
     const fills = Object.entries(SECRETS).map(([selector, value]) => ({ fill: { selector, value } }));
-    const filled = await cliIn(work, { tab, steps: [...fills, { fill: { selector: '#search', value: 'hello world' } }, { formState: '#f' }, { formState: '#plain' }] }, ['--debug'], { CDP_METRICS_FILE: metrics });
+    const filled = await cliIn(
+      work,
+      {
+        tab,
+        steps: [
+          ...fills,
+          { fill: { selector: '#search', value: 'hello world' } },
+          { formState: '#f' },
+          { formState: '#plain' },
+        ],
+      },
+      ['--debug'],
+      { CDP_METRICS_FILE: metrics },
+    );
     expect(filled.out.status, filled.stdout).toBe('ok');
     // The attack failed: nothing of any secret anywhere in the answer …
     expect(filled.stdout).not.toContain('Zq7');
@@ -161,7 +221,22 @@ describe('issue 15 item 4: values of secret fields are never echoed', () => {
     const plainState = filled.out.steps[fills.length + 2].output.fields;
     expect(plainState.find((f: any) => f.selector === '#search').value).toBe('hello');
 
-    const typed = await cliIn(work, { tab, steps: [{ click: '#pw' }, { press: 'Control+a' }, { type: 'Zq7typed' }, { click: '#search' }, { press: 'Control+a' }, { type: 'abc' }] }, ['--debug'], { CDP_METRICS_FILE: metrics });
+    const typed = await cliIn(
+      work,
+      {
+        tab,
+        steps: [
+          { click: '#pw' },
+          { press: 'Control+a' },
+          { type: 'Zq7typed' },
+          { click: '#search' },
+          { press: 'Control+a' },
+          { type: 'abc' },
+        ],
+      },
+      ['--debug'],
+      { CDP_METRICS_FILE: metrics },
+    );
     expect(typed.out.status, typed.stdout).toBe('ok');
     expect(typed.stdout).not.toContain('Zq7');
     expect(typed.out.steps[2].output).toMatchObject({ typed: '••••', length: 8 });
@@ -171,7 +246,8 @@ describe('issue 15 item 4: values of secret fields are never echoed', () => {
     const logs = readdirSync(join(work, 'log'));
     expect(logs.length).toBe(2);
     for (const f of logs) expect(readFileSync(join(work, 'log', f), 'utf8')).not.toContain('Zq7');
-    for (const file of [filled.out.fullSnapshot, typed.out.fullSnapshot].filter(Boolean)) expect(readFileSync(file, 'utf8')).not.toContain('Zq7');
+    for (const file of [filled.out.fullSnapshot, typed.out.fullSnapshot].filter(Boolean))
+      expect(readFileSync(file, 'utf8')).not.toContain('Zq7');
     expect(readFileSync(metrics, 'utf8')).not.toContain('Zq7');
     // The log still shows what is not secret.
     expect(logs.map((f) => readFileSync(join(work, 'log', f), 'utf8')).join('')).toContain('hello world');
@@ -181,7 +257,10 @@ describe('issue 15 item 4: values of secret fields are never echoed', () => {
 describe('issue 15 item 5: credentials in endpoints are shown nowhere but kept in the private registry', () => {
   const CREDENTIALS = /Pw9zq|TOKzq9|alice/;
   let work: string;
-  beforeAll(() => { work = join(h.tmp, 'endpoint-cwd'); mkdirSync(work, { recursive: true }); });
+  beforeAll(() => {
+    work = join(h.tmp, 'endpoint-cwd');
+    mkdirSync(work, { recursive: true });
+  });
 
   it('a wsEndpoint with user:password@ and ?token= that fails: not in the error, step error, params or --debug log; where it failed still is', async () => {
     const wsEndpoint = 'ws://alice:Pw9zq-secret@127.0.0.1:1/devtools/browser/x?token=TOKzq9-abcdef&stealth=1';
@@ -190,7 +269,9 @@ describe('issue 15 item 5: credentials in endpoints are shown nowhere but kept i
     expect(r.stdout).not.toMatch(CREDENTIALS);
     expect(r.out.error.message).toContain('ws://••••@127.0.0.1:1/devtools/browser/x?token=••••&stealth=1');
     expect(r.out.steps[0].params.wsEndpoint).toBe('ws://••••@127.0.0.1:1/devtools/browser/x?token=••••&stealth=1');
-    const logs = readdirSync(join(work, 'log')).map((f) => readFileSync(join(work, 'log', f), 'utf8')).join('\n');
+    const logs = readdirSync(join(work, 'log'))
+      .map((f) => readFileSync(join(work, 'log', f), 'utf8'))
+      .join('\n');
     expect(logs).toContain('127.0.0.1:1');
     expect(logs).not.toMatch(CREDENTIALS);
   });
@@ -199,7 +280,16 @@ describe('issue 15 item 5: credentials in endpoints are shown nowhere but kept i
     await h.cli({ steps: [{ chromeStatus: true }] }, { env });
     const own = registry().own.wsUrl as string;
     const wsEndpoint = `${own.replace('ws://', 'ws://alice:Pw9zq-secret@')}?token=TOKzq9-abcdef`;
-    const opened = await cliIn(work, { steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, wsEndpoint } }, { click: { selector: '#nope', timeout: 300 }, optional: true }] }, ['--debug']);
+    const opened = await cliIn(
+      work,
+      {
+        steps: [
+          { openTab: { url: `${h.baseUrl}/basic.html`, wsEndpoint } },
+          { click: { selector: '#nope', timeout: 300 }, optional: true },
+        ],
+      },
+      ['--debug'],
+    );
     expect(opened.out, opened.stdout).toMatchObject({ status: 'ok', context: { title: 'Basic page' } });
     expect(opened.stdout).not.toMatch(CREDENTIALS);
     const reg = registry();
@@ -212,7 +302,9 @@ describe('issue 15 item 5: credentials in endpoints are shown nowhere but kept i
     gone.tabs.t999 = { ...gone.tabs[opened.out.tab], wsEndpoint: wsEndpoint.replace(/:\d+\/devtools/, ':1/devtools') };
     writeFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), JSON.stringify(gone), { mode: 0o600 });
     const unreachable = await h.cli({ tab: 't999', steps: [{ pageFunction: '1' }] }, { env });
-    expect(unreachable.out.error?.message, unreachable.stdout).toMatch(/Tab t999 is unreachable: Cannot connect to ws:\/\/••••@127\.0\.0\.1:1\//);
+    expect(unreachable.out.error?.message, unreachable.stdout).toMatch(
+      /Tab t999 is unreachable: Cannot connect to ws:\/\/••••@127\.0\.0\.1:1\//,
+    );
     expect(unreachable.stdout).not.toMatch(CREDENTIALS);
   });
 });
@@ -227,7 +319,7 @@ describe('issue 15 item 7: one answer stays under 256 KB whatever the page does'
     tab = r.out.tab;
   });
 
-  it('a 2 MB <title> is cut in the context and in a failed click\'s failure context; the page keeps its title', async () => {
+  it("a 2 MB <title> is cut in the context and in a failed click's failure context; the page keeps its title", async () => {
     expect(await evalInTab(tab, 'document.title.length')).toBe(2_000_000);
     const read = await h.cli({ tab, steps: [{ snapshot: true }] }, { env });
     expect(Buffer.byteLength(read.stdout)).toBeLessThan(8_000);
@@ -239,13 +331,27 @@ describe('issue 15 item 7: one answer stays under 256 KB whatever the page does'
     // The normal path: the title is still there to read on purpose, cut.
     const listed = await h.cli({ steps: [{ listTabs: true }] }, { env });
     // (Chrome itself gives at most 4096 characters of a title here.)
-    expect(listed.out.steps[0].output.tabs.find((t: any) => t.tab === tab).title).toMatch(/^T{300}…\[cut: \d+ more characters\]$/);
+    expect(listed.out.steps[0].output.tabs.find((t: any) => t.tab === tab).title).toMatch(
+      /^T{300}…\[cut: \d+ more characters\]$/,
+    );
   });
 
   it('a pageFunction returning 50 MB answers small (cut, with its length) and in bounded memory', async () => {
     const run = (pageFunction: string): { out: any; bytes: number; peakKb: number } => {
-      const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, CLI, JSON.stringify({ tab, steps: [{ pageFunction }] })], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-      return { out: JSON.parse(r.stdout), bytes: Buffer.byteLength(r.stdout), peakKb: Number(r.stderr.trim().split('\n').pop()) };
+      const r = spawnSync(
+        '/usr/bin/time',
+        ['-f', '%M', process.execPath, CLI, JSON.stringify({ tab, steps: [{ pageFunction }] })],
+        {
+          env,
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
+      return {
+        out: JSON.parse(r.stdout),
+        bytes: Buffer.byteLength(r.stdout),
+        peakKb: Number(r.stderr.trim().split('\n').pop()),
+      };
     };
     // A function's value is cut in the page: only 50,000 characters cross the wire.
     const fn = run("() => 'x'.repeat(50_000_000)");
@@ -259,10 +365,15 @@ describe('issue 15 item 7: one answer stays under 256 KB whatever the page does'
     expect(expr.out.steps[0].output).toMatchObject({ type: 'string', length: 50_000_000, truncated: true });
     expect(expr.peakKb).toBeLessThan(320_000);
     // Unserialized (by value, as the page gave it): the last guard cuts it and says so.
-    const raw = await h.cli({ tab, steps: [{ pageFunction: { expression: "'y'.repeat(3_000_000)", serialize: false } }] }, { env });
+    const raw = await h.cli(
+      { tab, steps: [{ pageFunction: { expression: "'y'.repeat(3_000_000)", serialize: false } }] },
+      { env },
+    );
     expect(Buffer.byteLength(raw.stdout)).toBeLessThan(CEILING);
     expect(raw.out.status).toBe('ok');
-    expect(raw.out.cut).toMatch(/^This answer was \d+ bytes, over the 262144-byte ceiling: 1 strings cut to \d+ characters/);
+    expect(raw.out.cut).toMatch(
+      /^This answer was \d+ bytes, over the 262144-byte ceiling: 1 strings cut to \d+ characters/,
+    );
     expect(raw.out.steps[0].output).toMatch(/^y{32768}…\[cut: 2967232 more characters\]$/);
   });
 

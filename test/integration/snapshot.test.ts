@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 async function snap(tab: string, params: unknown = true): Promise<Record<string, any>> {
   const r = await h.cli({ tab, steps: [{ snapshot: params }] });
@@ -26,45 +30,47 @@ describe('snapshot YAML', () => {
     const tab = await h.open('aria.html');
     const out = await snap(tab);
     expect(out.snapshotId).toMatch(/^s\d+$/);
-    expect(withoutRefs(out.yaml)).toBe([
-      '# scoped to main; also on the page: banner, navigation "Main", contentinfo (use {"root":"body"} for all)',
-      '- main:',
-      '  - heading "Account settings" [level=1]',
-      '  - paragraph: Manage your profile here.',
-      '  - form "Profile":',
-      '    - textbox "Email" [required] [name=email]: "ann@example.com"',
-      '    - text: Password',
-      '    - textbox "Password": "••••"',
-      '    - textbox "Nickname": ""',
-      '    - textbox "Phone number": ""',
-      '    - searchbox "Search docs": ""',
-      '    - checkbox "Subscribe" [checked]',
-      '    - checkbox "Select all" [checked=mixed]',
-      '    - combobox "Country": "Japan"',
-      '    - textbox "Bio": "Hello"',
-      '    - button "Save" [disabled]',
-      '    - button "More options" [collapsed]',
-      '    - button "Bold" [pressed]',
-      '    - button "Send"',
-      '    - textbox "Birthday" [type=date]: "2000-01-02"',
-      '  - img "Logo"',
-      '  - table "People":',
-      '    - row "Name Age City"',
-      '    - row "Ann 34 Paris"',
-      '  - list:',
-      '    - listitem: First',
-      '    - listitem:',
-      '      - link "Second" [url=/aria.html#second]',
-      '  - tablist:',
-      '    - tab "Tab A" [selected]',
-      '    - tab "Tab B"',
-      '  - generic: Clickable div',
-      '  - generic: Pointer span',
-      '  - link "External" [url=https://other.example/path]',
-      '  - paragraph: A very long paragraph name? no — a very long link follows.',
-      '  - link "This link text is deliberately very long so that its accessible name has to be cut somewhere past o…" [url=/long]',
-      '  - status: Ready',
-    ].join('\n'));
+    expect(withoutRefs(out.yaml)).toBe(
+      [
+        '# scoped to main; also on the page: banner, navigation "Main", contentinfo (use {"root":"body"} for all)',
+        '- main:',
+        '  - heading "Account settings" [level=1]',
+        '  - paragraph: Manage your profile here.',
+        '  - form "Profile":',
+        '    - textbox "Email" [required] [name=email]: "ann@example.com"',
+        '    - text: Password',
+        '    - textbox "Password": "••••"',
+        '    - textbox "Nickname": ""',
+        '    - textbox "Phone number": ""',
+        '    - searchbox "Search docs": ""',
+        '    - checkbox "Subscribe" [checked]',
+        '    - checkbox "Select all" [checked=mixed]',
+        '    - combobox "Country": "Japan"',
+        '    - textbox "Bio": "Hello"',
+        '    - button "Save" [disabled]',
+        '    - button "More options" [collapsed]',
+        '    - button "Bold" [pressed]',
+        '    - button "Send"',
+        '    - textbox "Birthday" [type=date]: "2000-01-02"',
+        '  - img "Logo"',
+        '  - table "People":',
+        '    - row "Name Age City"',
+        '    - row "Ann 34 Paris"',
+        '  - list:',
+        '    - listitem: First',
+        '    - listitem:',
+        '      - link "Second" [url=/aria.html#second]',
+        '  - tablist:',
+        '    - tab "Tab A" [selected]',
+        '    - tab "Tab B"',
+        '  - generic: Clickable div',
+        '  - generic: Pointer span',
+        '  - link "External" [url=https://other.example/path]',
+        '  - paragraph: A very long paragraph name? no — a very long link follows.',
+        '  - link "This link text is deliberately very long so that its accessible name has to be cut somewhere past o…" [url=/long]',
+        '  - status: Ready',
+      ].join('\n'),
+    );
   });
 
   it('gives refs to interactive, onclick and pointer elements only', async () => {
@@ -79,7 +85,8 @@ describe('snapshot YAML', () => {
   it('scopes to a root selector or role, and fails fast on a bad root', async () => {
     const tab = await h.open('aria.html');
     expect(withoutRefs((await snap(tab, { root: 'role=navigation' })).yaml)).toBe(
-      '- navigation "Main":\n  - link "Home" [url=/]\n  - link "Docs" [url=/docs?x=1]');
+      '- navigation "Main":\n  - link "Home" [url=/]\n  - link "Docs" [url=/docs?x=1]',
+    );
     expect((await snap(tab, { root: 'body' })).yaml).toMatch(/^- banner:/);
     const bad = await h.cli({ tab, steps: [{ snapshot: { root: 'main[' } }] });
     expect(bad.out.steps[0].errorType).toBe('StepValidationError');
@@ -90,7 +97,11 @@ describe('snapshot YAML', () => {
   it('has interactive and summary detail levels', async () => {
     const tab = await h.open('aria.html');
     const interactive = withoutRefs((await snap(tab, { detail: 'interactive', root: 'form' })).yaml);
-    expect(interactive.split('\n').slice(0, 3)).toEqual(['- form "Profile":', '  - textbox "Email" [required] [name=email]: "ann@example.com"', '  - textbox "Password": "••••"']);
+    expect(interactive.split('\n').slice(0, 3)).toEqual([
+      '- form "Profile":',
+      '  - textbox "Email" [required] [name=email]: "ann@example.com"',
+      '  - textbox "Password": "••••"',
+    ]);
     expect(interactive).not.toMatch(/text: Password/);
     const summary = (await snap(tab, { detail: 'summary', root: 'body' })).yaml;
     expect(summary).not.toMatch(/ref=/);
@@ -133,11 +144,28 @@ describe('refs', () => {
   it('re-resolves refs after a re-render, the right one of two identical buttons included', async () => {
     const tab = await h.open('rerender.html');
     const yaml = (await snap(tab)).yaml;
-    const deletes = yaml.split('\n').filter((l: string) => l.includes('button "Delete"')).map((l: string) => /ref=(s\d+e\d+)/.exec(l)![1]!);
+    const deletes = yaml
+      .split('\n')
+      .filter((l: string) => l.includes('button "Delete"'))
+      .map((l: string) => /ref=(s\d+e\d+)/.exec(l)![1]!);
     expect(deletes).toHaveLength(3);
     const boxesBefore = (await h.cli({ tab, steps: [{ getBox: deletes }] })).out.steps[0].output;
     await h.cli({ tab, steps: [{ pageFunction: 'document.getElementById("rerender").click()' }] });
-    const r = await h.cli({ tab, steps: [{ getBox: deletes }, { pageFunction: { fn: '(refs) => [...refs.entries()].filter(([k]) => k === "' + deletes[1] + '").map(([, el]) => el.dataset.index)', refs: true } }] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        { getBox: deletes },
+        {
+          pageFunction: {
+            fn:
+              '(refs) => [...refs.entries()].filter(([k]) => k === "' +
+              deletes[1] +
+              '").map(([, el]) => el.dataset.index)',
+            refs: true,
+          },
+        },
+      ],
+    });
     const after = r.out.steps[0].output;
     for (const ref of deletes) {
       expect(after[ref]).toMatchObject({ reResolved: true, y: boxesBefore[ref].y, x: boxesBefore[ref].x });
@@ -173,7 +201,9 @@ describe('refs', () => {
     const tab = await h.open('frames.html');
     expect((await snap(tab, { includeFrames: false })).yaml).not.toMatch(/Framed button/);
     const yaml = (await snap(tab)).yaml;
-    expect(withoutRefs(yaml)).toMatch(/- iframe "Inner frame":\n\s+- heading "Inside the frame" \[level=2\]\n\s+- button "Framed button"/);
+    expect(withoutRefs(yaml)).toMatch(
+      /- iframe "Inner frame":\n\s+- heading "Inside the frame" \[level=2\]\n\s+- button "Framed button"/,
+    );
   });
 });
 
@@ -197,7 +227,15 @@ describe('after a visual command', () => {
 
   it('reports state changes and a full snapshot file, and leaves out the unchanged screen', async () => {
     const tab = await h.open('changes.html');
-    const r = await h.cli({ tab, steps: [{ pageFunction: '() => { document.getElementById("agree").click(); document.getElementById("status").textContent = "Saved"; }' }] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        {
+          pageFunction:
+            '() => { document.getElementById("agree").click(); document.getElementById("status").textContent = "Saved"; }',
+        },
+      ],
+    });
     expect(r.out.status).toBe('ok');
     // Same document, same scroll, no element came or went: the last snapshot plus `changes` is the screen.
     expect(r.out.viewportSnapshot).toBeUndefined();
@@ -205,20 +243,37 @@ describe('after a visual command', () => {
     const c = r.out.changes;
     expect(c.summary).toMatch(/^Ran script\. status: 'Saved'; checkbox 'Agree' \[ref=s\d+e\d+\] checked\.$/);
     expect(c.text).toEqual(["status: '' \u2192 'Saved'"]);
-    expect(c.changed).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'checked', from: 'false', to: 'true' })]));
+    expect(c.changed).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'checked', from: 'false', to: 'true' })]),
+    );
   });
 
   it('sends the screen again, last in the answer, when content appears with more inside than its line, after a scroll', async () => {
-    const opened = await h.cli({ tab: await h.open('changes.html'), steps: [{ pageFunction: '() => { document.getElementById("toggle").click(); }' }] });
+    const opened = await h.cli({
+      tab: await h.open('changes.html'),
+      steps: [{ pageFunction: '() => { document.getElementById("toggle").click(); }' }],
+    });
     const keys = Object.keys(opened.out);
     expect(keys[keys.length - 1]).toBe('viewportSnapshot');
     expect(opened.out.viewportSnapshot).toMatch(/link "Alpha"[\s\S]*link "Beta"/);
-    expect(opened.out.changes.summary).toMatch(/^Ran script\. listitem 'Alpha' appeared; listitem 'Beta' appeared; button 'Menu' \[ref=s\d+e\d+\] expanded\.$/);
+    expect(opened.out.changes.summary).toMatch(
+      /^Ran script\. listitem 'Alpha' appeared; listitem 'Beta' appeared; button 'Menu' \[ref=s\d+e\d+\] expanded\.$/,
+    );
     expect(opened.out.changes.appeared).toEqual(["listitem 'Alpha' (+1 inside)", "listitem 'Beta' (+1 inside)"]);
     const scrolled = await h.cli({ tab: await h.open('big.html'), steps: [{ scroll: { y: 600 } }] });
     expect(scrolled.out.viewportSnapshot).toMatch(/\[ref=s\d+e\d+\]/);
-    const many = await h.cli({ tab: await h.open('changes.html'), steps: [{ pageFunction: '() => { for (let i = 0; i < 12; i++) { const b = document.createElement("button"); b.textContent = "New " + i; document.body.prepend(b); } }' }] });
-    expect(many.out.changes.summary).toMatch(/^Ran script\. button 'New 11' \[ref=s\d+e\d+\] appeared; .*; \+9 more\.$/);
+    const many = await h.cli({
+      tab: await h.open('changes.html'),
+      steps: [
+        {
+          pageFunction:
+            '() => { for (let i = 0; i < 12; i++) { const b = document.createElement("button"); b.textContent = "New " + i; document.body.prepend(b); } }',
+        },
+      ],
+    });
+    expect(many.out.changes.summary).toMatch(
+      /^Ran script\. button 'New 11' \[ref=s\d+e\d+\] appeared; .*; \+9 more\.$/,
+    );
     // Twelve buttons, each listed with its ref: the lines stand for the screen.
     expect(many.out.changes.appeared).toHaveLength(12);
     expect(many.out.changes.appeared[0]).toMatch(/^button 'New 11' \[ref=s\d+e\d+\]$/);
@@ -227,7 +282,15 @@ describe('after a visual command', () => {
 
   it('reports removed elements and value changes', async () => {
     const tab = await h.open('changes.html');
-    const r = await h.cli({ tab, steps: [{ pageFunction: '() => { document.getElementById("remove").click(); document.getElementById("name").value = "Ann"; }' }] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        {
+          pageFunction:
+            '() => { document.getElementById("remove").click(); document.getElementById("name").value = "Ann"; }',
+        },
+      ],
+    });
     expect(r.out.changes.gone).toEqual([expect.stringMatching(/^button 'Remove me' \[ref=s\d+e\d+\]$/)]);
     expect(r.out.changes.changed).toEqual([expect.objectContaining({ field: 'value', from: '', to: 'Ann' })]);
   });

@@ -9,20 +9,34 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('basic.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const run = (steps: unknown[]) => h.cli({ tab, steps });
 const docCookies = () => h.value(tab, 'document.cookie.split("; ").filter(Boolean).sort()');
 
 describe('cookies', () => {
   it('sets cookies for the page, reads them (httpOnly too) and clears them by name and all at once', async () => {
-    const set = await run([{ cookies: { set: [{ name: 'a', value: '1' }, { name: 'b', value: 'two', path: '/' }, { name: 'h', value: 'x', httpOnly: true, sameSite: 'Lax' }] } }]);
+    const set = await run([
+      {
+        cookies: {
+          set: [
+            { name: 'a', value: '1' },
+            { name: 'b', value: 'two', path: '/' },
+            { name: 'h', value: 'x', httpOnly: true, sameSite: 'Lax' },
+          ],
+        },
+      },
+    ]);
     expect(set.out.steps[0].output).toEqual({ set: 3 });
     expect(await docCookies()).toEqual(['a=1', 'b=two']); // httpOnly is hidden from the page
 
     const get = await run([{ cookies: { get: true } }]);
     const host = new URL(h.baseUrl).hostname;
-    expect(get.out.steps[0].output.cookies.sort((x: { name: string }, y: { name: string }) => x.name.localeCompare(y.name))).toEqual([
+    expect(
+      get.out.steps[0].output.cookies.sort((x: { name: string }, y: { name: string }) => x.name.localeCompare(y.name)),
+    ).toEqual([
       { name: 'a', value: '1', domain: host, path: '/' },
       { name: 'b', value: 'two', domain: host, path: '/' },
       { name: 'h', value: 'x', domain: host, path: '/', httpOnly: true, sameSite: 'Lax' },
@@ -52,7 +66,9 @@ describe('cookies', () => {
   });
 
   it('reports a cookie Chrome refused instead of claiming it was set', async () => {
-    const r = await run([{ cookies: { set: [{ name: 'bad', value: 'v', url: 'http://127.0.0.1/', domain: 'example.com' }] } }]);
+    const r = await run([
+      { cookies: { set: [{ name: 'bad', value: 'v', url: 'http://127.0.0.1/', domain: 'example.com' }] } },
+    ]);
     expect(r.code).toBe(1);
     expect(r.out.steps[0].error).toMatch(/refused|did not keep/);
     expect(await docCookies()).toEqual([]);
@@ -77,7 +93,9 @@ describe('storage', () => {
       { type: 'local', origin: h.baseUrl, items: { theme: 'dark', missing: null } },
       { type: 'local', origin: h.baseUrl, removed: 1 },
     ]);
-    expect(await h.value(tab, '[localStorage.getItem("theme"), localStorage.getItem("prefs"), localStorage.getItem("n")]')).toEqual([null, '{"a":1}', '3']);
+    expect(
+      await h.value(tab, '[localStorage.getItem("theme"), localStorage.getItem("prefs"), localStorage.getItem("n")]'),
+    ).toEqual([null, '{"a":1}', '3']);
     const all = await run([{ storage: { get: true } }, { storage: { clear: true } }]);
     expect(all.out.steps[0].output.items).toEqual({ n: '3', prefs: '{"a":1}' });
     expect(all.out.steps[1].output.cleared).toBe(2);
@@ -92,11 +110,16 @@ describe('storage', () => {
 });
 
 describe('geolocation', () => {
-  const position = 'new Promise((r) => navigator.geolocation.getCurrentPosition((p) => r([p.coords.latitude, p.coords.longitude, p.coords.accuracy]), (e) => r("error " + e.code), { timeout: 1000 }))';
-  const read = async () => (await run([{ pageFunction: { expression: position, serialize: false } }])).out.steps[0].output;
+  const position =
+    'new Promise((r) => navigator.geolocation.getCurrentPosition((p) => r([p.coords.latitude, p.coords.longitude, p.coords.accuracy]), (e) => r("error " + e.code), { timeout: 1000 }))';
+  const read = async () =>
+    (await run([{ pageFunction: { expression: position, serialize: false } }])).out.steps[0].output;
 
   it('emulates the position now and in later calls (kept with the tab), until false', async () => {
-    const r = await run([{ geolocation: { latitude: 48.8584, longitude: 2.2945, accuracy: 25 } }, { pageFunction: { expression: position, serialize: false } }]);
+    const r = await run([
+      { geolocation: { latitude: 48.8584, longitude: 2.2945, accuracy: 25 } },
+      { pageFunction: { expression: position, serialize: false } },
+    ]);
     expect(r.out.steps[0].output).toEqual({ latitude: 48.8584, longitude: 2.2945, accuracy: 25 });
     expect(r.out.steps[1].output).toEqual([48.8584, 2.2945, 25]);
     // A new invocation attaches a new session: the override is re-applied from the registry.

@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 describe('tabs', () => {
   it('opens a tab, loads the page and reports context and an auto screenshot', async () => {
@@ -15,12 +19,25 @@ describe('tabs', () => {
     expect(r.out.status).toBe('ok');
     expect(r.out.tab).toMatch(/^t\d+$/);
     expect(r.out.steps[0].output).toMatchObject({ url: `${h.baseUrl}/basic.html`, status: 200 });
-    expect(r.out.context).toMatchObject({ url: `${h.baseUrl}/basic.html`, title: 'Basic page', scroll: { y: 0, percent: 0 } });
+    expect(r.out.context).toMatchObject({
+      url: `${h.baseUrl}/basic.html`,
+      title: 'Basic page',
+      scroll: { y: 0, percent: 0 },
+    });
     expect(r.out.context.viewport.width).toBeGreaterThan(0);
     expect(r.out.screenshot).toBe(join(h.tmp, 'cdp-skill', `${r.out.tab}.after.png`));
     expect(readFileSync(r.out.screenshot).subarray(1, 4).toString()).toBe('PNG');
     // Output order: small fields first.
-    expect(Object.keys(r.out)).toEqual(['status', 'tab', 'navigated', 'context', 'screenshot', 'fullSnapshot', 'steps', 'viewportSnapshot']);
+    expect(Object.keys(r.out)).toEqual([
+      'status',
+      'tab',
+      'navigated',
+      'context',
+      'screenshot',
+      'fullSnapshot',
+      'steps',
+      'viewportSnapshot',
+    ]);
   });
 
   it('keeps the registry in a private directory', async () => {
@@ -92,11 +109,15 @@ describe('tabs', () => {
   });
 
   it('chromeStatus opens a blank tab when Chrome has none', async () => {
-    const list = await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json() as { id: string; type: string }[];
+    const list = (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as { id: string; type: string }[];
     for (const t of list.filter((t) => t.type === 'page')) await fetch(`http://127.0.0.1:${h.port}/json/close/${t.id}`);
     const r = await h.cli({ steps: [{ chromeStatus: { port: h.port } }] });
     const out = r.out.steps[0].output;
-    expect(out).toMatchObject({ running: true, createdTab: true, note: 'Chrome had no tabs open. Created a blank tab.' });
+    expect(out).toMatchObject({
+      running: true,
+      createdTab: true,
+      note: 'Chrome had no tabs open. Created a blank tab.',
+    });
     expect(out.tabs).toHaveLength(1);
     expect(out.tabs[0].url).toBe('about:blank');
   });

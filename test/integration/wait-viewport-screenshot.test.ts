@@ -10,7 +10,9 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('basic.html');
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const run = (steps: unknown[], extra: Record<string, unknown> = {}) => h.cli({ tab, steps, ...extra });
 
@@ -76,7 +78,11 @@ describe('wait', () => {
   });
 
   it('continues after a failure when stopOnError is false', async () => {
-    const r = await h.cli({ tab, stopOnError: false, steps: [{ wait: '#missing', timeout: 200 }, { pageFunction: '2' }] });
+    const r = await h.cli({
+      tab,
+      stopOnError: false,
+      steps: [{ wait: '#missing', timeout: 200 }, { pageFunction: '2' }],
+    });
     expect(r.out.status).toBe('error');
     expect(r.out.steps[1]).toMatchObject({ status: 'ok', output: { value: 2 } });
   });
@@ -103,7 +109,9 @@ describe('viewport', () => {
 });
 
 describe('screenshot', () => {
-  beforeAll(async () => { await run([{ viewport: { width: 1000, height: 700 } }, { goto: `${h.baseUrl}/basic.html` }]); });
+  beforeAll(async () => {
+    await run([{ viewport: { width: 1000, height: 700 } }, { goto: `${h.baseUrl}/basic.html` }]);
+  });
 
   it('captures the viewport to a file', async () => {
     const r = await run([{ screenshot: true }]);
@@ -122,7 +130,12 @@ describe('screenshot', () => {
 
   it('captures an element with padding, and a clip', async () => {
     const el = await run([{ screenshot: { selector: '#heading', padding: 10 } }]);
-    const box = await run([{ pageFunction: '(() => { const r = document.getElementById("heading").getBoundingClientRect(); return [r.width, r.height] })()' }]);
+    const box = await run([
+      {
+        pageFunction:
+          '(() => { const r = document.getElementById("heading").getBoundingClientRect(); return [r.width, r.height] })()',
+      },
+    ]);
     const [w, hgt] = box.out.steps[0].output.value;
     expect(el.out.steps[0].output.width).toBe(Math.round(w + 20));
     expect(el.out.steps[0].output.height).toBe(Math.round(hgt + 20));
@@ -138,8 +151,10 @@ describe('screenshot', () => {
   });
 
   it('keeps a transparent background with omitBackground', async () => {
-    const r = await run([{ pageFunction: 'document.documentElement.style.background = "transparent"' },
-      { screenshot: { omitBackground: true, clip: { x: 0, y: 2000, width: 20, height: 20 } } }]);
+    const r = await run([
+      { pageFunction: 'document.documentElement.style.background = "transparent"' },
+      { screenshot: { omitBackground: true, clip: { x: 0, y: 2000, width: 20, height: 20 } } },
+    ]);
     const b = readFileSync(r.out.steps[1].output.path);
     expect(b[25]).toBe(6); // PNG colour type 6: RGBA
   });
@@ -152,7 +167,10 @@ describe('screenshot', () => {
   });
 
   it('refuses a full page taller than 16384 px with advice', async () => {
-    const r = await run([{ pageFunction: 'document.querySelector(".tall").style.height = "20000px"' }, { screenshot: { fullPage: true } }]);
+    const r = await run([
+      { pageFunction: 'document.querySelector(".tall").style.height = "20000px"' },
+      { screenshot: { fullPage: true } },
+    ]);
     expect(r.out.steps[1].errorType).toBe('StepValidationError');
     expect(r.out.steps[1].error).toMatch(/16384px.*clip/);
   });

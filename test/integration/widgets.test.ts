@@ -10,20 +10,34 @@ beforeAll(async () => {
   h = await startHarness();
   tab = await h.open('widgets.html');
   // Shoelace's autoloader defines its elements asynchronously.
-  await h.cli({ tab, steps: [{ wait: { selector: 'sl-button', state: 'attached' } }, { pageFunction: 'customElements.whenDefined("sl-checkbox")' }] });
+  await h.cli({
+    tab,
+    steps: [
+      { wait: { selector: 'sl-button', state: 'attached' } },
+      { pageFunction: 'customElements.whenDefined("sl-checkbox")' },
+    ],
+  });
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 describe('real widget libraries', () => {
   it('picks a day in a flatpickr calendar', async () => {
-    const r = await h.cli({ tab, steps: [{ click: '#date' }, { click: { text: '15', exact: true, withinSelector: '.flatpickr-calendar.open' } }] });
+    const r = await h.cli({
+      tab,
+      steps: [{ click: '#date' }, { click: { text: '15', exact: true, withinSelector: '.flatpickr-calendar.open' } }],
+    });
     expect(r.out.status).toBe('ok');
     expect(await h.value(tab, 'document.querySelector("#date").value')).toBe('2025-03-15');
     expect(await h.value(tab, 'window.__events')).toContain('date:2025-03-15');
   });
 
   it('chooses an option of a Tom Select drop-down', async () => {
-    const r = await h.cli({ tab, steps: [{ click: '.ts-control' }, { click: { text: 'Cherry', withinSelector: '.ts-dropdown' } }] });
+    const r = await h.cli({
+      tab,
+      steps: [{ click: '.ts-control' }, { click: { text: 'Cherry', withinSelector: '.ts-dropdown' } }],
+    });
     expect(r.out.status).toBe('ok');
     expect(await h.value(tab, 'document.querySelector("#fruit").value')).toBe('cherry');
   });
@@ -37,7 +51,14 @@ describe('real widget libraries', () => {
   });
 
   it('fills, ticks and clicks Shoelace components inside their shadow roots', async () => {
-    const r = await h.cli({ tab, steps: [{ fill: { label: 'Nickname', value: 'neo' } }, { click: { text: 'Accept terms' } }, { click: { text: 'Continue' } }] });
+    const r = await h.cli({
+      tab,
+      steps: [
+        { fill: { label: 'Nickname', value: 'neo' } },
+        { click: { text: 'Accept terms' } },
+        { click: { text: 'Continue' } },
+      ],
+    });
     expect(r.out.status).toBe('ok');
     expect(await h.value(tab, 'document.querySelector("#nick").value')).toBe('neo');
     expect(await h.value(tab, 'document.querySelector("#terms").checked')).toBe(true);

@@ -3,16 +3,28 @@ import { expect, it } from 'vitest';
 import { capRuns, fitTree, headWithCount, renderYaml } from '../../src/aria/index.js';
 import type { AriaNode } from '../../src/injected/aria-snapshot.js';
 
-const grid = (rows: number): AriaNode[] => [{ role: 'grid', name: 'People', children: Array.from({ length: rows }, (_, i) => ({ role: 'row', name: `Person ${i} ${'x'.repeat(40)}`, ref: `s1e${i + 1}` })) }];
+const grid = (rows: number): AriaNode[] => [
+  {
+    role: 'grid',
+    name: 'People',
+    children: Array.from({ length: rows }, (_, i) => ({
+      role: 'row',
+      name: `Person ${i} ${'x'.repeat(40)}`,
+      ref: `s1e${i + 1}`,
+    })),
+  },
+];
 
 it('cuts a long run of rows to its first few and counts the rest', () => {
-  expect(renderYaml(capRuns(grid(6), 3))).toBe([
-    '- grid "People":',
-    `  - row "Person 0 ${'x'.repeat(40)}" [ref=s1e1]`,
-    `  - row "Person 1 ${'x'.repeat(40)}" [ref=s1e2]`,
-    `  - row "Person 2 ${'x'.repeat(40)}" [ref=s1e3]`,
-    '  - text: \u2026 3 more row (in fullSnapshot)',
-  ].join('\n'));
+  expect(renderYaml(capRuns(grid(6), 3))).toBe(
+    [
+      '- grid "People":',
+      `  - row "Person 0 ${'x'.repeat(40)}" [ref=s1e1]`,
+      `  - row "Person 1 ${'x'.repeat(40)}" [ref=s1e2]`,
+      `  - row "Person 2 ${'x'.repeat(40)}" [ref=s1e3]`,
+      '  - text: \u2026 3 more row (in fullSnapshot)',
+    ].join('\n'),
+  );
   expect(capRuns(grid(4), 3)).toEqual(grid(4)); // one more is shown rather than counted
 });
 

@@ -9,15 +9,22 @@ describe('Deadline call log', () => {
     for (let i = 0; i < 3; i++) d.log('button "Save" is covered by div.modal — retrying');
     const err = await d.race(new Promise(() => {}), 'the moon').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
-    expect((err as Error).message).toBe('Timed out after 10ms waiting for the moon. Call log: waiting for "#save" to be ready for click; '
-      + 'button "Save" is covered by div.modal — retrying (×3)');
+    expect((err as Error).message).toBe(
+      'Timed out after 10ms waiting for the moon. Call log: waiting for "#save" to be ready for click; ' +
+        'button "Save" is covered by div.modal — retrying (×3)',
+    );
   });
 
   it('shares the log with capped deadlines, leaves out the wait the message already names, and adds what was pending', async () => {
     const d = Deadline.after(1_000);
     d.cap(5).log('waiting for the load event of /a');
-    const err = await d.cap(5).race(new Promise(() => {}), 'the load event of /a', () => '1 request in flight: /slow.js').catch((e: unknown) => e);
-    expect((err as Error).message).toBe('Timed out after 5ms waiting for the load event of /a. Call log: 1 request in flight: /slow.js');
+    const err = await d
+      .cap(5)
+      .race(new Promise(() => {}), 'the load event of /a', () => '1 request in flight: /slow.js')
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe(
+      'Timed out after 5ms waiting for the load event of /a. Call log: 1 request in flight: /slow.js',
+    );
   });
 
   it('shows at most the last 5 entries and 300 characters', () => {

@@ -20,13 +20,43 @@ describe('device presets', () => {
 
   it('includes every device the spec names', () => {
     const required = [
-      'iphone-se', 'iphone-12', 'iphone-12-pro', 'iphone-12-pro-max', 'iphone-13', 'iphone-13-mini',
-      'iphone-13-pro', 'iphone-13-pro-max', 'iphone-14', 'iphone-14-plus', 'iphone-14-pro',
-      'iphone-14-pro-max', 'iphone-15', 'iphone-15-plus', 'iphone-15-pro', 'iphone-15-pro-max',
-      'ipad', 'ipad-mini', 'ipad-air', 'ipad-pro-11', 'ipad-pro-12-9',
-      'pixel-5', 'pixel-6', 'pixel-7', 'pixel-7-pro', 'galaxy-s21', 'galaxy-s22', 'galaxy-s23',
-      'galaxy-s23-ultra', 'galaxy-tab-s7',
-      'desktop', 'desktop-hd', 'desktop-4k', 'laptop', 'macbook-air', 'macbook-pro-14', 'macbook-pro-16',
+      'iphone-se',
+      'iphone-12',
+      'iphone-12-pro',
+      'iphone-12-pro-max',
+      'iphone-13',
+      'iphone-13-mini',
+      'iphone-13-pro',
+      'iphone-13-pro-max',
+      'iphone-14',
+      'iphone-14-plus',
+      'iphone-14-pro',
+      'iphone-14-pro-max',
+      'iphone-15',
+      'iphone-15-plus',
+      'iphone-15-pro',
+      'iphone-15-pro-max',
+      'ipad',
+      'ipad-mini',
+      'ipad-air',
+      'ipad-pro-11',
+      'ipad-pro-12-9',
+      'pixel-5',
+      'pixel-6',
+      'pixel-7',
+      'pixel-7-pro',
+      'galaxy-s21',
+      'galaxy-s22',
+      'galaxy-s23',
+      'galaxy-s23-ultra',
+      'galaxy-tab-s7',
+      'desktop',
+      'desktop-hd',
+      'desktop-4k',
+      'laptop',
+      'macbook-air',
+      'macbook-pro-14',
+      'macbook-pro-16',
     ];
     for (const name of required) expect(names, name).toContain(name);
   });
@@ -63,14 +93,27 @@ describe('device presets', () => {
       const landscape = resolvePreset(name);
       const portrait = resolvePreset(name.slice(0, -'-landscape'.length));
       expect(portrait, name).toBeDefined();
-      expect(landscape, name).toEqual({ ...portrait, width: portrait?.height, height: portrait?.width, isLandscape: true });
+      expect(landscape, name).toEqual({
+        ...portrait,
+        width: portrait?.height,
+        height: portrait?.width,
+        isLandscape: true,
+      });
       expect(portrait?.isLandscape, name).toBeFalsy();
       expect(portrait!.height, name).toBeGreaterThan(portrait!.width);
     }
   });
 
   it('offers landscape twins for the main phones and tablets', () => {
-    for (const name of ['iphone-15-pro', 'iphone-se', 'pixel-7', 'galaxy-s23', 'ipad', 'ipad-pro-12-9', 'galaxy-tab-s7'])
+    for (const name of [
+      'iphone-15-pro',
+      'iphone-se',
+      'pixel-7',
+      'galaxy-s23',
+      'ipad',
+      'ipad-pro-12-9',
+      'galaxy-tab-s7',
+    ])
       expect(names).toContain(`${name}-landscape`);
   });
 
@@ -83,13 +126,13 @@ describe('device presets', () => {
     }
   });
 
-  it('keeps portrait widths and scale factors in each category\'s range (SPEC §18.5)', () => {
+  it("keeps portrait widths and scale factors in each category's range (SPEC §18.5)", () => {
     const ranges = {
-      'iphone': { width: [375, 430], scale: [2, 3] },
-      'ipad': { width: [768, 1024], scale: [2, 2] },
+      iphone: { width: [375, 430], scale: [2, 3] },
+      ipad: { width: [768, 1024], scale: [2, 2] },
       'android-phone': { width: [360, 412], scale: [2, 4] },
       'android-tablet': { width: [800, 800], scale: [2, 2] },
-      'desktop': { width: [1366, 3840], scale: [1, 2] },
+      desktop: { width: [1366, 3840], scale: [1, 2] },
     } as const;
     for (const name of names.filter((n) => !n.endsWith('-landscape'))) {
       const preset = resolvePreset(name)!;

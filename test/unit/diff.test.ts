@@ -9,7 +9,8 @@ function diff(changes: ObservedChange[]): ObservedDiff {
   for (const c of changes) counts[c.kind] = (counts[c.kind] ?? 0) + 1;
   return { changes, counts, unchanged: [] };
 }
-const tell = (changes: ObservedChange[], live: string[] = [], actions = ['click']) => tellChanges({ diff: diff(changes), actions, live, shownNow: '' });
+const tell = (changes: ObservedChange[], live: string[] = [], actions = ['click']) =>
+  tellChanges({ diff: diff(changes), actions, live, shownNow: '' });
 
 describe('tellChanges', () => {
   it('says so when nothing visible changed', () => {
@@ -27,38 +28,75 @@ describe('tellChanges', () => {
   });
 
   it('words text, moves, table rows and states', () => {
-    expect(line({ kind: 'text', role: 'heading', label: 'Billing', from: 'Overview', to: 'Billing' })).toBe("heading: 'Overview' \u2192 'Billing'");
-    expect(line({ kind: 'text', role: 'text', label: 'Volume: 65', from: 'Volume: 20', to: 'Volume: 65' })).toBe("text: 'Volume: 20' \u2192 'Volume: 65'");
-    expect(line({ kind: 'moved', role: 'listitem', label: 'Write release notes', from: '3', to: '1' })).toBe("listitem 'Write release notes' from 3rd to 1st");
-    expect(line({ kind: 'rows', role: 'table', label: 'People', from: '10', to: '3', first: 'Uma Jensen 41' })).toBe("table 'People': rows 10 \u2192 3, first row now 'Uma Jensen 41'");
-    expect(line({ kind: 'appeared', role: 'dialog', label: 'Edit', inside: 6, frame: 'Editor' })).toBe("in frame 'Editor': dialog 'Edit' (+6 inside)");
-    const c = tell([{ kind: 'state', role: 'checkbox', label: 'Agree', ref: 's1e4', field: 'checked', from: 'false', to: 'true' }]);
-    expect(c).toEqual({ summary: "Clicked. checkbox 'Agree' [ref=s1e4] checked.", changed: [{ ref: 's1e4', field: 'checked', from: 'false', to: 'true' }] });
+    expect(line({ kind: 'text', role: 'heading', label: 'Billing', from: 'Overview', to: 'Billing' })).toBe(
+      "heading: 'Overview' \u2192 'Billing'",
+    );
+    expect(line({ kind: 'text', role: 'text', label: 'Volume: 65', from: 'Volume: 20', to: 'Volume: 65' })).toBe(
+      "text: 'Volume: 20' \u2192 'Volume: 65'",
+    );
+    expect(line({ kind: 'moved', role: 'listitem', label: 'Write release notes', from: '3', to: '1' })).toBe(
+      "listitem 'Write release notes' from 3rd to 1st",
+    );
+    expect(line({ kind: 'rows', role: 'table', label: 'People', from: '10', to: '3', first: 'Uma Jensen 41' })).toBe(
+      "table 'People': rows 10 \u2192 3, first row now 'Uma Jensen 41'",
+    );
+    expect(line({ kind: 'appeared', role: 'dialog', label: 'Edit', inside: 6, frame: 'Editor' })).toBe(
+      "in frame 'Editor': dialog 'Edit' (+6 inside)",
+    );
+    const c = tell([
+      { kind: 'state', role: 'checkbox', label: 'Agree', ref: 's1e4', field: 'checked', from: 'false', to: 'true' },
+    ]);
+    expect(c).toEqual({
+      summary: "Clicked. checkbox 'Agree' [ref=s1e4] checked.",
+      changed: [{ ref: 's1e4', field: 'checked', from: 'false', to: 'true' }],
+    });
   });
 
   it('caps the lists and counts the rest; scrolling is counted, with a few names', () => {
-    const many = Array.from({ length: 30 }, (_, i): ObservedChange => ({ kind: 'appeared', role: 'button', label: `B${i}` }));
-    const scrolled = Array.from({ length: 20 }, (_, i): ObservedChange => ({ kind: i % 2 ? 'leftView' : 'enteredView', role: 'link', label: `L${i}` }));
+    const many = Array.from(
+      { length: 30 },
+      (_, i): ObservedChange => ({ kind: 'appeared', role: 'button', label: `B${i}` }),
+    );
+    const scrolled = Array.from(
+      { length: 20 },
+      (_, i): ObservedChange => ({ kind: i % 2 ? 'leftView' : 'enteredView', role: 'link', label: `L${i}` }),
+    );
     const c = tell([...scrolled, ...many], [], ['scroll']);
     expect(c.appeared).toHaveLength(12);
     expect(c.more).toEqual({ appeared: 18, enteredView: 10, leftView: 10 });
-    expect(c.summary).toBe("Scrolled. button 'B0' appeared; button 'B1' appeared; button 'B2' appeared; 10 entered view, 10 left view; +27 more.");
+    expect(c.summary).toBe(
+      "Scrolled. button 'B0' appeared; button 'B1' appeared; button 'B2' appeared; 10 entered view, 10 left view; +27 more.",
+    );
   });
 
   it('tells a live message once: not again as briefly shown', () => {
-    const c = tell([{ kind: 'text', role: 'status', label: '', from: '', to: '3 results available', live: 1 }], ['3 results available', 'Saved']);
+    const c = tell(
+      [{ kind: 'text', role: 'status', label: '', from: '', to: '3 results available', live: 1 }],
+      ['3 results available', 'Saved'],
+    );
     expect(c.transient).toEqual(['Saved']);
     expect(c.summary).toBe("Clicked. status: '3 results available'. Briefly shown: 'Saved'.");
   });
 
   it('names focus only when nothing else changed', () => {
-    const focus: ObservedChange = { kind: 'state', role: 'button', label: 'Go', ref: 's1e2', field: 'focused', to: 'true' };
+    const focus: ObservedChange = {
+      kind: 'state',
+      role: 'button',
+      label: 'Go',
+      ref: 's1e2',
+      field: 'focused',
+      to: 'true',
+    };
     expect(tell([focus]).summary).toBe("Clicked. button 'Go' [ref=s1e2] focused.");
-    expect(tell([focus, { kind: 'text', role: 'text', label: 'x', from: 'a', to: 'b' }]).summary).toBe("Clicked. text now 'b'.");
+    expect(tell([focus, { kind: 'text', role: 'text', label: 'x', from: 'a', to: 'b' }]).summary).toBe(
+      "Clicked. text now 'b'.",
+    );
   });
 
   it('never puts a field value in a gone line', () => {
-    expect(line({ kind: 'gone', role: 'textbox', label: 'Card number', ref: 's1e9' })).toBe("textbox 'Card number' [ref=s1e9]");
+    expect(line({ kind: 'gone', role: 'textbox', label: 'Card number', ref: 's1e9' })).toBe(
+      "textbox 'Card number' [ref=s1e9]",
+    );
   });
 });
 

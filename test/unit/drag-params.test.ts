@@ -4,9 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { validateCommand } from '../../src/runner/index.js';
 import { ValidationError } from '../../src/common/index.js';
 
-const params = async (drag: unknown): Promise<unknown> => (await validateCommand({ tab: 't1', steps: [{ drag }] })).steps[0]!.params;
+const params = async (drag: unknown): Promise<unknown> =>
+  (await validateCommand({ tab: 't1', steps: [{ drag }] })).steps[0]!.params;
 async function rejects(drag: unknown, message: RegExp): Promise<void> {
-  const err = await params(drag).then(() => undefined, (e: unknown) => e);
+  const err = await params(drag).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ValidationError);
   expect((err as Error).message).toMatch(message);
 }
@@ -18,7 +22,17 @@ describe('drag params', () => {
       target: { target: { by: 'css', selector: '#zone' }, offsetX: 10, offsetY: -5 },
       opts: { method: 'auto', steps: 10, delayMs: 0 },
     });
-    expect(await params({ source: { text: 'Card A' }, target: { x: 300, y: 200 }, method: 'html5', steps: 3, delay: 20, timeout: 500, force: true })).toEqual({
+    expect(
+      await params({
+        source: { text: 'Card A' },
+        target: { x: 300, y: 200 },
+        method: 'html5',
+        steps: 3,
+        delay: 20,
+        timeout: 500,
+        force: true,
+      }),
+    ).toEqual({
       source: { target: { by: 'text', text: 'Card A' } },
       target: { target: { by: 'coords', x: 300, y: 200 } },
       opts: { method: 'html5', steps: 3, delayMs: 20, timeoutMs: 500, force: true },

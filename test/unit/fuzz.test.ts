@@ -14,7 +14,8 @@ async function check(c: FuzzCase): Promise<string | undefined> {
   try {
     await validateCommand(c.input);
   } catch (err) {
-    if (!(err instanceof ParseError || err instanceof ValidationError)) return `${c.name}: ${(err as Error)?.constructor?.name} ${String(err)}`;
+    if (!(err instanceof ParseError || err instanceof ValidationError))
+      return `${c.name}: ${(err as Error)?.constructor?.name} ${String(err)}`;
     if (!err.message || /\n\s+at /.test(err.message)) return `${c.name}: message "${err.message}"`;
     if (err.message.length > 2_000) return `${c.name}: message of ${err.message.length} characters`;
   }
@@ -50,7 +51,12 @@ describe('fuzz: validation', () => {
 
   it('answers PARSE or VALIDATION for text that is not a JSON command', async () => {
     for (const { name, text } of textCases()) {
-      const err = await Promise.resolve().then(() => validateCommand(parseJson(text))).then(() => undefined, (e: unknown) => e);
+      const err = await Promise.resolve()
+        .then(() => validateCommand(parseJson(text)))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(err instanceof ParseError || err instanceof ValidationError, `${name}: ${String(err)}`).toBe(true);
     }
   });

@@ -39,7 +39,9 @@ describe('key definitions', () => {
     expect(lookupKey('Backspace')!.keyCode).toBe(8);
     expect(lookupKey('Delete')!.keyCode).toBe(46);
     expect(lookupKey('Insert')!.keyCode).toBe(45);
-    expect(['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown'].map((k) => lookupKey(k)!.keyCode)).toEqual([37, 38, 39, 40]);
+    expect(['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown'].map((k) => lookupKey(k)!.keyCode)).toEqual([
+      37, 38, 39, 40,
+    ]);
     expect(['PageUp', 'PageDown', 'End', 'Home'].map((k) => lookupKey(k)!.keyCode)).toEqual([33, 34, 35, 36]);
     expect(lookupKey('F1')!.keyCode).toBe(112);
     expect(lookupKey('F12')).toEqual({ key: 'F12', code: 'F12', keyCode: 123 });
@@ -51,7 +53,13 @@ describe('key definitions', () => {
     expect(lookupKey('Meta')).toMatchObject({ code: 'MetaLeft', keyCode: 91, location: 1 });
     expect(lookupKey('MetaRight')).toMatchObject({ keyCode: 92, location: 2 });
     expect(lookupKey('Numpad5')).toEqual({ key: '5', code: 'Numpad5', keyCode: 101, text: '5', location: 3 });
-    expect(lookupKey('NumpadEnter')).toEqual({ key: 'Enter', code: 'NumpadEnter', keyCode: 13, text: '\r', location: 3 });
+    expect(lookupKey('NumpadEnter')).toEqual({
+      key: 'Enter',
+      code: 'NumpadEnter',
+      keyCode: 13,
+      text: '\r',
+      location: 3,
+    });
   });
 
   it('reads names case-insensitively and by alias, characters case-sensitively', () => {
@@ -93,7 +101,11 @@ describe('key combinations', () => {
 
   it('holds the modifiers, then the key, shifted when Shift is held', () => {
     const c = combo('Control+Shift+p');
-    expect(c.keys.map((k) => [k.key, k.code])).toEqual([['Control', 'ControlLeft'], ['Shift', 'ShiftLeft'], ['P', 'KeyP']]);
+    expect(c.keys.map((k) => [k.key, k.code])).toEqual([
+      ['Control', 'ControlLeft'],
+      ['Shift', 'ShiftLeft'],
+      ['P', 'KeyP'],
+    ]);
     expect(combo('Shift+Tab').keys.map((k) => k.key)).toEqual(['Shift', 'Tab']);
   });
 
@@ -111,15 +123,22 @@ describe('key combinations', () => {
   });
 
   it('suggests the nearest key name for an unknown one', async () => {
-    expect(await unknownKeyWarning('Entr', 'Control+Entr')).toBe('Unknown key "Entr" in "Control+Entr": nothing was pressed. Did you mean "Enter"?');
-    expect(await unknownKeyWarning('ArowDown', 'ArowDown')).toBe('Unknown key "ArowDown": nothing was pressed. Did you mean "ArrowDown"?');
+    expect(await unknownKeyWarning('Entr', 'Control+Entr')).toBe(
+      'Unknown key "Entr" in "Control+Entr": nothing was pressed. Did you mean "Enter"?',
+    );
+    expect(await unknownKeyWarning('ArowDown', 'ArowDown')).toBe(
+      'Unknown key "ArowDown": nothing was pressed. Did you mean "ArrowDown"?',
+    );
     expect(await unknownKeyWarning('Zyxwvut', 'Zyxwvut')).toBe('Unknown key "Zyxwvut": nothing was pressed.');
     expect(knownKeyNames()).toContain('PageDown');
   });
 });
 
 describe('editing commands', () => {
-  const CTRL = 2, META = 4, SHIFT = 8, ALT = 1;
+  const CTRL = 2,
+    META = 4,
+    SHIFT = 8,
+    ALT = 1;
   it('sends the shortcut for Control or Meta alike', () => {
     expect(editingCommands('KeyA', CTRL)).toEqual(['selectAll']);
     expect(editingCommands('KeyA', META)).toEqual(['selectAll']);
@@ -160,7 +179,13 @@ describe('typing plan', () => {
   it('keys what the keyboard types and inserts runs of what it does not', () => {
     const plan = typingPlan('hé ✓日本\r\nA!');
     expect(plan.map((s) => ('insert' in s ? { insert: s.insert } : s.key.code))).toEqual([
-      'KeyH', { insert: 'é' }, 'Space', { insert: '✓日本' }, 'Enter', 'KeyA', 'Digit1',
+      'KeyH',
+      { insert: 'é' },
+      'Space',
+      { insert: '✓日本' },
+      'Enter',
+      'KeyA',
+      'Digit1',
     ]);
   });
 

@@ -21,19 +21,25 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 it('imports only downward, through index.ts', () => {
   const bad: string[] = [];
   for (const file of files(SRC)) {
     const layer = relative(SRC, file).includes('/') ? relative(SRC, file).split('/')[0]! : '.';
-    const specs = Array.from(readFileSync(file, 'utf8').matchAll(/from '(\.\.?\/[^']+)'|import\('(\.\.?\/[^']+)'\)/g), (m) => m[1] ?? m[2]!);
+    const specs = Array.from(
+      readFileSync(file, 'utf8').matchAll(/from '(\.\.?\/[^']+)'|import\('(\.\.?\/[^']+)'\)/g),
+      (m) => m[1] ?? m[2]!,
+    );
     for (const spec of specs) {
       const target = relative(SRC, join(file, '..', spec));
       const targetLayer = target.includes('/') ? target.split('/')[0]! : '.';
       if (targetLayer === layer) continue;
-      if (!ALLOWED[layer]?.includes(targetLayer)) bad.push(`${relative(SRC, file)} → ${spec} (layer ${targetLayer} not allowed)`);
+      if (!ALLOWED[layer]?.includes(targetLayer))
+        bad.push(`${relative(SRC, file)} → ${spec} (layer ${targetLayer} not allowed)`);
       else if (!spec.endsWith('/index.js')) bad.push(`${relative(SRC, file)} → ${spec} (not through index.js)`);
     }
   }
@@ -43,8 +49,12 @@ it('imports only downward, through index.ts', () => {
 // Safety by default (issue 8): nothing is sent anywhere but the configured Chrome. Only the CDP
 // layer's discovery (HTTP /json/*) and its WebSocket client may open network sockets.
 it('opens network connections only in cdp/discovery.ts and cdp/websocket.ts', () => {
-  const NETWORK = /from '(node:)?(http|https|http2|net|tls|dgram|dns|undici)'|from 'ws'|require(Builtin)?\('(node:)?(http|https|net|tls|dgram)'\)|\bfetch\(|\bWebSocket\(|\bXMLHttpRequest\b/;
+  const NETWORK =
+    /from '(node:)?(http|https|http2|net|tls|dgram|dns|undici)'|from 'ws'|require(Builtin)?\('(node:)?(http|https|net|tls|dgram)'\)|\bfetch\(|\bWebSocket\(|\bXMLHttpRequest\b/;
   // Page code (injected/) runs inside the page, under the page's own origin: it makes no requests either.
-  const users = files(SRC).filter((f) => NETWORK.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f)).sort();
+  const users = files(SRC)
+    .filter((f) => NETWORK.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(SRC, f))
+    .sort();
   expect(users).toEqual(['cdp/discovery.ts', 'cdp/websocket.ts']);
 });

@@ -4,12 +4,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  isLocalHost, lookupOptionsFromEnv, lookupSiteProfile, normaliseDomain, planProfileLookup, profilePath,
-  profilesDir, readSiteProfile, writeSiteProfile, MAX_PROFILE_BYTES,
+  isLocalHost,
+  lookupOptionsFromEnv,
+  lookupSiteProfile,
+  normaliseDomain,
+  planProfileLookup,
+  profilePath,
+  profilesDir,
+  readSiteProfile,
+  writeSiteProfile,
+  MAX_PROFILE_BYTES,
 } from '../../src/profiles/index.js';
 import { getStep } from '../../src/steps/index.js';
 
-const domainOf = (s: string) => { const r = normaliseDomain(s); return 'domain' in r ? r.domain : undefined; };
+const domainOf = (s: string) => {
+  const r = normaliseDomain(s);
+  return 'domain' in r ? r.domain : undefined;
+};
 
 describe('normaliseDomain', () => {
   it.each([
@@ -37,9 +48,34 @@ describe('normaliseDomain', () => {
   });
 
   it.each([
-    '', '   ', '.', '..', '../../etc', '../../etc/passwd', '/etc/passwd', 'a/b', 'github.com/path', 'a\\b',
-    '..\\..\\windows', 'git\0hub.com', 'a..b', '.hidden', 'foo bar', 'a:b', 'a:99999', 'a:0', 'github.com:80:80',
-    'C:\\x', '~/x', '$HOME', 'a;b', '%2e%2e', 'x'.repeat(300), 'file:///etc/passwd', 'http://', 'javascript:alert(1)',
+    '',
+    '   ',
+    '.',
+    '..',
+    '../../etc',
+    '../../etc/passwd',
+    '/etc/passwd',
+    'a/b',
+    'github.com/path',
+    'a\\b',
+    '..\\..\\windows',
+    'git\0hub.com',
+    'a..b',
+    '.hidden',
+    'foo bar',
+    'a:b',
+    'a:99999',
+    'a:0',
+    'github.com:80:80',
+    'C:\\x',
+    '~/x',
+    '$HOME',
+    'a;b',
+    '%2e%2e',
+    'x'.repeat(300),
+    'file:///etc/passwd',
+    'http://',
+    'javascript:alert(1)',
   ])('refuses %j', (input) => {
     const r = normaliseDomain(input);
     expect('problem' in r ? r.problem : `accepted as ${r.domain}`).toMatch(/domain|longer/);
@@ -48,13 +84,35 @@ describe('normaliseDomain', () => {
 
 describe('isLocalHost', () => {
   it.each([
-    'localhost', 'app.localhost', 'printer.local', '127.0.0.1', '127.1.2.3', '10.0.0.5', '172.16.0.1', '172.31.255.255',
-    '192.168.1.1', '169.254.1.1', '0.0.0.0', '[::1]', '[fd00::1]', '[fe80::1]', '[::ffff:7f00:1]', '[::ffff:c0a8:101]',
+    'localhost',
+    'app.localhost',
+    'printer.local',
+    '127.0.0.1',
+    '127.1.2.3',
+    '10.0.0.5',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.1.1',
+    '0.0.0.0',
+    '[::1]',
+    '[fd00::1]',
+    '[fe80::1]',
+    '[::ffff:7f00:1]',
+    '[::ffff:c0a8:101]',
   ])('%s is local', (h) => expect(isLocalHost(h)).toBe(true));
 
-  it.each(['github.com', '8.8.8.8', '172.15.0.1', '172.32.0.1', '192.169.0.1', '11.0.0.1', '[2001:db8::1]', 'localhost.com', 'mylocal'])(
-    '%s is not local', (h) => expect(isLocalHost(h)).toBe(false),
-  );
+  it.each([
+    'github.com',
+    '8.8.8.8',
+    '172.15.0.1',
+    '172.32.0.1',
+    '192.169.0.1',
+    '11.0.0.1',
+    '[2001:db8::1]',
+    'localhost.com',
+    'mylocal',
+  ])('%s is not local', (h) => expect(isLocalHost(h)).toBe(false));
 });
 
 describe('planProfileLookup', () => {
@@ -64,14 +122,30 @@ describe('planProfileLookup', () => {
     expect(planProfileLookup('http://example.com:8080/', on)).toEqual({ domain: 'example.com_8080', prompt: true });
   });
   it('never prompts on loopback or private-network pages, but still finds their profiles', () => {
-    for (const url of ['http://127.0.0.1:4173/a.html', 'http://localhost:3000/', 'http://10.1.2.3/', 'http://192.168.0.10/',
-      'http://172.20.0.2:8080/', 'http://[::1]:9000/']) {
+    for (const url of [
+      'http://127.0.0.1:4173/a.html',
+      'http://localhost:3000/',
+      'http://10.1.2.3/',
+      'http://192.168.0.10/',
+      'http://172.20.0.2:8080/',
+      'http://[::1]:9000/',
+    ]) {
       expect(planProfileLookup(url, on)?.prompt, url).toBe(false);
     }
   });
   it('has nothing to look up on file:, about:, data:, chrome: and other non-web pages', () => {
-    for (const url of ['about:blank', 'file:///tmp/a.html', 'data:text/html,hi', 'chrome://version', 'chrome-error://chromewebdata/',
-      'devtools://devtools/x', 'blob:https://a.com/1', 'javascript:void(0)', 'not a url', '']) {
+    for (const url of [
+      'about:blank',
+      'file:///tmp/a.html',
+      'data:text/html,hi',
+      'chrome://version',
+      'chrome-error://chromewebdata/',
+      'devtools://devtools/x',
+      'blob:https://a.com/1',
+      'javascript:void(0)',
+      'not a url',
+      '',
+    ]) {
       expect(planProfileLookup(url, on), url).toBeUndefined();
     }
   });
@@ -81,7 +155,9 @@ describe('planProfileLookup', () => {
     expect(lookupOptionsFromEnv({ CDP_SKILL_PROFILES: 'OFF' }).prompts).toBe(false);
     expect(lookupOptionsFromEnv({ CDP_SKILL_PROFILES: 'on' }).prompts).toBe(true);
     expect(planProfileLookup('https://github.com/', { prompts: false, allowLocal: false })?.prompt).toBe(false);
-    expect(planProfileLookup('http://127.0.0.1:1/', lookupOptionsFromEnv({ CDP_SKILL_PROFILES_ALLOW_LOCAL: '1' }))?.prompt).toBe(true);
+    expect(
+      planProfileLookup('http://127.0.0.1:1/', lookupOptionsFromEnv({ CDP_SKILL_PROFILES_ALLOW_LOCAL: '1' }))?.prompt,
+    ).toBe(true);
   });
 });
 
@@ -125,7 +201,9 @@ describe('profile store', () => {
   });
 
   it('refuses content over the cap and cuts an oversized hand-written file on read', async () => {
-    await expect(writeSiteProfile('big.example', 'x'.repeat(MAX_PROFILE_BYTES + 1))).rejects.toMatchObject({ type: 'VALIDATION' });
+    await expect(writeSiteProfile('big.example', 'x'.repeat(MAX_PROFILE_BYTES + 1))).rejects.toMatchObject({
+      type: 'VALIDATION',
+    });
     writeFileSync(join(profilesDir(), 'big.example.md'), 'y'.repeat(MAX_PROFILE_BYTES + 100));
     const text = await readSiteProfile('big.example');
     expect(text!.startsWith('y'.repeat(MAX_PROFILE_BYTES))).toBe(true);

@@ -13,11 +13,20 @@ import { chromeArgs } from '../../src/cdp/launcher.js';
 
 describe('output', () => {
   it('strips empty values recursively', () => {
-    expect(stripEmpty({ a: null, b: [], c: {}, d: '', e: 0, f: { g: undefined }, h: [null, 1] })).toEqual({ e: 0, h: [1] });
+    expect(stripEmpty({ a: null, b: [], c: {}, d: '', e: 0, f: { g: undefined }, h: [null, 1] })).toEqual({
+      e: 0,
+      h: [1],
+    });
   });
 
   it('orders fields and keeps step outputs as data', () => {
-    const out = assemble({ steps: [{ action: 'x', status: 'ok', output: { value: '' } }], status: 'ok', tab: 't1', navigated: false, context: { url: 'u' } });
+    const out = assemble({
+      steps: [{ action: 'x', status: 'ok', output: { value: '' } }],
+      status: 'ok',
+      tab: 't1',
+      navigated: false,
+      context: { url: 'u' },
+    });
     expect(Object.keys(out)).toEqual(['status', 'tab', 'context', 'steps']);
     expect(out.steps).toEqual([{ action: 'x', status: 'ok', output: { value: '' } }]);
   });
@@ -33,7 +42,15 @@ describe('suggestions', () => {
 
 describe('js-source', () => {
   it('tells functions from expressions', () => {
-    for (const f of ['() => 1', 'async () => 1', 'x => x', 'async x => x', 'function () {}', 'async function f() {}', '(a, b) => a'])
+    for (const f of [
+      '() => 1',
+      'async () => 1',
+      'x => x',
+      'async x => x',
+      'function () {}',
+      'async function f() {}',
+      '(a, b) => a',
+    ])
       expect(looksLikeFunction(f)).toBe(true);
     for (const e of ['document.title', '(1 + 2)', 'const a = 1; a', '[1,2].map(x => x)', 'fn()'])
       expect(looksLikeFunction(e)).toBe(false);
@@ -75,8 +92,19 @@ describe('protocol errors', () => {
   });
 
   it('maps thrown values to types and subtypes', () => {
-    expect(classify(new ElementNotFoundError('x'))).toEqual({ type: 'EXECUTION', name: 'ElementNotFoundError', message: 'x', category: 'selector-not-found', details: {} });
-    expect(classify(new ConnectionError('y'))).toEqual({ type: 'CONNECTION', message: 'y', category: 'connection', details: {} });
+    expect(classify(new ElementNotFoundError('x'))).toEqual({
+      type: 'EXECUTION',
+      name: 'ElementNotFoundError',
+      message: 'x',
+      category: 'selector-not-found',
+      details: {},
+    });
+    expect(classify(new ConnectionError('y'))).toEqual({
+      type: 'CONNECTION',
+      message: 'y',
+      category: 'connection',
+      details: {},
+    });
     expect(classify(new Error('Execution context was destroyed')).name).toBe('ContextDestroyedError');
     expect(classify('weird')).toEqual({ type: 'EXECUTION', message: 'weird', category: 'evaluation', details: {} });
   });
@@ -102,16 +130,29 @@ describe('Deadline', () => {
 
 describe('discovery and launch', () => {
   it('rehosts a discovered WebSocket URL', () => {
-    expect(rehostWsUrl('ws://localhost:9222/devtools/browser/abc', '10.0.0.5', 9333)).toBe('ws://10.0.0.5:9333/devtools/browser/abc');
+    expect(rehostWsUrl('ws://localhost:9222/devtools/browser/abc', '10.0.0.5', 9333)).toBe(
+      'ws://10.0.0.5:9333/devtools/browser/abc',
+    );
     expect(isLoopbackHost('127.0.0.1')).toBe(true);
     expect(isLoopbackHost('example.com')).toBe(false);
   });
 
   it('launches headless Chrome quietly, on loopback, sandboxless only as root', () => {
     const args = chromeArgs(9222, '/tmp/p', true);
-    expect(args).toEqual(expect.arrayContaining(['--remote-debugging-port=9222', '--headless=new', '--disable-gpu',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--no-default-browser-check',
-      '--user-data-dir=/tmp/p', '--remote-debugging-address=127.0.0.1']));
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--remote-debugging-port=9222',
+        '--headless=new',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--no-default-browser-check',
+        '--user-data-dir=/tmp/p',
+        '--remote-debugging-address=127.0.0.1',
+      ]),
+    );
     expect(args.includes('--no-sandbox')).toBe(process.getuid?.() === 0);
     expect(chromeArgs(9222, '/tmp/p', false)).not.toContain('--headless=new');
   });
@@ -120,7 +161,9 @@ describe('discovery and launch', () => {
 // Issue 17: Chrome's error strings are recognised in cdp/protocol-errors.ts only.
 describe('Chrome error strings', () => {
   it('are matched only in cdp/protocol-errors.ts', async () => {
-    const { isCookieRefused, isNavigationAborted, isNotImplemented, isPageRangeInvalid } = await import('../../src/cdp/protocol-errors.js');
+    const { isCookieRefused, isNavigationAborted, isNotImplemented, isPageRangeInvalid } = await import(
+      '../../src/cdp/protocol-errors.js'
+    );
     expect(isCookieRefused(new Error('Invalid cookie fields'))).toBe(true);
     expect(isPageRangeInvalid(new Error('Page range exceeds page count'))).toBe(true);
     expect(isNotImplemented(new Error('PrintToPDF is not implemented'))).toBe(true);
@@ -128,11 +171,19 @@ describe('Chrome error strings', () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const src = new URL('../../src/', import.meta.url).pathname;
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true })
-      .flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
-    const CHROME = /with given id|ERR_ABORTED|Execution context was destroyed|Target closed|page range|not implemented|cookie\/i/;
-    const users = files(src).filter((f) => !f.endsWith('protocol-errors.ts') && !f.includes('/injected/'))
-      .filter((f) => readFileSync(f, 'utf8').split('\n').some((l) => CHROME.test(l) && /\.test\(|includes\(|match\(/.test(l)));
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+      );
+    const CHROME =
+      /with given id|ERR_ABORTED|Execution context was destroyed|Target closed|page range|not implemented|cookie\/i/;
+    const users = files(src)
+      .filter((f) => !f.endsWith('protocol-errors.ts') && !f.includes('/injected/'))
+      .filter((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .some((l) => CHROME.test(l) && /\.test\(|includes\(|match\(/.test(l)),
+      );
     expect(users.map((f) => f.slice(src.length))).toEqual([]);
   });
 });

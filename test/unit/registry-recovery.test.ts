@@ -53,11 +53,19 @@ describe('registry shape', () => {
     const { parseRegistry } = await import('../../src/cdp/tab-registry.js');
     expect(parseRegistry(full)?.nextId).toBe(9);
     for (const bad of [
-      '{"nextId":"x","tabs":{},"browsers":{}}', '{"nextId":0,"tabs":{}}', '{"nextId":1,"tabs":[]}', 'null', '[]', '',
-      '{"nextId":2,"tabs":{"__proto__":{"targetId":"A","host":"h","port":1}}}', '{"nextId":2,"tabs":{"x1":{"targetId":"A","host":"h","port":1}}}',
-      '{"nextId":2,"tabs":{"t1":{"targetId":"A","host":"h","port":"1"}}}', '{"nextId":2,"tabs":{"t1":{"targetId":"A","host":"h","port":1,"counters":{"snapshot":"a"}}}}',
+      '{"nextId":"x","tabs":{},"browsers":{}}',
+      '{"nextId":0,"tabs":{}}',
+      '{"nextId":1,"tabs":[]}',
+      'null',
+      '[]',
+      '',
+      '{"nextId":2,"tabs":{"__proto__":{"targetId":"A","host":"h","port":1}}}',
+      '{"nextId":2,"tabs":{"x1":{"targetId":"A","host":"h","port":1}}}',
+      '{"nextId":2,"tabs":{"t1":{"targetId":"A","host":"h","port":"1"}}}',
+      '{"nextId":2,"tabs":{"t1":{"targetId":"A","host":"h","port":1,"counters":{"snapshot":"a"}}}}',
       '{"nextId":2,"tabs":{},"browsers":{"a":1}}',
-    ]) expect(parseRegistry(bad), bad).toBeUndefined();
+    ])
+      expect(parseRegistry(bad), bad).toBeUndefined();
   });
 });
 

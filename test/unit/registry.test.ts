@@ -29,7 +29,12 @@ describe('step schemas', () => {
     for (const def of objectSteps) {
       const keys = keysOf(def.params);
       for (const key of keys) {
-        const known = keys.some((other) => !(parseError(() => def.parse({ [key]: undefined, [other]: undefined })) ?? '').includes(`unknown key "${key}"`));
+        const known = keys.some(
+          (other) =>
+            !(parseError(() => def.parse({ [key]: undefined, [other]: undefined })) ?? '').includes(
+              `unknown key "${key}"`,
+            ),
+        );
         expect(known, `${def.name}.${key}`).toBe(true);
       }
     }
@@ -42,18 +47,31 @@ describe('step schemas', () => {
   });
 
   it('renders every step with its forms, keys and output', () => {
-    expect(paramsLine(getStep('goto')!)).toBe('"url" | {url, waitUntil: commit|domcontentloaded|load|networkidle} → {url, status}');
+    expect(paramsLine(getStep('goto')!)).toBe(
+      '"url" | {url, waitUntil: commit|domcontentloaded|load|networkidle} → {url, status}',
+    );
     expect(paramsLine(getStep('click')!)).toMatch(/^T \| \{…T, selectors: \[…\], x, y, /);
     expect(paramsLine(getStep('click')!, true)).toContain('nativeOnly');
     for (const def of allSteps()) expect(paramsLine(def).length, def.name).toBeGreaterThan(0);
   });
 
-  it('names the step for each remedy once, and the runner\'s facts are where it looks', () => {
+  it("names the step for each remedy once, and the runner's facts are where it looks", () => {
     expect(remedyStep('look')).toEqual({ snapshot: true });
-    expect(remedyStep('field:file', { selector: '#f' })).toEqual({ upload: { selector: '#f', files: ['/path/to/file'] } });
+    expect(remedyStep('field:file', { selector: '#f' })).toEqual({
+      upload: { selector: '#f', files: ['/path/to/file'] },
+    });
     expect(remedyStep('field:unknown')).toBeUndefined();
-    expect(allSteps().filter((d) => d.landsOnUrl).map((d) => d.name).sort()).toEqual(['connectTab', 'goto', 'openTab']);
-    expect(allSteps().filter((d) => d.armsDialog).map((d) => d.name)).toEqual(['dialog']);
+    expect(
+      allSteps()
+        .filter((d) => d.landsOnUrl)
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(['connectTab', 'goto', 'openTab']);
+    expect(
+      allSteps()
+        .filter((d) => d.armsDialog)
+        .map((d) => d.name),
+    ).toEqual(['dialog']);
     expect(getStep('closeTab')!.mustComeLast?.(getStep('closeTab')!.parse(true))).toBe(true);
     expect(getStep('closeTab')!.mustComeLast?.(getStep('closeTab')!.parse('t2'))).toBe(false);
   });

@@ -12,7 +12,9 @@ const camel = (file: string): string => file.replace(/\.ts$/, '').replace(/-(\w)
 describe('page runtime', () => {
   it('exposes every page module under the camelCase of its file name', () => {
     const rt = runInNewContext(runtimeSource(), {}) as Record<string, Record<string, unknown>>;
-    const files = readdirSync(new URL('../../src/injected/', import.meta.url)).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
+    const files = readdirSync(new URL('../../src/injected/', import.meta.url)).filter(
+      (f) => f.endsWith('.ts') && f !== 'index.ts',
+    );
     expect(Object.keys(rt).sort()).toEqual(files.map(camel).sort());
     expect(typeof rt.ariaSnapshot!.ariaSnapshot).toBe('function');
     expect(typeof rt.refMap!.resolveRef).toBe('function');
@@ -33,7 +35,10 @@ describe('page runtime', () => {
 
   it('answers values as agents read them: plain JSON, tags only where JSON cannot carry a value', () => {
     const rt = runInNewContext(runtimeSource(), {}) as PageRuntime;
-    expect(rt.serialize.serializeValue({ a: [1, NaN] })).toEqual({ type: 'object', value: { a: [1, { $type: 'number', value: 'NaN' }] } });
+    expect(rt.serialize.serializeValue({ a: [1, NaN] })).toEqual({
+      type: 'object',
+      value: { a: [1, { $type: 'number', value: 'NaN' }] },
+    });
   });
 
   it('installs once under the versioned global', () => {
@@ -55,13 +60,18 @@ describe('page runtime', () => {
     expect(sandbox[RUNTIME_GLOBAL]).toBe('junk');
     const other: Record<string, unknown> = { [RUNTIME_GLOBAL]: { serialize: 'forged' } };
     other.globalThis = other;
-    expect(typeof (runInNewContext(installExpression(), other) as PageRuntime).serialize.serializeValue).toBe('function');
+    expect(typeof (runInNewContext(installExpression(), other) as PageRuntime).serialize.serializeValue).toBe(
+      'function',
+    );
   });
 });
 
-describe('refs named in agents\' code', () => {
+describe("refs named in agents' code", () => {
   it('finds each ref-like name once, and nothing inside longer words', () => {
-    expect(refsNamedIn("(refs) => [refs.get('s1e4'), refs.s2e10, refs.get('s1e4'), 'xs1e4', 's1e4x']")).toEqual(['s1e4', 's2e10']);
+    expect(refsNamedIn("(refs) => [refs.get('s1e4'), refs.s2e10, refs.get('s1e4'), 'xs1e4', 's1e4x']")).toEqual([
+      's1e4',
+      's2e10',
+    ]);
     expect(refsNamedIn('() => document.title')).toEqual([]);
   });
 });

@@ -5,18 +5,84 @@ import { isSecretText } from '../../src/injected/aria-name.js';
 import { looksSensitive, markSecret, redactSecrets } from '../../src/common/secrets.js';
 
 const SECRET = [
-  'password', 'Password', 'user_password', 'newPassword', 'passwd', 'passcode', 'pwd', '#pass', 'pass',
-  'secret', 'Client secret', 'client_secret', 'token', 'access_token', 'authToken', 'csrf-token',
-  'otp', 'OTPCode', 'otp_code', 'One-time code', 'one time password', 'verification code', '2fa', 'mfa code',
-  'cvc', 'CVV', 'cvv2', 'Security code', 'csc', 'pin', 'PIN', 'cardPin', 'pin-code',
-  'api key', 'API key', 'apiKey', 'api_key', 'x-api-key', 'apikey',
-  'card number', 'Card number', 'cardNumber', 'card_number', 'cardnumber', 'card-num', 'ccnum', 'cc-number',
-  'iban', 'ssn', 'auth', 'Authorization',
+  'password',
+  'Password',
+  'user_password',
+  'newPassword',
+  'passwd',
+  'passcode',
+  'pwd',
+  '#pass',
+  'pass',
+  'secret',
+  'Client secret',
+  'client_secret',
+  'token',
+  'access_token',
+  'authToken',
+  'csrf-token',
+  'otp',
+  'OTPCode',
+  'otp_code',
+  'One-time code',
+  'one time password',
+  'verification code',
+  '2fa',
+  'mfa code',
+  'cvc',
+  'CVV',
+  'cvv2',
+  'Security code',
+  'csc',
+  'pin',
+  'PIN',
+  'cardPin',
+  'pin-code',
+  'api key',
+  'API key',
+  'apiKey',
+  'api_key',
+  'x-api-key',
+  'apikey',
+  'card number',
+  'Card number',
+  'cardNumber',
+  'card_number',
+  'cardnumber',
+  'card-num',
+  'ccnum',
+  'cc-number',
+  'iban',
+  'ssn',
+  'auth',
+  'Authorization',
 ];
 const PLAIN = [
-  'q', 'search', 'input search text', 'Search', 'email', 'username', 'shipping', 'spinner', 'Spinner speed',
-  'author', 'Author', 'pinned', 'opinion', 'passenger', 'bypass', 'tokenize it', 'card holder', 'first name',
-  'ant-input', 'secretary', 'pinterest', 'compass', 'keyboard', 'Key', 'monkey',
+  'q',
+  'search',
+  'input search text',
+  'Search',
+  'email',
+  'username',
+  'shipping',
+  'spinner',
+  'Spinner speed',
+  'author',
+  'Author',
+  'pinned',
+  'opinion',
+  'passenger',
+  'bypass',
+  'tokenize it',
+  'card holder',
+  'first name',
+  'ant-input',
+  'secretary',
+  'pinterest',
+  'compass',
+  'keyboard',
+  'Key',
+  'monkey',
 ];
 
 describe('secret field names (DECISIONS: token, api key, secret, otp, cvc/cvv, card number, pin, passwords)', () => {
@@ -40,9 +106,19 @@ describe('redactSecrets', () => {
 describe('endpoint credentials (issue 15 item 5)', () => {
   it('hides userinfo of any URL and the values of token-like query keys, keeps the rest', async () => {
     const { markEndpointSecrets } = await import('../../src/common/secrets.js');
-    markEndpointSecrets('wss://bob:p%40ss-Word@farm.example/chrome?token=t0k-123&apiKey=k3y-456&sig=s1g-789&stealth=true&launch=abc');
-    const shown = redactSecrets({ m: 'Cannot connect to wss://bob:p%40ss-Word@farm.example/chrome?token=t0k-123&apiKey=k3y-456&sig=s1g-789&stealth=true&launch=abc', p: 'p@ss-Word' });
-    expect(shown).toEqual({ m: 'Cannot connect to wss://••••@farm.example/chrome?token=••••&apiKey=••••&sig=••••&stealth=true&launch=abc', p: '••••' });
-    expect(redactSecrets('see http://user:pw@h.example/x and mailto:a@b.example')).toBe('see http://••••@h.example/x and mailto:a@b.example');
+    markEndpointSecrets(
+      'wss://bob:p%40ss-Word@farm.example/chrome?token=t0k-123&apiKey=k3y-456&sig=s1g-789&stealth=true&launch=abc',
+    );
+    const shown = redactSecrets({
+      m: 'Cannot connect to wss://bob:p%40ss-Word@farm.example/chrome?token=t0k-123&apiKey=k3y-456&sig=s1g-789&stealth=true&launch=abc',
+      p: 'p@ss-Word',
+    });
+    expect(shown).toEqual({
+      m: 'Cannot connect to wss://••••@farm.example/chrome?token=••••&apiKey=••••&sig=••••&stealth=true&launch=abc',
+      p: '••••',
+    });
+    expect(redactSecrets('see http://user:pw@h.example/x and mailto:a@b.example')).toBe(
+      'see http://••••@h.example/x and mailto:a@b.example',
+    );
   });
 });

@@ -21,7 +21,10 @@ describe('serializeValue: the top level', () => {
     expect(serializeValue(NaN)).toEqual({ type: 'number', value: 'NaN' });
     expect(serializeValue(-0)).toEqual({ type: 'number', value: '-0' });
     expect(serializeValue(-Infinity)).toEqual({ type: 'number', value: '-Infinity' });
-    expect(serializeValue(new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 6)))).toEqual({ type: 'date', value: '2024-01-02T03:04:05.006Z' });
+    expect(serializeValue(new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 6)))).toEqual({
+      type: 'date',
+      value: '2024-01-02T03:04:05.006Z',
+    });
     expect(serializeValue(12345678901234567890n)).toEqual({ type: 'bigint', value: '12345678901234567890' });
     expect(serializeValue(/a+b/gi)).toEqual({ type: 'regexp', value: '/a+b/gi' });
     expect(serializeValue(new Map([['k', 1]]))).toEqual({ type: 'map', size: 1, entries: [['k', 1]] });
@@ -35,7 +38,15 @@ describe('serializeValue: plain JSON inside', () => {
   });
 
   it('tags only the values JSON cannot carry, where they occur', () => {
-    const out = serializeValue({ n: NaN, inf: Infinity, u: undefined, d: new Date(0), s: new Set(['a']), e: 2n, list: [1, undefined] });
+    const out = serializeValue({
+      n: NaN,
+      inf: Infinity,
+      u: undefined,
+      d: new Date(0),
+      s: new Set(['a']),
+      e: 2n,
+      list: [1, undefined],
+    });
     expect(out).toEqual({
       type: 'object',
       value: {
@@ -56,7 +67,10 @@ describe('serializeValue: plain JSON inside', () => {
     const top = serializeValue(err);
     expect(top).toMatchObject({ type: 'error', name: 'TypeError', message: 'bad thing' });
     expect(top.stack).toHaveLength(500);
-    expect(serializeValue({ err })).toEqual({ type: 'object', value: { err: { $type: 'error', name: 'TypeError', message: 'bad thing' } } });
+    expect(serializeValue({ err })).toEqual({
+      type: 'object',
+      value: { err: { $type: 'error', name: 'TypeError', message: 'bad thing' } },
+    });
   });
 
   it('gives functions as their source, cut to 200 characters', () => {
@@ -77,8 +91,16 @@ describe('serializeValue: plain JSON inside', () => {
   });
 
   it('spoils only the slot of a getter that throws', () => {
-    const obj = { ok: 1, get bad(): number { throw new RangeError('no'); } };
-    expect(serializeValue(obj)).toEqual({ type: 'object', value: { ok: 1, bad: { $type: 'unserializable', value: 'RangeError: no' } } });
+    const obj = {
+      ok: 1,
+      get bad(): number {
+        throw new RangeError('no');
+      },
+    };
+    expect(serializeValue(obj)).toEqual({
+      type: 'object',
+      value: { ok: 1, bad: { $type: 'unserializable', value: 'RangeError: no' } },
+    });
   });
 
   it('reports a revoked proxy as unserializable instead of throwing', () => {
@@ -123,7 +145,12 @@ describe('serializeValue: caps', () => {
     const inner = (serializeValue({ s: 'x'.repeat(2_500) }).value as { s: string }).s;
     expect(inner).toBe(`${'x'.repeat(2_000)}…[+500 chars]`);
     expect(serializeValue('y'.repeat(50_000)).value).toHaveLength(50_000);
-    expect(serializeValue('y'.repeat(50_010))).toEqual({ type: 'string', value: `${'y'.repeat(50_000)}…`, length: 50_010, truncated: true });
+    expect(serializeValue('y'.repeat(50_010))).toEqual({
+      type: 'string',
+      value: `${'y'.repeat(50_000)}…`,
+      length: 50_010,
+      truncated: true,
+    });
   });
 
   it('stops after 5,000 values in all', () => {
@@ -151,9 +178,12 @@ describe('serializeValue: cycles and depth', () => {
 
   it('stops at depth 6 by default and names what it did not expand', () => {
     const nested = { l1: { l2: { l3: { l4: { l5: { l6: { l7: 1 } } } } } } };
-    expect(JSON.stringify(serializeValue(nested).value)).toBe('{"l1":{"l2":{"l3":{"l4":{"l5":{"l6":{"$type":"maxDepth","kind":"object"}}}}}}}');
+    expect(JSON.stringify(serializeValue(nested).value)).toBe(
+      '{"l1":{"l2":{"l3":{"l4":{"l5":{"l6":{"$type":"maxDepth","kind":"object"}}}}}}}',
+    );
     expect(serializeValue({ m: new Map(), d: new Date(0) }, 1)).toEqual({
-      type: 'object', value: { m: { $type: 'maxDepth', kind: 'map' }, d: { $type: 'date', value: '1970-01-01T00:00:00.000Z' } },
+      type: 'object',
+      value: { m: { $type: 'maxDepth', kind: 'map' }, d: { $type: 'date', value: '1970-01-01T00:00:00.000Z' } },
     });
   });
 
@@ -165,7 +195,9 @@ describe('serializeValue: cycles and depth', () => {
 
 describe('serialize.ts as page code', () => {
   it('works when its functions are joined by source into one scope, as the runtime does', () => {
-    const sources = Object.values(serialize).filter((v) => typeof v === 'function').map(String);
+    const sources = Object.values(serialize)
+      .filter((v) => typeof v === 'function')
+      .map(String);
     const rt = new Function(`'use strict';\n${sources.join('\n')}\nreturn { serializeValue };`)() as typeof serialize;
     const obj: Record<string, unknown> = { a: [1, NaN], m: new Map([['k', new Set([1])]]), e: new Error('x') };
     obj.self = obj;

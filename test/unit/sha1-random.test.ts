@@ -11,8 +11,9 @@ describe('sha1', () => {
   it('matches the FIPS 180 examples', () => {
     expect(sha1('abc').toString('hex')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
     expect(sha1('').toString('hex')).toBe('da39a3ee5e6b4b0d3255bfef95601890afd80709');
-    expect(sha1('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq').toString('hex'))
-      .toBe('84983e441c3bd26ebaae4aa1f95129e5e54670f1');
+    expect(sha1('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq').toString('hex')).toBe(
+      '84983e441c3bd26ebaae4aa1f95129e5e54670f1',
+    );
   });
 
   it('matches node:crypto at every length around the padding boundaries, and on large input', () => {

@@ -6,7 +6,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import { FrameError, FrameReader, OPCODE, closePayload, encodeFrame, type FrameSink } from '../../src/cdp/websocket-frames.js';
+import {
+  FrameError,
+  FrameReader,
+  OPCODE,
+  closePayload,
+  encodeFrame,
+  type FrameSink,
+} from '../../src/cdp/websocket-frames.js';
 import { WebSocketClient, handshakeProblem } from '../../src/cdp/websocket.js';
 
 /** A server frame (unmasked unless a mask is given). */
@@ -20,7 +27,11 @@ function serverFrame(opcode: number, payload: Buffer, fin = true, mask?: Buffer)
   return Buffer.concat([Buffer.from([(fin ? 0x80 : 0) | opcode, b1]), ext, mask ?? Buffer.alloc(0), body]);
 }
 
-interface Seen { messages: string[]; pings: string[]; closes: Array<[number | undefined, string]> }
+interface Seen {
+  messages: string[];
+  pings: string[];
+  closes: Array<[number | undefined, string]>;
+}
 
 function reader(maxPayload = 1 << 20): { r: FrameReader; seen: Seen } {
   const seen: Seen = { messages: [], pings: [], closes: [] };
@@ -72,7 +83,10 @@ describe('FrameReader', () => {
     const cases: Array<[Buffer, number]> = [
       [Buffer.from([0xc1, 0x00]), 1002], // RSV1 without an extension
       [serverFrame(OPCODE.continuation, Buffer.from('x')), 1002], // continuation of nothing
-      [Buffer.concat([serverFrame(OPCODE.text, Buffer.from('a'), false), serverFrame(OPCODE.text, Buffer.from('b'))]), 1002],
+      [
+        Buffer.concat([serverFrame(OPCODE.text, Buffer.from('a'), false), serverFrame(OPCODE.text, Buffer.from('b'))]),
+        1002,
+      ],
       [serverFrame(OPCODE.ping, Buffer.alloc(126)), 1002], // oversized control frame
       [serverFrame(0x3, Buffer.from('x')), 1002], // reserved opcode
       [serverFrame(OPCODE.text, Buffer.alloc(2000)), 1009], // over maxPayload
@@ -107,10 +121,13 @@ describe('encodeFrame', () => {
 
 describe('handshakeProblem', () => {
   const key = 'dGhlIHNhbXBsZSBub25jZQ=='; // RFC 6455 §1.3's example
-  const ok = 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=';
+  const ok =
+    'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=';
   it('accepts the RFC example and refuses what is not an upgrade', () => {
     expect(handshakeProblem(ok, key)).toBeUndefined();
-    expect(handshakeProblem('HTTP/1.1 404 Not Found\r\nContent-Length: 0', key)).toMatch(/refused the WebSocket upgrade: 404 Not Found/);
+    expect(handshakeProblem('HTTP/1.1 404 Not Found\r\nContent-Length: 0', key)).toMatch(
+      /refused the WebSocket upgrade: 404 Not Found/,
+    );
     expect(handshakeProblem(ok.replace('s3pP', 'AAAA'), key)).toMatch(/Sec-WebSocket-Accept/);
     expect(handshakeProblem(ok.replace('Upgrade: websocket', 'Upgrade: h2c'), key)).toMatch(/Upgrade: websocket/);
     expect(handshakeProblem(`${ok}\r\nSec-WebSocket-Extensions: permessage-deflate`, key)).toMatch(/extension/);
@@ -136,12 +153,25 @@ describe('WebSocketClient against an independent server', () => {
     return `ws://127.0.0.1:${(http.address() as AddressInfo).port}/devtools/browser/x?token=1`;
   }
 
-  function client(url: string, maxPayload = 1 << 24): Promise<{ ws: WebSocketClient; messages: string[]; closed: Promise<string> }> {
+  function client(
+    url: string,
+    maxPayload = 1 << 24,
+  ): Promise<{ ws: WebSocketClient; messages: string[]; closed: Promise<string> }> {
     const messages: string[] = [];
     let closed: (reason: string) => void = () => {};
-    const closedP = new Promise<string>((resolve) => { closed = resolve; });
-    return WebSocketClient.open(url, { timeoutMs: 2000, maxPayload, onMessage: (t) => messages.push(t), onClose: closed })
-      .then((ws) => ({ ws, messages, closed: closedP }));
+    const closedP = new Promise<string>((resolve) => {
+      closed = resolve;
+    });
+    return WebSocketClient.open(url, {
+      timeoutMs: 2000,
+      maxPayload,
+      onMessage: (t) => messages.push(t),
+      onClose: closed,
+    }).then((ws) => ({
+      ws,
+      messages,
+      closed: closedP,
+    }));
   }
 
   it('echoes text both ways, answers pings, reads fragmented and large messages, closes cleanly', async () => {
@@ -201,8 +231,14 @@ describe('WebSocketClient against an independent server', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as AddressInfo).port;
     const started = Date.now();
-    await expect(WebSocketClient.open(`ws://127.0.0.1:${port}/`, { timeoutMs: 300, maxPayload: 1000, onMessage: () => {}, onClose: () => {} }))
-      .rejects.toThrow(/no WebSocket handshake within 300ms/);
+    await expect(
+      WebSocketClient.open(`ws://127.0.0.1:${port}/`, {
+        timeoutMs: 300,
+        maxPayload: 1000,
+        onMessage: () => {},
+        onClose: () => {},
+      }),
+    ).rejects.toThrow(/no WebSocket handshake within 300ms/);
     expect(Date.now() - started).toBeLessThan(2000);
     silent.close();
   });
