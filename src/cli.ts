@@ -7,7 +7,15 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, parseJson, runCommand, validateCommand, assemble } from './runner/index.js';
 import { appendMetrics, writeDebugLog } from './capture/index.js';
-import { abandonAll, CAPTURE_PHASE, homeDir, openWindow, pendingNow, progress } from './common/index.js';
+import {
+  abandonAll,
+  CAPTURE_PHASE,
+  homeDir,
+  openWindow,
+  pendingNow,
+  progress,
+  START_ALLOWANCE_MS,
+} from './common/index.js';
 
 const STDIN_GUARD_MS = 100;
 /** Words that are subcommands, not a JSON command given as the one argument. */
@@ -93,7 +101,11 @@ async function runJson(text: string, debug: boolean): Promise<void> {
     request = parseJson(text);
     const command = await validateCommand(request);
     actions = command.steps.map((s) => s.action);
-    openWindow(command.steps[0]!.timeoutMs, command.tab ? `attaching to ${command.tab}` : 'step 1', progress.startedAt);
+    openWindow(
+      command.steps[0]!.timeoutMs,
+      command.tab ? `attaching to ${command.tab}` : 'step 1',
+      progress.startedAt + START_ALLOWANCE_MS,
+    );
     watchDeadline();
     const result = await runCommand(command);
     ({ output, ok, tab } = result);

@@ -11,6 +11,8 @@ export {
   onAbandon,
   abandonAll,
   ANSWER_MARGIN_MS,
+  START_ALLOWANCE_MS,
+  firstStepStart,
 } from './progress.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';

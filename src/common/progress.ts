@@ -6,6 +6,19 @@
 /** Time the answer may take beyond the timeout: the margin the watchdog keeps for writing it. */
 export const ANSWER_MARGIN_MS = 500;
 
+/**
+ * Node's start, the connection and the attach before the first step are not the agent's step: up to
+ * this much of them does not count against the first step's timeout (a `wait` of 200 ms must not
+ * fail because a loaded machine took 300 ms to start Node). Beyond it, they do: a frozen Chrome still
+ * gets an answer within the first step's timeout + START_ALLOWANCE_MS + ANSWER_MARGIN_MS.
+ */
+export const START_ALLOWANCE_MS = 500;
+
+/** When the first step's time starts: the process's start plus the allowance, or now if that is sooner. */
+export function firstStepStart(): number {
+  return Math.min(Date.now(), progress.startedAt + START_ALLOWANCE_MS);
+}
+
 export interface Progress {
   startedAt: number;
   /** When the command must have answered (timeout of the running step + margin). */

@@ -6,8 +6,8 @@ import {
   ConnectionError,
   Deadline,
   NavigationAbortedError,
+  firstStepStart,
   PageCrashedError,
-  progress,
   TimeoutError,
 } from '../common/index.js';
 import type { GuardedDialog, PageRuntime } from '../injected/index.js';
@@ -462,7 +462,7 @@ const UNRESPONSIVE_MS = 10_000;
 async function answered<T>(enabling: Promise<T>, timeoutMs: number): Promise<T> {
   const waitMs = Math.min(UNRESPONSIVE_MS, timeoutMs);
   // A wait of the command's whole timeout counts from the command's start, like its first step.
-  const from = waitMs === timeoutMs ? Math.min(progress.startedAt, Date.now()) : Date.now();
+  const from = waitMs === timeoutMs ? firstStepStart() : Date.now();
   try {
     return await Deadline.after(waitMs, from).race(enabling, 'the page to answer');
   } catch (err) {

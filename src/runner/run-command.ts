@@ -2,7 +2,7 @@
 // error, a deadline each), then alongside each other the dialog guard, the site profile lookup and
 // the capture of the page, the tab's state written back, and the answer assembled.
 
-import { CAPTURE_PHASE, ConnectionError, openWindow, progress } from '../common/index.js';
+import { CAPTURE_PHASE, ConnectionError, firstStepStart, openWindow, progress } from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
@@ -110,7 +110,7 @@ async function runSteps(run: Run): Promise<void> {
   const first = run.cmd.steps[0];
   for (const step of run.cmd.steps) {
     // The first step's time includes the attach before it: the command answers within its timeout.
-    const from = step === first ? progress.startedAt : Date.now();
+    const from = step === first ? firstStepStart() : Date.now();
     openWindow(step.timeoutMs, `step ${step.index} (${step.action})`, from);
     try {
       const done = await runStep(step, run.session, from).finally(() => tagDialogs(run.watch, step.index));
