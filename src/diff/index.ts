@@ -2,4 +2,12 @@
 export { tellChanges, salience, line, phrase, MAX_LINES } from './tell.js';
 export { actionVerb } from './summary.js';
 export { DIFF_FIELDS } from './types.js';
-export type { DiffEntry, DiffField, ObservedChange, ObservedDiff, ObservedKind, ViewportChanges } from './types.js';
+export type {
+  DiffEntry,
+  DiffField,
+  ObservedChange,
+  ObservedDiff,
+  ObservedKind,
+  StepVerb,
+  ViewportChanges,
+} from './types.js';

@@ -1,36 +1,13 @@
 // The verb that opens `changes.summary` (SPEC §14.2): the step that acted last names the command.
+// The verbs are the steps' own (steps/registry `verb`); the runner passes them in the command's order.
+import type { StepVerb } from './types.js';
 
-/** The step that acted last names the command; observation steps (snapshot, query…) don't act. */
-const ACTION_VERBS: Readonly<Record<string, string>> = {
-  click: 'Clicked',
-  fill: 'Filled',
-  type: 'Typed',
-  press: 'Pressed',
-  hover: 'Hovered',
-  drag: 'Dragged',
-  scroll: 'Scrolled',
-  selectOption: 'Selected',
-  goto: 'Navigated',
-  reload: 'Reloaded',
-  back: 'Went back',
-  forward: 'Went forward',
-  wait: 'Waited',
-  poll: 'Waited',
-  pageFunction: 'Ran script',
-  pipeline: 'Ran script',
-  viewport: 'Resized',
-  upload: 'Uploaded',
-  submit: 'Submitted',
-};
-
-/** Steps that support an action rather than being one: they name the command only when alone. */
-const SUPPORTING = new Set(['wait', 'poll', 'pageFunction', 'pipeline', 'viewport']);
-
-export function actionVerb(actions: string[]): string {
+/** The step that acted last names the command: the last verb of an acting step, else of a supporting one. */
+export function actionVerb(actions: readonly StepVerb[]): string {
   let fallback: string | undefined;
   for (let i = actions.length - 1; i >= 0; i--) {
-    const verb = Object.hasOwn(ACTION_VERBS, actions[i]!) ? ACTION_VERBS[actions[i]!] : undefined;
-    if (verb && !SUPPORTING.has(actions[i]!)) return verb;
+    const { verb, supporting } = actions[i]!;
+    if (!supporting) return verb;
     fallback ??= verb;
   }
   return fallback ?? 'Done';

@@ -2,7 +2,7 @@
 // status, dialogs, headings, the acted-on element's neighbourhood), each list capped, the rest
 // counted, live-region messages once, and a one-line summary naming the biggest change. Pure.
 import { actionVerb, stateWord } from './summary.js';
-import type { ObservedChange, ObservedDiff, ViewportChanges } from './types.js';
+import type { ObservedChange, ObservedDiff, StepVerb, ViewportChanges } from './types.js';
 
 /** Lines listed over all lists; the rest are counted in `more`. */
 export const MAX_LINES = 12;
@@ -107,7 +107,8 @@ export function phrase(c: ObservedChange): string {
 
 export interface TellInput {
   diff: ObservedDiff;
-  actions: string[];
+  /** The verbs of the command's steps that have one, in order (the runner reads them from the step definitions). */
+  actions: readonly StepVerb[];
   /** Live-region messages recorded while the steps ran. */
   live: string[];
   /** Text of the page now: a recorded message still shown is not "briefly shown". */
@@ -151,7 +152,12 @@ export function tellChanges({ diff, actions, live, shownNow }: TellInput): Viewp
   return out;
 }
 
-function summaryLine(actions: string[], ranked: ObservedChange[], diff: ObservedDiff, transient: string[]): string {
+function summaryLine(
+  actions: readonly StepVerb[],
+  ranked: ObservedChange[],
+  diff: ObservedDiff,
+  transient: string[],
+): string {
   const total = Object.values(diff.counts).reduce((a, b) => a + b, 0);
   if (!total && !transient.length) return 'No visible change.';
   const notView = ranked.filter((c) => c.kind !== 'leftView' && c.kind !== 'enteredView');

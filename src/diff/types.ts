@@ -1,6 +1,7 @@
 // What the diff compares and answers. DiffEntry: an element with a ref or a live region, as the
 // snapshot shows it (used to fold what the agent already saw). Observed*: the page's view diff
-// (injected/view-diff.ts, same shape). ViewportChanges: the answer's `changes`.
+// (injected/view-diff.ts, same shape). ViewportChanges: the answer's `changes`. StepVerb: a step's
+// word for the summary.
 
 export interface DiffEntry {
   /** The ref (`s1e4`), or for a live region without one, `role#ordinal` (e.g. `status#0`). */
@@ -11,6 +12,12 @@ export interface DiffEntry {
   states: Partial<Record<DiffField, string>>;
   /** The element's one-line YAML (as in the snapshot). */
   line: string;
+}
+
+/** A step of the command as the summary names it: its past-tense verb, and whether it only supports an action. */
+export interface StepVerb {
+  verb: string;
+  supporting?: boolean;
 }
 
 export const DIFF_FIELDS = [

@@ -1,11 +1,10 @@
 // Actionability (SPEC §8) of a held element, checked in one page call: attached, enabled or
 // editable, visible, scrolled into view, not under pointer-events:none, and the point a pointer
 // would use actually lands on it (else the interceptor is named and classified). Runs in the page.
-import { isHtml, isVisible, selectorFor } from './dom-describe.js';
+import { isHtml, isVisible, selectorFor, textSnippet } from './dom-describe.js';
 import { parentOrHost } from './element-query.js';
 import { deepElementFromPoint } from './element-search.js';
 import { heldElement, holdElement, isTextControl } from './locate.js';
-import { textSnippet } from './observe.js';
 
 export type ActionKind = 'click' | 'hover' | 'fill' | 'select' | 'upload' | 'drag' | 'focus';
 

@@ -91,22 +91,6 @@ export function isClickableGeneric(el: Element, style: CSSStyleDeclaration): boo
   return !parent || getComputedStyle(parent).cursor !== 'pointer';
 }
 
-export function deepActiveElement(): Element | null {
-  let el = document.activeElement;
-  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-  return el;
-}
-
-/** Same-origin URLs shortened to path+query+hash: fewer bytes, same meaning. */
-export function shortUrl(href: string): string {
-  try {
-    const u = new URL(href, location.href);
-    return u.origin === location.origin ? `${u.pathname}${u.search}${u.hash}` : u.href;
-  } catch {
-    return href;
-  }
-}
-
 export function pushText(out: AriaNode[], raw: string, vp: boolean): void {
   // Bounded before spaces are collapsed: a megabyte of text costs no more than a page of it.
   const room = 4 * textMaxLength();

@@ -1,8 +1,8 @@
 // The states an accessibility snapshot node carries: checked, expanded, selected, values, a
 // slider's range, a link's URL, a field's name. Runs in the page.
 import { controlValue } from './aria-name.js';
-import { deepActiveElement, shortUrl } from './aria-snapshot.js';
-import { isHtml } from './dom-describe.js';
+
+import { deepActiveElement, isHtml, shortUrl } from './dom-describe.js';
 import type { AriaNode } from './aria-snapshot.js';
 
 /** Roles that are not controls but are often made clickable (a calendar's day cell, a row, a list item). */

@@ -1,11 +1,11 @@
 // Did the pointer events reach the element? Listeners armed on window (capture phase, so the page's
 // own handlers can't hide the event from us) before a trusted click and read right after it, so
 // the fallback runs only when the click truly missed — a click never happens twice. Runs in the page.
-import { deepActiveElement } from './aria-snapshot.js';
+
 import { deepElementFromPoint } from './element-search.js';
 import { targetName } from './locate.js';
 import { pointReaches } from './actionability.js';
-import { isHtml } from './dom-describe.js';
+import { deepActiveElement, isHtml } from './dom-describe.js';
 import { describeElement, heldElement } from './locate.js';
 
 export interface ProbeState {

@@ -57,3 +57,56 @@ export function isHtml<K extends keyof HTMLElementTagNameMap>(n: unknown, tag: K
 export function isShadowRoot(n: unknown): n is ShadowRoot {
   return !!n && (n as Node).nodeType === 11 && 'host' in (n as object);
 }
+
+export function deepActiveElement(): Element | null {
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return el;
+}
+
+/** Same-origin URLs shortened to path+query+hash: fewer bytes, same meaning. */
+export function shortUrl(href: string): string {
+  try {
+    const u = new URL(href, location.href);
+    return u.origin === location.origin ? `${u.pathname}${u.search}${u.hash}` : u.href;
+  } catch {
+    return href;
+  }
+}
+
+export function textSnippet(root: Node, max: number): string {
+  const INLINE =
+    ',a,abbr,b,bdi,bdo,cite,code,data,dfn,em,font,i,img,kbd,label,mark,q,s,samp,small,span,strong,sub,sup,time,u,var,wbr,';
+  let out = '';
+  const walk = (node: Node): boolean => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        out += (child as Text).data;
+      } else if (child.nodeType === 1) {
+        const el = child as Element;
+        const tag = el.localName;
+        if (
+          tag === 'script' ||
+          tag === 'style' ||
+          tag === 'template' ||
+          tag === 'noscript' ||
+          el.hasAttribute('hidden')
+        )
+          continue;
+        if (tag === 'br') {
+          out += ' ';
+          continue;
+        }
+        const block = !INLINE.includes(`,${tag},`);
+        if (block) out += ' ';
+        if (!walk(el)) return false;
+        if (block) out += ' ';
+      }
+      if (out.length > max * 2 + 200) return false;
+    }
+    return true;
+  };
+  walk(root);
+  const text = out.replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

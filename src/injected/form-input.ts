@@ -3,8 +3,8 @@
 // Runs in the page; the trusted typing itself (Input.insertText) is sent from Node.
 import { isSecretInput } from './aria-name.js';
 import { collapseSpace } from './aria-name.js';
-import { deepActiveElement } from './aria-snapshot.js';
-import { isHtml } from './dom-describe.js';
+
+import { deepActiveElement, isHtml } from './dom-describe.js';
 import { parentOrHost } from './element-query.js';
 import { describeElement, heldElement, holdElement } from './locate.js';
 

@@ -4,11 +4,11 @@
 import type { Counters } from './ref-map.js';
 import { accessibleName, collapseSpace, labelledByText } from './aria-name.js';
 import { roleOf } from './aria-role.js';
-import { deepActiveElement } from './aria-snapshot.js';
-import { isHtml, isVisible } from './dom-describe.js';
+
+import { deepActiveElement, isHtml, isVisible, textSnippet } from './dom-describe.js';
 import { selectorProblem } from './element-query.js';
 import { deepElementFromPoint } from './element-search.js';
-import { textSnippet } from './observe.js';
+
 import { refProblem } from './ref-box.js';
 import { deepElements, resolveRef, syncCounters } from './ref-map.js';
 

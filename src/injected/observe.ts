@@ -3,7 +3,7 @@
 // text of a huge element. Runs in the page.
 import { pageTitle, pageUrl } from './page-context.js';
 import { collapseSpace } from './aria-name.js';
-import { isHtml } from './dom-describe.js';
+import { isHtml, textSnippet } from './dom-describe.js';
 import { heldElement } from './locate.js';
 
 export interface InspectRequest {
@@ -36,42 +36,6 @@ export interface DomResult {
  * elements and <br> separate words ("a<div>b</div>" → "a b"), script/style/template and
  * [hidden] are skipped, and the walk stops once `max` is reached.
  */
-export function textSnippet(root: Node, max: number): string {
-  const INLINE =
-    ',a,abbr,b,bdi,bdo,cite,code,data,dfn,em,font,i,img,kbd,label,mark,q,s,samp,small,span,strong,sub,sup,time,u,var,wbr,';
-  let out = '';
-  const walk = (node: Node): boolean => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) {
-        out += (child as Text).data;
-      } else if (child.nodeType === 1) {
-        const el = child as Element;
-        const tag = el.localName;
-        if (
-          tag === 'script' ||
-          tag === 'style' ||
-          tag === 'template' ||
-          tag === 'noscript' ||
-          el.hasAttribute('hidden')
-        )
-          continue;
-        if (tag === 'br') {
-          out += ' ';
-          continue;
-        }
-        const block = !INLINE.includes(`,${tag},`);
-        if (block) out += ' ';
-        if (!walk(el)) return false;
-        if (block) out += ' ';
-      }
-      if (out.length > max * 2 + 200) return false;
-    }
-    return true;
-  };
-  walk(root);
-  const text = out.replace(/\s+/g, ' ').trim();
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
 
 /** SPEC §11.5: title, URL, counts of common elements, and custom selectors (with texts up to `limit`). */
 export function inspectPage(req: InspectRequest): InspectResult {

@@ -4,9 +4,9 @@
 // them to tell and how is diff/'s job on the Node side. Runs in the page.
 import { accessibleName, capName } from './aria-name.js';
 import { roleOf } from './aria-role.js';
-import { isShadowRoot } from './dom-describe.js';
+import { isShadowRoot, textSnippet } from './dom-describe.js';
 import { liveRegionOf } from './live-recorder.js';
-import { textSnippet } from './observe.js';
+
 import { skillState } from './ref-map.js';
 import { armMutationClock } from './view-settle.js';
 import { viewSlot, walkView } from './view-walk.js';

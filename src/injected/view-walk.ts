@@ -5,8 +5,7 @@
 import { accessibleName, capName, collapseSpace } from './aria-name.js';
 import { isInteractiveRole, roleOf } from './aria-role.js';
 import { nodeStates } from './aria-states.js';
-import { isHtml } from './dom-describe.js';
-import { textSnippet } from './observe.js';
+import { isHtml, textSnippet } from './dom-describe.js';
 
 export interface ViewUnit {
   id: number;

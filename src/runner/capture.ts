@@ -9,7 +9,7 @@ import { captureScreenshot } from '../capture/index.js';
 import { IsolatedWorlds, callIsolated, waitPageReady, type FrameTarget, type Page } from '../page/index.js';
 import type { CdpSession, TabEntry } from '../cdp/index.js';
 import { fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile } from '../aria/index.js';
-import { MAX_LINES, tellChanges, type ObservedDiff, type ViewportChanges } from '../diff/index.js';
+import { MAX_LINES, tellChanges, type ObservedDiff, type StepVerb, type ViewportChanges } from '../diff/index.js';
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
 
@@ -152,7 +152,7 @@ export interface AfterCapture {
 
 export async function captureAfter(
   tab: AttachedTab,
-  opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: string[] },
+  opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: readonly StepVerb[] },
 ): Promise<AfterCapture> {
   if (opts.visual && !(await changedSinceBefore(tab, opts.before))) {
     const out = await captureAfter(tab, { ...opts, visual: false });
@@ -256,7 +256,7 @@ async function settle(tab: AttachedTab, before: BeforeCapture, deadline: Deadlin
 /** The answer's fields from the page's state after the steps (undefined: it could not be read). */
 async function describe(
   tab: AttachedTab,
-  opts: { startUrl: string; before?: BeforeCapture; actions: string[] },
+  opts: { startUrl: string; before?: BeforeCapture; actions: readonly StepVerb[] },
   state: PageState | undefined,
 ): Promise<AfterCapture> {
   const { page, alias } = tab;

@@ -14,7 +14,7 @@ import { classify, type ClassifiedError } from './failure.js';
 import { assemble } from './output.js';
 import { summarizeDialogs } from './answer-bound.js';
 import { failedStep, okStep, runStep, type StepResult } from './step-run.js';
-import type { Command, ValidatedStep } from './validate.js';
+import { stepVerbs, type Command, type ValidatedStep } from './validate.js';
 
 export type { StepResult } from './step-run.js';
 
@@ -239,7 +239,7 @@ async function capturePhase(
           visual: run.visual,
           startUrl: alive.startUrl,
           before: run.before,
-          actions: run.cmd.steps.map((s) => s.action),
+          actions: stepVerbs(run.cmd.steps.map((s) => s.def)),
         }),
         run.cmd,
         run.steps,

@@ -4,6 +4,7 @@
 import { clampTimeout, DEFAULT_STEP_TIMEOUT_MS, ParseError, ValidationError } from '../common/index.js';
 import { describe, getStep, isObj, ParamError, quoteKey, stepNames, type StepDefinition } from '../steps/index.js';
 import { ALIAS_FORM, TARGET_ID_FORM } from '../cdp/index.js';
+import type { StepVerb } from '../diff/index.js';
 import { HOOK_NAMES, type StepHooks } from './hooks.js';
 
 export interface ValidatedStep {
@@ -23,6 +24,11 @@ export interface Command {
   timeoutMs: number;
   stopOnError: boolean;
   steps: ValidatedStep[];
+}
+
+/** Steps as `changes.summary` names them: the verbs their definitions give, in the command's order. */
+export function stepVerbs(defs: readonly StepDefinition[]): StepVerb[] {
+  return defs.flatMap((d) => (d.verb ? [{ verb: d.verb, ...(d.supporting ? { supporting: true } : {}) }] : []));
 }
 
 /** Room after a step's own limit to report what it found (poll's lastValue) before the step deadline. */

@@ -50,6 +50,7 @@ const DRAG_PARAMS: ParamSchema = {
 
 defineStep<DragParams>({
   name: 'drag',
+  verb: 'Dragged',
   summary: 'Drag from one element or point to another',
   params: DRAG_PARAMS,
   needsTab: true,

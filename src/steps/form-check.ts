@@ -100,6 +100,7 @@ const SUBMIT_PARAMS: ParamSchema = {
 
 defineStep<{ target: TargetSpec }>({
   name: 'submit',
+  verb: 'Submitted',
   summary: 'Submit a form like a user (requestSubmit)',
   params: SUBMIT_PARAMS,
   needsTab: true,

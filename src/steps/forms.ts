@@ -66,6 +66,7 @@ const FILL_PARAMS: ParamSchema = {
 
 defineStep<FillParams>({
   name: 'fill',
+  verb: 'Filled',
   summary: 'Fill fields',
   params: FILL_PARAMS,
   target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'], fieldMap: true, byWords: 'label' },
@@ -162,6 +163,7 @@ const SELECT_OPTION_PARAMS: ParamSchema = {
 
 defineStep<SelectParams>({
   name: 'selectOption',
+  verb: 'Selected',
   summary: 'Choose in a <select>',
   params: SELECT_OPTION_PARAMS,
   target: { keys: ['selector', 'ref', 'withinSelector'] },
@@ -223,6 +225,7 @@ const UPLOAD_PARAMS: ParamSchema = {
 
 defineStep<UploadParams>({
   name: 'upload',
+  verb: 'Uploaded',
   summary: 'Set files on a file input, or the button hiding one',
   params: UPLOAD_PARAMS,
   target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'] },

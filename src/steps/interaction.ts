@@ -123,6 +123,7 @@ const CLICK_PARAMS: ParamSchema = {
 
 defineStep<ClickParams>({
   name: 'click',
+  verb: 'Clicked',
   summary: 'Click an element or a point',
   params: CLICK_PARAMS,
   target: {
@@ -249,6 +250,7 @@ const HOVER_PARAMS: ParamSchema = {
 
 defineStep<HoverParams>({
   name: 'hover',
+  verb: 'Hovered',
   summary: 'Hover an element or a point',
   params: HOVER_PARAMS,
   target: {

@@ -130,6 +130,7 @@ const PRESS_PARAMS: ParamSchema = {
 
 defineStep<PressParams>({
   name: 'press',
+  verb: 'Pressed',
   summary: 'Press a key or combination',
   params: PRESS_PARAMS,
   target: { keys: ['selector', 'ref', 'text', 'label', 'exact', 'withinSelector'] },
@@ -164,6 +165,7 @@ const TYPE_PARAMS: ParamSchema = {
 
 defineStep<TypeParams>({
   name: 'type',
+  verb: 'Typed',
   summary: 'Type text key by key; \n is Enter',
   params: TYPE_PARAMS,
   target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'] },

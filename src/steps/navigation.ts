@@ -14,6 +14,7 @@ const GOTO_PARAMS: ParamSchema = {
 
 defineStep<{ url: string; waitUntil: WaitUntil }>({
   name: 'goto',
+  verb: 'Navigated',
   summary: 'Navigate',
   params: GOTO_PARAMS,
   landsOnUrl: true,
@@ -53,6 +54,7 @@ const BACK_PARAMS: ParamSchema = {
 
 defineStep({
   name: 'back',
+  verb: 'Went back',
   summary: 'History back',
   params: BACK_PARAMS,
   needsTab: true,
@@ -65,6 +67,7 @@ const FORWARD_PARAMS: ParamSchema = { forms: ['true'], keys: { waitUntil: '-' },
 
 defineStep({
   name: 'forward',
+  verb: 'Went forward',
   summary: 'History forward',
   params: FORWARD_PARAMS,
   needsTab: true,
@@ -77,6 +80,7 @@ const RELOAD_PARAMS: ParamSchema = { forms: ['true'], keys: { waitUntil: '-', ig
 
 defineStep({
   name: 'reload',
+  verb: 'Reloaded',
   summary: 'Reload',
   params: RELOAD_PARAMS,
   remedyFor: { crashed: () => true },

@@ -150,6 +150,8 @@ const PAGE_FUNCTION_PARAMS: ParamSchema = {
 
 defineStep<PageFunctionParams>({
   name: 'pageFunction',
+  verb: 'Ran script',
+  supporting: true,
   summary: 'Run JavaScript in the page',
   params: PAGE_FUNCTION_PARAMS,
   needsTab: true,

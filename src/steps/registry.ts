@@ -81,6 +81,10 @@ export interface StepDefinition<P = unknown> {
   /** What the step does, a few words for --help. */
   readonly summary: string;
   readonly params: ParamSchema;
+  /** The past-tense word(s) `changes.summary` opens with when this step acted last ('Clicked'). */
+  readonly verb?: string;
+  /** The step supports an action rather than being one (wait, pageFunction): its verb names the command only when no acting step has one. */
+  readonly supporting?: true;
   /** Steps that act on one element: where its target is in the parameters. */
   readonly target?: TargetFacts;
   /** The step lands on a URL (its output's `url`): the site profile is looked up after it (SPEC §15.3). */

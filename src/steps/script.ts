@@ -79,6 +79,8 @@ const POLL_PARAMS: ParamSchema = {
 
 defineStep<PollParams>({
   name: 'poll',
+  verb: 'Waited',
+  supporting: true,
   summary: 'Poll a predicate until truthy',
   params: POLL_PARAMS,
   needsTab: true,
@@ -232,6 +234,8 @@ const PIPELINE_PARAMS: ParamSchema = {
 
 defineStep<PipelineParams>({
   name: 'pipeline',
+  verb: 'Ran script',
+  supporting: true,
   summary: 'Micro-operations in one page evaluation',
   params: PIPELINE_PARAMS,
   needsTab: true,

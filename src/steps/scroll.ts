@@ -29,6 +29,7 @@ const SCROLL_PARAMS: ParamSchema = {
 
 defineStep<ScrollParams>({
   name: 'scroll',
+  verb: 'Scrolled',
   summary: 'Scroll the page, a container, or an element into view',
   params: SCROLL_PARAMS,
   target: { keys: ['selector', 'ref', 'text'], string: true },

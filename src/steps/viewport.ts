@@ -15,6 +15,8 @@ const VIEWPORT_PARAMS: ParamSchema = {
 
 defineStep<ViewportParams>({
   name: 'viewport',
+  verb: 'Resized',
+  supporting: true,
   summary: 'Emulate a device; stays with the tab',
   params: VIEWPORT_PARAMS,
   needsTab: true,

@@ -63,6 +63,8 @@ const WAIT_PARAMS: ParamSchema = {
 
 defineStep<WaitParams>({
   name: 'wait',
+  verb: 'Waited',
+  supporting: true,
   summary: 'Wait for time, an element, text, a URL or network idle',
   params: WAIT_PARAMS,
   needsTab: true,

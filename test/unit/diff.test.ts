@@ -3,13 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { actionVerb, line, tellChanges } from '../../src/diff/index.js';
 import type { ObservedChange, ObservedDiff } from '../../src/diff/index.js';
+import { allSteps, getStep } from '../../src/steps/index.js';
+import { stepVerbs } from '../../src/runner/validate.js';
 
 function diff(changes: ObservedChange[]): ObservedDiff {
   const counts: ObservedDiff['counts'] = {};
   for (const c of changes) counts[c.kind] = (counts[c.kind] ?? 0) + 1;
   return { changes, counts, unchanged: [] };
 }
-const tell = (changes: ObservedChange[], live: string[] = [], actions = ['click']) =>
+/** The verbs the runner passes for a command of these steps (read from the step definitions). */
+const verbs = (steps: string[]) => stepVerbs(steps.flatMap((n) => getStep(n) ?? []));
+const tell = (changes: ObservedChange[], live: string[] = [], actions = verbs(['click'])) =>
   tellChanges({ diff: diff(changes), actions, live, shownNow: '' });
 
 describe('tellChanges', () => {
@@ -61,7 +65,7 @@ describe('tellChanges', () => {
       { length: 20 },
       (_, i): ObservedChange => ({ kind: i % 2 ? 'leftView' : 'enteredView', role: 'link', label: `L${i}` }),
     );
-    const c = tell([...scrolled, ...many], [], ['scroll']);
+    const c = tell([...scrolled, ...many], [], verbs(['scroll']));
     expect(c.appeared).toHaveLength(12);
     expect(c.more).toEqual({ appeared: 18, enteredView: 10, leftView: 10 });
     expect(c.summary).toBe(
@@ -102,18 +106,47 @@ describe('tellChanges', () => {
 
 describe('action verb', () => {
   it('uses the last acting step, skipping observation and supporting steps', () => {
-    expect(actionVerb(['click', 'fill', 'snapshot', 'query'])).toBe('Filled');
-    expect(actionVerb(['goto', 'wait'])).toBe('Navigated');
-    expect(actionVerb(['click', 'click', 'pageFunction', 'screenshot'])).toBe('Clicked');
-    expect(actionVerb(['wait'])).toBe('Waited');
-    expect(actionVerb(['selectOption'])).toBe('Selected');
-    expect(actionVerb(['back'])).toBe('Went back');
-    expect(actionVerb(['pageFunction', 'extract'])).toBe('Ran script');
-    expect(actionVerb(['viewport'])).toBe('Resized');
+    expect(actionVerb(verbs(['click', 'fill', 'snapshot', 'query']))).toBe('Filled');
+    expect(actionVerb(verbs(['goto', 'wait']))).toBe('Navigated');
+    expect(actionVerb(verbs(['click', 'click', 'pageFunction', 'screenshot']))).toBe('Clicked');
+    expect(actionVerb(verbs(['wait']))).toBe('Waited');
+    expect(actionVerb(verbs(['selectOption']))).toBe('Selected');
+    expect(actionVerb(verbs(['back']))).toBe('Went back');
+    expect(actionVerb(verbs(['pageFunction', 'extract']))).toBe('Ran script');
+    expect(actionVerb(verbs(['viewport']))).toBe('Resized');
   });
 
   it('falls back to "Done"', () => {
-    expect(actionVerb([])).toBe('Done');
-    expect(actionVerb(['snapshot', 'toString', 'constructor'])).toBe('Done');
+    expect(actionVerb(verbs([]))).toBe('Done');
+    expect(actionVerb(verbs(['snapshot', 'toString', 'constructor']))).toBe('Done');
+  });
+
+  it('takes its words from the step definitions: the acting steps and the supporting ones', () => {
+    const words = Object.fromEntries(allSteps().flatMap((d) => (d.verb ? [[d.name, d.verb]] : [])));
+    expect(words).toEqual({
+      click: 'Clicked',
+      fill: 'Filled',
+      type: 'Typed',
+      press: 'Pressed',
+      hover: 'Hovered',
+      drag: 'Dragged',
+      scroll: 'Scrolled',
+      selectOption: 'Selected',
+      goto: 'Navigated',
+      reload: 'Reloaded',
+      back: 'Went back',
+      forward: 'Went forward',
+      wait: 'Waited',
+      poll: 'Waited',
+      pageFunction: 'Ran script',
+      pipeline: 'Ran script',
+      viewport: 'Resized',
+      upload: 'Uploaded',
+      submit: 'Submitted',
+    });
+    const supporting = allSteps()
+      .filter((d) => d.supporting)
+      .map((d) => d.name);
+    expect(supporting.sort()).toEqual(['pageFunction', 'pipeline', 'poll', 'viewport', 'wait']);
   });
 });

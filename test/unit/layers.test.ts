@@ -46,6 +46,32 @@ it('imports only downward, through index.ts', () => {
   expect(bad).toEqual([]);
 });
 
+/** Modules a file loads at run time: value imports and re-exports (type-only imports are erased). */
+function valueImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = Array.from(text.matchAll(/^(?:import|export) (?!type )[^;]*?from '(\.\.?\/[^']+)'/gms), (m) => m[1]!);
+  return specs.map((spec) => join(file, '..', spec).replace(/\.js$/, '.ts'));
+}
+
+// Issue 17: no import cycle between modules, the page runtime's included (a cycle makes load order matter).
+it('has no import cycle', () => {
+  const graph = new Map(files(SRC).map((f) => [f, valueImports(f)]));
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (f: string, path: string[]): void => {
+    if (state.get(f) === 'done') return;
+    if (state.get(f) === 'open') {
+      cycles.push([...path.slice(path.indexOf(f)), f].map((p) => relative(SRC, p)).join(' → '));
+      return;
+    }
+    state.set(f, 'open');
+    for (const next of graph.get(f) ?? []) visit(next, [...path, f]);
+    state.set(f, 'done');
+  };
+  for (const f of graph.keys()) visit(f, []);
+  expect(cycles).toEqual([]);
+});
+
 // Safety by default (issue 8): nothing is sent anywhere but the configured Chrome. Only the CDP
 // layer's discovery (HTTP /json/*) and its WebSocket client may open network sockets.
 it('opens network connections only in cdp/discovery.ts and cdp/websocket.ts', () => {
