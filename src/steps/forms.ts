@@ -223,7 +223,7 @@ const UPLOAD_PARAMS: ParamSchema = {
 
 defineStep<UploadParams>({
   name: 'upload',
-  summary: 'Set files on a file input, or the button hiding one',
+  summary: 'Set files on a file input, or on the chooser any control opens (Dropzone, drop areas)',
   params: UPLOAD_PARAMS,
   target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'] },
   remedyFor: { 'field:file': (t) => ({ ...t, files: ['/path/to/file'] }) },
@@ -244,6 +244,13 @@ defineStep<UploadParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const r = await upload(tab.page, p.target, p.files, tab.entry, p.opts, ctx.deadline);
-    return { uploaded: r.uploaded, input: r.input, ...(await settledOutput(tab, r)) };
+    return {
+      uploaded: r.uploaded,
+      target: r.target,
+      via: r.via,
+      ...(r.input ? { input: r.input } : {}),
+      ...(await settledOutput(tab, r)),
+      ...(r.reResolved ? { reResolved: true } : {}),
+    };
   },
 });
