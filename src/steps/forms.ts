@@ -219,6 +219,8 @@ const UPLOAD_PARAMS: ParamSchema = {
     file: '-',
     timeout: '-',
   },
+  returns: '{uploaded, target, via}',
+  note: 'T: the input or any control that opens the file chooser',
 };
 
 defineStep<UploadParams>({
