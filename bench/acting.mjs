@@ -6,6 +6,9 @@
 // Usage: node bench/acting.mjs
 
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { benchSession, formatTable, loadAverage, pageValue, runBench, CLI } from './lib.mjs';
 
 /** One call; unlike lib's cli() a failed answer is a result here (an honest failure is the point). */
@@ -25,6 +28,10 @@ function call(command, env) {
     );
   });
 }
+
+/** A small file for the upload row. */
+const UPLOAD_FILE = join(mkdtempSync(join(tmpdir(), 'cdp-bench-')), 'invoice.pdf');
+writeFileSync(UPLOAD_FILE, '%PDF-1.4 bench');
 
 const READY = {
   pageFunction:
@@ -135,6 +142,16 @@ const ROWS = [
     calls: [(tab) => ({ tab, steps: [READY, { click: { text: 'Preferences' } }] })],
     expect: (answers) => answers[0].steps[1].output?.target === 'button "Preferences"',
     check: 'document.getElementById("prefs-count").textContent === "opened 1 times"',
+  },
+  {
+    item: '7 uploads through any control',
+    goal: "add a file to Dropzone through its area (Dropzone's own list)",
+    page: 'upload.html',
+    before: 3,
+    why: 'upload failed "not a file input"; its nextStep repeated it; pageFunction to find the hidden input',
+    calls: [(tab) => ({ tab, steps: [{ upload: { selector: '#dz', files: UPLOAD_FILE } }] })],
+    expect: (answers) => answers[0].status === 'ok' && answers[0].steps[0].output.via === 'file chooser',
+    check: 'dz.files.length === 1 && dz.files[0].name === "invoice.pdf"',
   },
 ];
 

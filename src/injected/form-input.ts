@@ -183,6 +183,7 @@ export function setRangeAt(handle: number, x: number): { ok: boolean; value?: st
 export function fileInputFor(
   handle: number,
   count: number,
+  near: boolean,
 ): { ok: true; handle: number; desc: string } | { ok: false; message: string; category: string } {
   const el = heldElement(handle);
   if (!el) return { ok: false, message: 'was removed from the page', category: 'stale-ref' };
@@ -192,8 +193,10 @@ export function fileInputFor(
   if (isFile(el)) input = el;
   else if (isHtml(el, 'label') && isFile(el.control)) input = el.control as HTMLInputElement;
   else {
-    // A styled button or drop zone: the input is inside it, or beside it a few levels up.
-    for (let scope: Element | null = el, up = 0; scope && up < 4 && !input; scope = parentOrHost(scope), up++) {
+    // Inside the control; with `near`, beside it a few levels up (never the whole body).
+    const top = near ? 4 : 1;
+    for (let scope: Element | null = el, up = 0; scope && up < top && !input; scope = parentOrHost(scope), up++) {
+      if (up > 0 && (isHtml(scope, 'body') || isHtml(scope, 'html'))) break;
       const found = Array.from(scope.querySelectorAll('input[type=file]')).concat(
         scope.shadowRoot ? Array.from(scope.shadowRoot.querySelectorAll('input[type=file]')) : [],
       );

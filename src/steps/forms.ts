@@ -221,12 +221,14 @@ const UPLOAD_PARAMS: ParamSchema = {
     file: '-',
     timeout: '-',
   },
+  returns: '{uploaded, target, via}',
+  note: 'T: the input or any control that opens the file chooser',
 };
 
 defineStep<UploadParams>({
   name: 'upload',
   verb: 'Uploaded',
-  summary: 'Set files on a file input, or the button hiding one',
+  summary: 'Set files on a file input, or on the chooser any control opens (Dropzone, drop areas)',
   params: UPLOAD_PARAMS,
   target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'] },
   remedyFor: { 'field:file': (t) => ({ ...t, files: ['/path/to/file'] }) },
@@ -247,6 +249,13 @@ defineStep<UploadParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const r = await upload(tab.page, p.target, p.files, tab.entry, p.opts, ctx.deadline);
-    return { uploaded: r.uploaded, input: r.input, ...(await settledOutput(tab, r)) };
+    return {
+      uploaded: r.uploaded,
+      target: r.target,
+      via: r.via,
+      ...(r.input ? { input: r.input } : {}),
+      ...(await settledOutput(tab, r)),
+      ...(r.reResolved ? { reResolved: true } : {}),
+    };
   },
 });

@@ -194,13 +194,26 @@ describe('selectOption', () => {
 });
 
 describe('upload', () => {
-  it('sets a file on an input hidden behind a styled button, firing change', async () => {
+  it('sets a file through the chooser a styled button opens for its hidden input, firing change', async () => {
     const tab = await h.open('actions.html');
     const file = join(h.tmp, 'report.txt');
     writeFileSync(file, 'hello');
     const r = await h.cli({ tab, steps: [{ upload: { selector: '#pick', files: file } }] });
-    expect(r.out.steps[0].output).toMatchObject({ uploaded: ['report.txt'], input: 'input#file' });
+    expect(r.out.steps[0].output).toMatchObject({
+      uploaded: ['report.txt'],
+      target: 'button "Choose file"',
+      via: 'file chooser',
+    });
     expect(await h.value(tab, 'window.__events')).toContain('file:report.txt');
+  });
+
+  it('sets files on a plain file input directly', async () => {
+    const tab = await h.open('actions.html');
+    const file = join(h.tmp, 'plain.txt');
+    writeFileSync(file, 'hello');
+    const r = await h.cli({ tab, steps: [{ upload: { selector: '#file', files: file } }] });
+    expect(r.out.steps[0].output).toMatchObject({ uploaded: ['plain.txt'], via: 'input', input: 'input#file' });
+    expect(await h.value(tab, 'window.__events')).toContain('file:plain.txt');
   });
 
   it('checks that the files exist before touching the page', async () => {
