@@ -7,15 +7,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, parseJson, runCommand, validateCommand, assemble } from './runner/index.js';
 import { appendMetrics, writeDebugLog } from './capture/index.js';
-import {
-  abandonAll,
-  CAPTURE_PHASE,
-  homeDir,
-  openWindow,
-  pendingNow,
-  progress,
-  START_ALLOWANCE_MS,
-} from './common/index.js';
+import { abandonAll, CAPTURE_PHASE, homeDir, openWindow, pendingNow, progress, firstWindowMs } from './common/index.js';
 
 const STDIN_GUARD_MS = 100;
 /** Words that are subcommands, not a JSON command given as the one argument. */
@@ -102,9 +94,9 @@ async function runJson(text: string, debug: boolean): Promise<void> {
     const command = await validateCommand(request);
     actions = command.steps.map((s) => s.action);
     openWindow(
-      command.steps[0]!.timeoutMs,
+      firstWindowMs(command.steps[0]!.timeoutMs),
       command.tab ? `attaching to ${command.tab}` : 'step 1',
-      progress.startedAt + START_ALLOWANCE_MS,
+      progress.startedAt,
     );
     watchDeadline();
     const result = await runCommand(command);

@@ -11,7 +11,8 @@ export {
   onAbandon,
   abandonAll,
   ANSWER_MARGIN_MS,
-  START_ALLOWANCE_MS,
+  MIN_FIRST_WINDOW_MS,
+  firstWindowMs,
   firstStepStart,
 } from './progress.js';
 export * from './limits.js';

@@ -7,16 +7,20 @@
 export const ANSWER_MARGIN_MS = 500;
 
 /**
- * Node's start, the connection and the attach before the first step are not the agent's step: up to
- * this much of them does not count against the first step's timeout (a `wait` of 200 ms must not
- * fail because a loaded machine took 300 ms to start Node). Beyond it, they do: a frozen Chrome still
- * gets an answer within the first step's timeout + START_ALLOWANCE_MS + ANSWER_MARGIN_MS.
+ * Node's start, the connection and the attach count against the first step's timeout (a frozen
+ * Chrome still answers within timeout + ANSWER_MARGIN_MS), but the first window is never shorter
+ * than this: a `wait` of 200 ms must not fail because a loaded machine took 300 ms to start Node.
  */
-export const START_ALLOWANCE_MS = 500;
+export const MIN_FIRST_WINDOW_MS = 1_000;
 
-/** When the first step's time starts: the process's start plus the allowance, or now if that is sooner. */
-export function firstStepStart(): number {
-  return Math.min(Date.now(), progress.startedAt + START_ALLOWANCE_MS);
+/** The first step's window from the process's start: its timeout, at least MIN_FIRST_WINDOW_MS. */
+export function firstWindowMs(timeoutMs: number): number {
+  return Math.max(timeoutMs, MIN_FIRST_WINDOW_MS);
+}
+
+/** When the first step's `timeoutMs` starts counting: so that it ends with the first window, or now if that is sooner. */
+export function firstStepStart(timeoutMs: number): number {
+  return Math.min(Date.now(), progress.startedAt + firstWindowMs(timeoutMs) - timeoutMs);
 }
 
 export interface Progress {

@@ -149,7 +149,7 @@ const UNRESPONSIVE_MS = 10_000;
 async function answered<T>(enabling: Promise<T>, timeoutMs: number): Promise<T> {
   const waitMs = Math.min(UNRESPONSIVE_MS, timeoutMs);
   // A wait of the command's whole timeout counts from the command's start, like its first step.
-  const from = waitMs === timeoutMs ? firstStepStart() : Date.now();
+  const from = waitMs === timeoutMs ? firstStepStart(timeoutMs) : Date.now();
   try {
     return await Deadline.after(waitMs, from).race(enabling, 'the page to answer');
   } catch (err) {

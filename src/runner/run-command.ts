@@ -110,7 +110,7 @@ async function runSteps(run: Run): Promise<void> {
   const first = run.cmd.steps[0];
   for (const step of run.cmd.steps) {
     // The first step's time includes the attach before it: the command answers within its timeout.
-    const from = step === first ? firstStepStart() : Date.now();
+    const from = step === first ? firstStepStart(step.timeoutMs) : Date.now();
     openWindow(step.timeoutMs, `step ${step.index} (${step.action})`, from);
     try {
       const done = await runStep(step, run.session, from).finally(() => tagDialogs(run.watch, step.index));
