@@ -71,7 +71,9 @@ describe('wait', () => {
     const r = await run([{ wait: '#never-there', timeout: 500 }]);
     expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'TimeoutError' });
     // A timer that fires late on a loaded machine names the time that really passed as well.
-    expect(r.out.steps[0].error).toMatch(/^Timed out after (500ms|\d+ms \(timeout 500ms\)) waiting for "#never-there" to be visible$/);
+    expect(r.out.steps[0].error).toMatch(
+      /^Timed out after (500ms|\d+ms \(timeout 500ms\)) waiting for "#never-there" to be visible$/,
+    );
     const opt = await run([{ wait: '#never-there', timeout: 300, optional: true }, { pageFunction: '1' }]);
     expect(opt.out.status).toBe('ok');
     expect(opt.out.steps[0].status).toBe('skipped');
