@@ -343,7 +343,7 @@ async function main() {
         `cross-agent effects ${touched}; lost or duplicated aliases ${lost}; reused aliases ${reused}; ` +
         `aliases handed to nobody ${madeUp.length ? madeUp.join(', ') : 0}`,
     );
-    process.exitCode = late.length || lost || touched || reused ? 1 : 0;
+    process.exitCode = late.length || lost || touched || reused || madeUp.length ? 1 : 0;
   } finally {
     const pid = browserPid(port);
     if (pid) process.kill(pid, 'SIGCONT');
