@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Eight agents at once on one Chrome, each on its own tab: AGENTS × CALLS CLI calls (default
 // 8 × 25 = 200) of fills, clicks, reads and snapshots. Prints calls/s sustained, failures, latency
-// percentiles, and checks that no alias was lost or duplicated and no call acted on another agent's
-// tab. Then the peak RSS of one command on a 10,000-element page.
+// percentiles, and checks that no alias was lost, duplicated or made up and no call acted on another
+// agent's tab. Then the peak RSS of one command on a 10,000-element page.
 // Usage: node bench/concurrency.mjs [--agents 8] [--calls 25] [--elements 10000]
 
 import { spawn } from 'node:child_process';
@@ -173,6 +173,9 @@ async function main() {
     const targets = aliases.map((a) => registry.tabs[a]?.targetId);
     if (targets.some((t) => !t) || new Set(targets).size !== AGENTS)
       failures.push('registry: an alias is missing or two share a target');
+    // Nobody else opened a tab: any other alias in the registry was made up (Chrome's first tab has none).
+    const madeUp = Object.keys(registry.tabs).filter((a) => !aliases.includes(a));
+    if (madeUp.length) failures.push(`registry: ${madeUp.join(', ')} handed to nobody`);
     const sorted = [...ctx.calls].sort((a, b) => a - b);
     console.log(
       `\n${AGENTS} agents × ${CALLS} calls on their own tabs in one Chrome (${ctx.calls.length} calls, ${(wallMs / 1000).toFixed(1)} s):`,
@@ -183,7 +186,7 @@ async function main() {
       `  latency ms         p50 ${percentile(sorted, 50).toFixed(0)}  p95 ${percentile(sorted, 95).toFixed(0)}  max ${sorted.at(-1).toFixed(0)}`,
     );
     console.log(
-      `  aliases            ${aliases.join(' ')} (distinct, all in the registry: ${failures.every((f) => !/^aliases|^registry/.test(f))})`,
+      `  aliases            ${aliases.join(' ')} (distinct, all in the registry, none made up: ${failures.every((f) => !/^aliases|^registry/.test(f))})`,
     );
     for (const f of failures.slice(0, 10)) console.log(`  ! ${f}`);
 

@@ -116,7 +116,9 @@ async function main() {
       }
       const targets = Object.values(reg.tabs ?? {}).map((e) => e.targetId);
       const duplicated = targets.length - new Set(targets).size;
-      return { lost, touched, duplicated };
+      // An alias in the registry that no answer ever named was made up (Chrome's first tab has none).
+      const madeUp = Object.keys(reg.tabs ?? {}).filter((a) => !issued.has(a));
+      return { lost, touched, duplicated, madeUp };
     };
     const victim = () => open('basic.html?victim=1');
 
@@ -308,6 +310,7 @@ async function main() {
       } catch (err) {
         r = { ms: NaN, output: { status: 'bench error', error: { message: err.message } } };
       }
+      if (typeof r.output?.tab === 'string') issued.add(r.output.tab); // handed out, even with an error
       const c = await check();
       const type = r.output.error?.type ?? (r.output.status === 'ok' ? 'ok' : r.output.status);
       rows.push({
@@ -333,12 +336,14 @@ async function main() {
     const lost = rows.reduce((n, r) => n + r.lost + r.duplicated, 0);
     const touched = rows.reduce((n, r) => n + r.touched, 0);
     const reused = rows.filter((r) => r.note.startsWith('REUSED')).length;
+    const madeUp = [...new Set(rows.flatMap((r) => r.madeUp))];
     const worst = Math.max(...rows.map((r) => r.ms - r.timeout));
     console.log(
       `\n${rows.length} faults: ${rows.length - late.length} answered within timeout + 1 s (worst overshoot ${worst} ms); ` +
-        `cross-agent effects ${touched}; lost or duplicated aliases ${lost}; reused aliases ${reused}`,
+        `cross-agent effects ${touched}; lost or duplicated aliases ${lost}; reused aliases ${reused}; ` +
+        `aliases handed to nobody ${madeUp.length ? madeUp.join(', ') : 0}`,
     );
-    process.exitCode = late.length || lost || touched || reused ? 1 : 0;
+    process.exitCode = late.length || lost || touched || reused || madeUp.length ? 1 : 0;
   } finally {
     const pid = browserPid(port);
     if (pid) process.kill(pid, 'SIGCONT');

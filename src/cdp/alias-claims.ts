@@ -7,25 +7,18 @@
 // takes no name), and anything in the page (window.name, a global) is the page's to change — a
 // hostile page could claim another agent's alias. The private state dir (0700) is ours alone.
 
-import {
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-  closeSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from '../common/index.js';
+import { createWhole } from './lock.js';
 
 export interface ClaimedTab {
   targetId: string;
   host: string;
   port: number;
   wsEndpoint?: string;
+  /** A tab of our own Chrome: reached only once that browser proves its id (own-browser.ts). */
+  own?: boolean;
 }
 
 /** What an alias looks like: t1, t2, … (anything else — "__proto__", "constructor" — is no alias). */
@@ -46,7 +39,8 @@ function isClaim(v: unknown): v is ClaimedTab {
     c.targetId.length > 0 &&
     typeof c.host === 'string' &&
     Number.isInteger(c.port) &&
-    (c.wsEndpoint === undefined || typeof c.wsEndpoint === 'string')
+    (c.wsEndpoint === undefined || typeof c.wsEndpoint === 'string') &&
+    (c.own === undefined || typeof c.own === 'boolean')
   );
 }
 
@@ -111,30 +105,14 @@ function safeRead(path: string): string {
 
 /**
  * Claims the first free alias numbered `floor` or above for `tab`: raises the high-water mark
- * first, then creates the claim file exclusively (a number someone holds is skipped).
+ * first, then creates the claim file exclusively and whole (a number someone holds is skipped).
  * Runs under the registry lock; a full disk fails here, before any alias is handed out.
  */
 export function claimAlias(tab: ClaimedTab, floor: number, dir = stateDir()): string {
   mkdirSync(claimsDir(dir), { recursive: true, mode: 0o700 });
   for (let n = Math.max(floor, claimedHighWater(dir) + 1); ; n++) {
     writeAtomically(highWaterPath(dir), String(n));
-    let fd: number;
-    try {
-      fd = openSync(claimPath(dir, `t${n}`), 'wx', 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw err;
-    }
-    try {
-      writeSync(fd, JSON.stringify(tab));
-    } catch (err) {
-      unlinkSync(claimPath(dir, `t${n}`)); // an empty claim would name no tab
-      (err as NodeJS.ErrnoException).path ??= claimPath(dir, `t${n}`);
-      throw err;
-    } finally {
-      closeSync(fd);
-    }
-    return `t${n}`;
+    if (createWhole(claimPath(dir, `t${n}`), JSON.stringify(tab))) return `t${n}`;
   }
 }
 

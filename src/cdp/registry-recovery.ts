@@ -1,17 +1,15 @@
-// Rebuilding a torn or corrupt tab registry: the alias claims (alias-claims.ts) and what can be
-// read of the damaged text say which alias each tab had; the browsers cdp-skill knows of are asked
-// for their tabs (`/json/list`), and every live page gets its alias back, or a new one never handed out.
+// Rebuilding a torn or corrupt tab registry: the alias claims (alias-claims.ts) say which alias
+// each tab was handed out under, and what can be read of the damaged text adds entries no claim
+// names (a registry from before claims). Nothing is asked of the browsers and no alias is made up:
+// a tab nobody was handed an alias for stays without one (listTabs shows it by target id), and
+// the rebuild runs start to end under the registry lock with nothing to wait for.
 
 import { readdirSync } from 'node:fs';
-import { httpJson, type TargetListEntry } from './discovery.js';
 import type { RegistryData, TabEntry } from './tab-registry.js';
-import { claimAlias, claimedHighWater, readClaims, restoreClaim } from './alias-claims.js';
-
-/** One browser's tab list may take this long; refused ports answer at once. */
-const LIST_TIMEOUT_MS = 1_500;
+import { claimedHighWater, readClaims, restoreClaim } from './alias-claims.js';
 
 const ENTRY =
-  /"(t\d+)"\s*:\s*\{\s*"targetId"\s*:\s*"([^"\\]+)"\s*,\s*"host"\s*:\s*"([^"\\]*)"\s*,\s*"port"\s*:\s*(\d+)(?:\s*,\s*"wsEndpoint"\s*:\s*"([^"\\]+)")?/g;
+  /"(t\d+)"\s*:\s*\{\s*"targetId"\s*:\s*"([^"\\]+)"\s*,\s*"host"\s*:\s*"([^"\\]*)"\s*,\s*"port"\s*:\s*(\d+)(?:\s*,\s*"wsEndpoint"\s*:\s*"([^"\\]+)")?(\s*,\s*"own"\s*:\s*true)?/g;
 
 /** Whatever a damaged registry text still says: complete entries and the highest alias number. */
 export function salvageRegistry(text: string): { data: RegistryData; highestSeen: number } {
@@ -23,6 +21,7 @@ export function salvageRegistry(text: string): { data: RegistryData; highestSeen
   for (const m of text.matchAll(ENTRY)) {
     const entry: TabEntry = { targetId: m[2]!, host: m[3]!, port: Number(m[4]) };
     if (m[5]) entry.wsEndpoint = m[5];
+    if (m[6]) entry.own = true;
     data.tabs[m[1]!] = entry;
   }
   data.nextId = highestSeen + 1;
@@ -43,66 +42,27 @@ function highestArtifactAlias(dir: string): number {
   return highest;
 }
 
-/** Local ports of Chromes cdp-skill launched (their profiles are `chrome-profile-<port>`). */
-function launchedPorts(dir: string): number[] {
-  try {
-    return readdirSync(dir)
-      .map((n) => /^chrome-profile-(\d+)/.exec(n)?.[1])
-      .filter((p) => p !== undefined)
-      .map(Number);
-  } catch {
-    return []; // no state dir listing: only the salvaged entries name browsers
-  }
-}
-
-type Browser = { host: string; port: number };
-type Listed = Browser & { targets: TargetListEntry[] | undefined };
-
-/** The browsers to ask for their tabs: those named by salvaged entries, claims and launched profiles. */
-function knownBrowsers(entries: TabEntry[], dir: string): Browser[] {
-  const browsers = new Map<string, Browser>();
-  for (const e of entries) if (!e.wsEndpoint) browsers.set(`${e.host}:${e.port}`, { host: e.host, port: e.port });
-  for (const port of launchedPorts(dir)) browsers.set(`127.0.0.1:${port}`, { host: '127.0.0.1', port });
-  return [...browsers.values()];
-}
-
-function listTabs(b: Browser): Promise<Listed> {
-  return httpJson<TargetListEntry[]>(b.host, b.port, '/json/list', LIST_TIMEOUT_MS).then(
-    (targets) => ({ ...b, targets: targets.filter((t) => t.type === 'page') }),
-    () => ({ ...b, targets: undefined }), // not running: its entries are kept as they were
-  );
-}
+/** The browser a tab belongs to and its target: one tab, whatever alias a text gives it. */
+const tabKey = (e: TabEntry): string => `${e.wsEndpoint ?? `${e.host}:${e.port}`} ${e.targetId}`;
 
 /**
- * A new registry from a damaged one's text. Each live page of the known browsers gets the alias
- * it was claimed under (alias-claims.ts), else the one the damaged text still names, else a new
- * one above any number seen before; entries of browsers that cannot be asked are kept.
+ * A new registry from a damaged one's text: every claimed alias names its tab again (claims were
+ * written by us alone, when the alias was handed out, so they win over the text); an entry the
+ * text still holds is kept when no claim contradicts it, and claimed from now on. The counter
+ * starts above any alias number seen anywhere. Tabs that have closed meanwhile are dropped later,
+ * as always (listTabs prunes them; a command on one answers that it no longer exists).
  */
-export async function rebuildRegistry(text: string, dir: string): Promise<RegistryData> {
+export function rebuildRegistry(text: string, dir: string): RegistryData {
   const { data: salvaged, highestSeen } = salvageRegistry(text);
   const claims = readClaims(dir);
-  // Claims were written by us alone, at the time the alias was handed out: they win over the text.
-  const known = new Map<string, TabEntry>([...Object.entries(salvaged.tabs), ...claims]);
   const floor = Math.max(highestSeen, highestArtifactAlias(dir), claimedHighWater(dir)) + 1;
   const data: RegistryData = { nextId: floor, tabs: {}, browsers: {} };
-  const entries = [...known.entries()];
-  const listed = await Promise.all(knownBrowsers([...known.values()], dir).map(listTabs));
-  for (const b of listed) {
-    const sameBrowser = ([, e]: [string, TabEntry]): boolean => !e.wsEndpoint && e.host === b.host && e.port === b.port;
-    if (!b.targets) {
-      for (const [alias, e] of entries.filter(sameBrowser)) data.tabs[alias] = e;
-      continue;
-    }
-    for (const t of b.targets) {
-      const entry: TabEntry = { targetId: t.id, host: b.host, port: b.port };
-      const alias =
-        entries.find((kv) => sameBrowser(kv) && kv[1].targetId === t.id)?.[0] ?? claimAlias(entry, data.nextId, dir);
-      restoreClaim(alias, entry, dir);
-      data.tabs[alias] = entry;
-      data.nextId = Math.max(data.nextId, Number(alias.slice(1)) + 1);
-    }
+  const claimed = new Set([...claims.values()].map(tabKey));
+  for (const [alias, entry] of Object.entries(salvaged.tabs)) {
+    if (claims.has(alias) || claimed.has(tabKey(entry))) continue;
+    restoreClaim(alias, entry, dir);
+    data.tabs[alias] = entry;
   }
-  // Remote browsers reached by WebSocket endpoint have no /json/list to ask: keep what was read.
-  for (const [alias, e] of entries) if (e.wsEndpoint) data.tabs[alias] = e;
+  for (const [alias, claim] of claims) data.tabs[alias] = { ...claim };
   return data;
 }

@@ -3,13 +3,24 @@
 // (temp file + rename) under a lock, so several agents can open tabs at once; a torn or corrupt
 // file — or a directory, or anything not shaped as we write it — is moved aside and rebuilt
 // (registry-recovery.ts); aliases are claimed outside it (alias-claims.ts), so none is reused.
+// Every read-modify-write runs start to end under the lock with nothing awaited in between (the
+// rebuild included): no other writer, in this process or another, can come between.
 
 import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir, REGISTRY_LOCK_TIMEOUT_MS } from '../common/index.js';
 import { withLock } from './lock.js';
 import { rebuildRegistry, salvageRegistry } from './registry-recovery.js';
-import { ALIAS_FORM, claimAlias, highWaterMark, readClaim, releaseClaim, type ClaimedTab } from './alias-claims.js';
+import {
+  ALIAS_FORM,
+  claimAlias,
+  claimedHighWater,
+  highWaterMark,
+  readClaim,
+  readClaims,
+  releaseClaim,
+  type ClaimedTab,
+} from './alias-claims.js';
 
 export interface ViewportMetrics {
   width: number;
@@ -134,12 +145,32 @@ export function parseRegistry(text: string): RegistryData | undefined {
   return data;
 }
 
-type FileState = { data: RegistryData } | { corrupt: string; what: string; data?: RegistryData };
+/**
+ * What is on disk: a registry to use as it is, one to use once repaired (`repair` says why; `data`
+ * is already repaired in memory), or a damaged text to rebuild from.
+ */
+type FileState = { data: RegistryData; repair?: string } | { corrupt: string; what: string };
+
+/**
+ * A well-formed registry behind the aliases handed out (rewritten by hand or by an old copy, or
+ * its writer died between claiming an alias and writing): its counter is raised above every
+ * alias ever claimed, and each claimed alias it lacks comes back from its claim, unless its tab
+ * is known under another alias. Nothing else changes: the other tabs keep their state.
+ */
+function caughtUp(data: RegistryData): RegistryData {
+  data.nextId = Math.max(data.nextId, claimedHighWater() + 1);
+  const known = new Set(Object.values(data.tabs).map((e) => e.targetId));
+  for (const [alias, claim] of readClaims()) {
+    if (Object.hasOwn(data.tabs, alias) || known.has(claim.targetId)) continue;
+    data.tabs[alias] = { ...claim };
+  }
+  return data;
+}
 
 function readFile(): FileState {
   const path = registryPath();
   const st = lstatSync(path, { throwIfNoEntry: false });
-  if (!st) return { data: empty() }; // no registry yet
+  if (!st) return checked(empty()); // no registry yet, or deleted: the claims still name the tabs
   // A directory, symlink, FIFO… in its place is moved aside like a corrupt file (a FIFO would block a read).
   if (!st.isFile())
     return {
@@ -150,14 +181,17 @@ function readFile(): FileState {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { data: empty() }; // replaced just now
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return checked(empty()); // moved aside just now
     throw err;
   }
   const data = parseRegistry(text);
   if (!data) return { corrupt: text, what: text.trim() ? 'not a valid registry' : 'empty' };
-  // Well-formed but behind the aliases handed out (rewritten by hand or by an old copy): rebuilt
-  // like a damaged one, so its counter cannot hand out an old alias and lost tabs get theirs back.
-  if (data.nextId <= highWaterMark()) return { corrupt: text, what: 'behind the alias claims', data };
+  return checked(data);
+}
+
+/** A registry whose counter is not above the high-water mark is behind the aliases handed out. */
+function checked(data: RegistryData): FileState {
+  if (data.nextId <= highWaterMark()) return { data: caughtUp(data), repair: 'behind the alias claims' };
   return { data };
 }
 
@@ -167,11 +201,11 @@ function readFile(): FileState {
  */
 export function readRegistry(): RegistryData {
   const state = readFile();
-  return state.data ?? salvageRegistry((state as { corrupt: string }).corrupt).data;
+  return 'corrupt' in state ? salvageRegistry(state.corrupt).data : state.data;
 }
 
-/** Moves a damaged registry aside (tabs.json.corrupt-<ts>) and rebuilds it from the browsers and the alias claims. */
-async function recover(text: string): Promise<RegistryData> {
+/** Moves a damaged registry aside (tabs.json.corrupt-<ts>) and rebuilds it from the alias claims and what it still says; the caller writes it. */
+function recover(text: string): RegistryData {
   const path = registryPath();
   try {
     renameSync(path, `${path}.corrupt-${Date.now()}`);
@@ -179,16 +213,14 @@ async function recover(text: string): Promise<RegistryData> {
     /* gone already: the rebuilt registry is written below either way */
   }
   removeStrayTempFiles();
-  const data = await rebuildRegistry(text, stateDir());
-  writeRegistry(data);
-  return data;
+  return rebuildRegistry(text, stateDir());
 }
 
-/** Temp files of writers that died between write and rename. */
+/** Temp files of writers that died between write and rename (or between write and link, for the lock). */
 function removeStrayTempFiles(): void {
   const dir = stateDir();
   for (const name of readdirSync(dir)) {
-    const m = /^tabs\.json\.(\d+)\.\d+\.tmp$/.exec(name);
+    const m = /^tabs\.json\.(?:lock\.(?:break\.)?)?(\d+)(?:\.\d+)?\.tmp$/.exec(name);
     if (!m || Number(m[1]) === process.pid) continue;
     try {
       process.kill(Number(m[1]), 0);
@@ -198,13 +230,21 @@ function removeStrayTempFiles(): void {
   }
 }
 
-/** Reads the registry, first repairing a torn or corrupt file (never a crash). */
+/** The registry on disk, made whole: a damaged file rebuilt, one behind the claims caught up. Under the lock only. */
+function current(): { data: RegistryData; changed: boolean } {
+  const state = readFile();
+  if ('corrupt' in state) return { data: recover(state.corrupt), changed: true };
+  return { data: state.data, changed: state.repair !== undefined };
+}
+
+/** Reads the registry, first repairing a torn, corrupt or outdated file (never a crash). */
 export async function loadRegistry(): Promise<RegistryData> {
   const state = readFile();
-  if (!('corrupt' in state)) return state.data;
+  if (!('corrupt' in state) && state.repair === undefined) return state.data;
   return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', () => {
-    const again = readFile(); // another process may have repaired it while we waited
-    return 'corrupt' in again ? recover(again.corrupt) : again.data;
+    const again = current(); // another process may have repaired it while we waited
+    if (again.changed) writeRegistry(again.data);
+    return again.data;
   });
 }
 
@@ -221,11 +261,10 @@ function writeRegistry(data: RegistryData): void {
   }
 }
 
-/** Read-modify-write under the registry lock. */
+/** Read-modify-write under the registry lock, synchronous from the read to the write. */
 export function updateRegistry<T>(change: (data: RegistryData) => T): Promise<T> {
-  return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', async () => {
-    const state = readFile();
-    const data = 'corrupt' in state ? await recover(state.corrupt) : state.data;
+  return withLock(`${registryPath()}.lock`, REGISTRY_LOCK_TIMEOUT_MS, 'The tab registry', () => {
+    const { data } = current();
     const result = change(data);
     writeRegistry(data);
     return result;
@@ -267,6 +306,7 @@ export function registerTab(entry: TabEntry): Promise<string> {
       host: entry.host,
       port: entry.port,
       ...(entry.wsEndpoint ? { wsEndpoint: entry.wsEndpoint } : {}),
+      ...(entry.own ? { own: true } : {}),
     };
     const alias = claimAlias(claim, data.nextId);
     data.nextId = Number(alias.slice(1)) + 1;
@@ -275,11 +315,12 @@ export function registerTab(entry: TabEntry): Promise<string> {
   });
 }
 
+/** Drops a tab and releases its claim, in one update (no reader sees the claim without the entry). */
 export async function forgetTab(alias: string): Promise<void> {
   await updateRegistry((data) => {
     delete data.tabs[alias];
+    releaseClaim(alias);
   });
-  releaseClaim(alias);
 }
 
 export function patchTab(alias: string, patch: Partial<TabEntry>): Promise<void> {
@@ -313,10 +354,10 @@ export async function pruneTabs(
   if (!dead(await loadRegistry()).length) return [];
   return updateRegistry((data) => {
     const dropped = dead(data);
-    for (const alias of dropped) delete data.tabs[alias];
-    return dropped;
-  }).then((dropped) => {
-    for (const alias of dropped) releaseClaim(alias);
+    for (const alias of dropped) {
+      delete data.tabs[alias];
+      releaseClaim(alias);
+    }
     return dropped;
   });
 }

@@ -39,12 +39,36 @@ describe('registry rebuild', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cdp-skill-rebuild-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps entries of unreachable browsers and stays above aliases named by leftover files', async () => {
+  it('keeps what the damaged text says and stays above aliases named by leftover files', () => {
     writeFileSync(join(dir, 't40.after.png'), '');
-    mkdirSync(join(dir, 'chrome-profile-1'), { recursive: true }); // port 1: nothing answers
-    const data = await rebuildRegistry(full.slice(0, -5), dir);
+    mkdirSync(join(dir, 'chrome-profile-1'), { recursive: true });
+    const data = rebuildRegistry(full.slice(0, -5), dir);
     expect(Object.keys(data.tabs).sort()).toEqual(['t3', 't7']);
     expect(data.nextId).toBe(41);
+  });
+
+  it('gives each claimed alias its tab back over what the text says, and makes no alias up', async () => {
+    const { claimAlias, readClaim } = await import('../../src/cdp/alias-claims.js');
+    const claims = mkdtempSync(join(tmpdir(), 'cdp-skill-rebuild-claims-'));
+    try {
+      const tab = (targetId: string) => ({ targetId, host: '127.0.0.1', port: 1 });
+      expect(claimAlias(tab('AAA'), 1, claims)).toBe('t1');
+      expect(claimAlias({ ...tab('OWN'), own: true }, 1, claims)).toBe('t2');
+      // The text names t1 for another tab, and AAA under t5: the claims win; t6 is the text's alone.
+      const text =
+        '{"nextId":7,"tabs":{"t1":{"targetId":"ZZZ","host":"127.0.0.1","port":1},' +
+        '"t5":{"targetId":"AAA","host":"127.0.0.1","port":1},"t6":{"targetId":"CCC","host":"127.0.0.1","port":1,"own":true},"t';
+      const data = rebuildRegistry(text, claims);
+      expect(data.tabs).toEqual({
+        t1: tab('AAA'),
+        t2: { ...tab('OWN'), own: true },
+        t6: { ...tab('CCC'), own: true },
+      });
+      expect(data.nextId).toBe(7);
+      expect(readClaim('t6', claims)).toEqual({ ...tab('CCC'), own: true }); // claimed from now on
+    } finally {
+      rmSync(claims, { recursive: true, force: true });
+    }
   });
 });
 
