@@ -104,23 +104,38 @@ export async function captureBefore(
   }
 }
 
+/** What the effect probe says, and the page's context with it when nothing changed (no second look needed). */
+interface EffectLook {
+  changed: boolean;
+  context?: PageState['context'];
+  scrollY?: number;
+}
+
 /**
- * Capture by effect (issue 13, DECISIONS): false when the steps changed nothing on the page since
+ * Capture by effect (issue 13, DECISIONS): unchanged when the steps changed nothing on the page since
  * the before-look — no DOM mutation, input, scroll, animation or navigation, measured in the page
- * (injected/effect-probe.ts). Such a command answers like a read-only one. True whenever it can't
- * tell: no before-look, steps in a chosen frame, a new document, a page that does not answer.
+ * (injected/effect-probe.ts). Such a command answers like a read-only one, and the same evaluation
+ * reads the page's context for that answer: one round trip instead of two. Changed whenever it
+ * can't tell: no before-look, steps in a chosen frame, a new document, a page that does not answer.
  */
-export async function changedSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<boolean> {
-  if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return true;
+export async function effectsSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<EffectLook> {
+  if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return { changed: true };
   try {
-    const effects = await tab.page.call(undefined, (rt) => rt.effectProbe.takeEffects(), undefined, {
-      deadline: Deadline.after(CAPTURE_TIMEOUT_MS),
-      what: 'the effect probe',
-    });
-    tab.entry.counters = effects.counters;
-    return effects.changed;
+    const look = await tab.page.call(
+      undefined,
+      async (rt) => {
+        const effects = await rt.effectProbe.takeEffects();
+        return effects.changed
+          ? { effects }
+          : { effects, context: rt.pageContext.pageContext(), scrollY: Math.round(window.scrollY) };
+      },
+      undefined,
+      { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the effect probe' },
+    );
+    tab.entry.counters = look.effects.counters;
+    return { changed: look.effects.changed, context: look.context, scrollY: look.scrollY };
   } catch {
-    return true; // unknown: take the whole capture, as before
+    return { changed: true }; // unknown: take the whole capture, as before
   }
 }
 
@@ -154,9 +169,15 @@ export async function captureAfter(
   tab: AttachedTab,
   opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: readonly StepVerb[] },
 ): Promise<AfterCapture> {
-  if (opts.visual && !(await changedSinceBefore(tab, opts.before))) {
-    const out = await captureAfter(tab, { ...opts, visual: false });
-    return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
+  if (opts.visual) {
+    const look = await effectsSinceBefore(tab, opts.before);
+    if (!look.changed) {
+      // Described as a read-only command's capture would describe it (the context, read alongside the probe).
+      const out = look.context
+        ? await describe(tab, opts, { context: look.context, live: [], scrollY: look.scrollY ?? 0 })
+        : await captureAfter(tab, { ...opts, visual: false });
+      return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
+    }
   }
   const pending = opts.visual ? await readyForFirstLook(tab, opts.startUrl) : [];
   const { page, alias } = tab;
