@@ -6,8 +6,15 @@
 import { join } from 'node:path';
 import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
 import { captureScreenshot } from '../capture/index.js';
-import { IsolatedWorlds, callIsolated, waitPageReady, type FrameTarget, type Page } from '../page/index.js';
-import type { CdpSession, TabEntry } from '../cdp/index.js';
+import {
+  IsolatedWorlds,
+  callIsolated,
+  callIsolatedByUniqueId,
+  waitPageReady,
+  type FrameTarget,
+  type Page,
+} from '../page/index.js';
+import { isUnknownContext, type CdpSession, type TabEntry } from '../cdp/index.js';
 import { fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile } from '../aria/index.js';
 import { MAX_LINES, tellChanges, type ObservedDiff, type StepVerb, type ViewportChanges } from '../diff/index.js';
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
@@ -65,39 +72,67 @@ function lookBefore(call: LookCall): Promise<BeforeLook> {
   );
 }
 
+/** The before-look sent during the attach, and the document it was sent to when that was named. */
+export interface EarlyLook {
+  look: Promise<BeforeLook>;
+  /** The loaderId of the document whose world was addressed by id; undefined: the current top document. */
+  loaderId?: string;
+}
+
 /**
  * Starts the before-look of the top document as soon as the tab's session exists: sent right
  * behind the domain enables, the page takes it while Chrome still answers them (~4 ms a call).
- * Only for a tab whose steps run in the top document.
+ * When the last command left our world's id in the tab's entry, the look goes to that world at
+ * once, in the same batch as the enables; else the world is looked up (made) first, one round trip
+ * later. Only for a tab whose steps run in the top document.
  */
-export function startBefore(session: CdpSession, entry: TabEntry): Promise<BeforeLook> | undefined {
+export function startBefore(session: CdpSession, entry: TabEntry): EarlyLook | undefined {
   if (entry.frame) return undefined;
   // Before the Page exists: the top frame's id is the tab's target id.
   const frame = { session, frameId: entry.targetId };
-  const look = lookBefore((fn, options) => callIsolated(new IsolatedWorlds(), frame, fn, undefined, options));
-  look.catch(() => {
+  const byLookup = (): Promise<BeforeLook> =>
+    lookBefore((fn, options) => callIsolated(new IsolatedWorlds(), frame, fn, undefined, options));
+  const known = entry.world;
+  const early: EarlyLook = known
+    ? {
+        loaderId: known.loaderId,
+        // A world that is gone (the page navigated since) is found the usual way, for the current document.
+        look: lookBefore((fn, options) =>
+          callIsolatedByUniqueId(session, known.uniqueId, fn, undefined, options),
+        ).catch((err) => {
+          if (!isUnknownContext(err)) throw err;
+          early.loaderId = undefined;
+          return byLookup();
+        }),
+      }
+    : { look: byLookup() };
+  early.look.catch(() => {
     /* awaited by captureBefore, or not needed: the attach failed */
   });
-  return look;
+  return early;
 }
 
 /**
  * The viewport's elements before the steps run, for the diff — of the frame the steps run in, when
  * one is chosen. `started` is the look startBefore sent during the attach: used when the steps run
- * in the top document and attaching repaired nothing (a crashed tab's reload makes a new document).
+ * in the top document, attaching repaired nothing (a crashed tab's reload makes a new document),
+ * and the world it addressed by id is the current document's.
  * Undefined when it can't be had.
  */
-export async function captureBefore(
-  tab: AttachedTab,
-  started?: Promise<BeforeLook>,
-): Promise<BeforeCapture | undefined> {
+export async function captureBefore(tab: AttachedTab, started?: EarlyLook): Promise<BeforeCapture | undefined> {
   try {
-    const early = started && !tab.page.frame && tab.page.attachNotes.length === 0 ? started : undefined;
-    const look = await tab.page.guard(early ?? lookBefore(inFrame(tab.page, tab.page.frame)));
+    const { page } = tab;
+    let early = started && !page.frame && page.attachNotes.length === 0 ? started.look : undefined;
+    if (early && started?.loaderId !== undefined) {
+      // Settled before its document is judged: a failed lookup by id falls back (and clears loaderId).
+      await early.catch(() => undefined);
+      if (started.loaderId !== undefined && started.loaderId !== page.lifecycle.loaderId) early = undefined;
+    }
+    const look = await page.guard(early ?? lookBefore(inFrame(page, page.frame)));
     return {
       scrollY: look.scrollY,
-      networkMark: tab.page.network.mark,
-      ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}),
+      networkMark: page.network.mark,
+      ...(page.frame ? { frameId: page.frame.frameId } : {}),
     };
   } catch {
     return undefined; // no diff then; the command itself is unaffected
