@@ -31,8 +31,12 @@ const matchesAny = (err: unknown, needles: string[]): boolean => {
 };
 
 export const isContextDestroyed = (err: unknown): boolean => matchesAny(err, CONTEXT_DESTROYED);
-/** The context id names no context (its document went): the evaluation never started. */
-export const isUnknownContext = (err: unknown): boolean => text(err).includes('Cannot find context with specified id');
+/**
+ * The context id (or uniqueContextId) names no context (its document went): the evaluation never
+ * started. Chrome words the two differently.
+ */
+export const isUnknownContext = (err: unknown): boolean =>
+  matchesAny(err, ['Cannot find context with specified id', 'uniqueContextId not found']);
 export const isStaleNode = (err: unknown): boolean => matchesAny(err, STALE_NODE);
 export const isTargetClosed = (err: unknown): boolean => matchesAny(err, TARGET_CLOSED);
 /** Runtime.terminateExecution ended the script. */

@@ -56,6 +56,12 @@ export interface TabEntry {
   snapshotHashes?: Record<string, string>;
   /** The frame steps run in (SPEC §13.2, §19.12), until {"frame": "top"} or a new top document. */
   frame?: { frameId: string; url: string };
+  /**
+   * Our isolated world in the top document as the last command left it (its system-unique context
+   * id, and the document's loaderId): the next command's before-look goes out with the domain
+   * enables instead of after them (runner/capture.ts).
+   */
+  world?: { uniqueId: string; loaderId: string };
 }
 
 export interface RegistryData {

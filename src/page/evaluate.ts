@@ -16,6 +16,8 @@ const DEFAULT_CALL_MS = 30_000;
 
 export interface EvaluateOptions {
   contextId?: number;
+  /** The context by its system-unique id instead (never another process's context of the same number). */
+  uniqueContextId?: string;
   deadline?: Deadline;
   /** Names the work in timeout messages. */
   what?: string;
@@ -32,6 +34,7 @@ async function rawEvaluate(session: CdpSession, expression: string, options: Eva
     awaitPromise: true,
     userGesture: true,
     ...(options.contextId !== undefined ? { contextId: options.contextId } : {}),
+    ...(options.uniqueContextId !== undefined ? { uniqueContextId: options.uniqueContextId } : {}),
   };
   return settle(
     session,
@@ -83,7 +86,7 @@ export async function terminate(session: CdpSession): Promise<void> {
  * another call installs it wait for that one instead of sending (and the page parsing) the whole
  * runtime again. After a navigation the capture's three evaluations all find it missing at once.
  */
-const installing = new WeakMap<CdpSession, Map<number | undefined, Promise<void>>>();
+const installing = new WeakMap<CdpSession, Map<number | string | undefined, Promise<void>>>();
 
 /**
  * Evaluates `callee` (an expression of a function taking the runtime) with the runtime as its
@@ -101,7 +104,8 @@ async function callWithRuntime(
   if (value !== MISSING) return value;
   let installs = installing.get(session);
   if (!installs) installing.set(session, (installs = new Map()));
-  const under = installs.get(options.contextId);
+  const where = options.uniqueContextId ?? options.contextId;
+  const under = installs.get(where);
   if (under) {
     await under;
     const again = await rawEvaluate(session, fast, options);
@@ -116,9 +120,9 @@ async function callWithRuntime(
     () => {},
     () => {},
   );
-  installs.set(options.contextId, done);
+  installs.set(where, done);
   void done.then(() => {
-    if (installs.get(options.contextId) === done) installs.delete(options.contextId);
+    if (installs.get(where) === done) installs.delete(where);
   });
   return call;
 }
@@ -157,6 +161,25 @@ export async function callIsolated<A, R>(
       worlds.forget(frame, contextId);
     }
   }
+}
+
+/**
+ * A runtime call in our world of a context known by its system-unique id (the world a previous
+ * command saw in this tab): no world lookup first. Rejects (isUnknownContext) when that context is gone.
+ */
+export async function callIsolatedByUniqueId<A, R>(
+  session: CdpSession,
+  uniqueContextId: string,
+  fn: (rt: PageRuntime, arg: A) => R,
+  arg: A,
+  options: EvaluateOptions = {},
+): Promise<Awaited<R>> {
+  const deadline = options.deadline ?? Deadline.after(DEFAULT_CALL_MS);
+  return (await callWithRuntime(session, calleeOf(fn, arg), 'call', {
+    ...options,
+    deadline,
+    uniqueContextId,
+  })) as Awaited<R>;
 }
 
 /** A runtime call in the page's own world (what agents' code needs there: the dialog guard, a pipeline's progress). */

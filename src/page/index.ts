@@ -7,7 +7,14 @@ export { navigate, navigatesInPlace, reload, goHistory } from './navigation.js';
 export type { NavigationResult } from './navigation.js';
 export { applyViewport, resetViewport } from './viewport.js';
 export { resolvePreset, presetNames } from './device-presets.js';
-export { callIsolated, callPageWorld, evaluateWithRuntime, terminate, serializeRemoteObject } from './evaluate.js';
+export {
+  callIsolated,
+  callIsolatedByUniqueId,
+  callPageWorld,
+  evaluateWithRuntime,
+  terminate,
+  serializeRemoteObject,
+} from './evaluate.js';
 export { IsolatedWorlds, WORLD_NAME } from './worlds.js';
 export { RUNTIME_GLOBAL } from './runtime-global.js';
 export { refsDeclaration } from './agent-refs.js';

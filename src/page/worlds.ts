@@ -19,6 +19,8 @@ const keyOf = (session: CdpSession, frameId: string): string => `${session.id ??
 
 export class IsolatedWorlds {
   readonly #ids = new Map<string, number | Promise<number>>();
+  /** System-unique ids of the worlds Chrome reported (Runtime.evaluate's uniqueContextId), by frame. */
+  readonly #uniqueIds = new Map<string, { id: number; uniqueId: string }>();
   readonly #tracked = new WeakSet<CdpSession>();
 
   /** Learns the world's context ids from the session's events; before Runtime.enable, to get the existing ones. */
@@ -28,13 +30,19 @@ export class IsolatedWorlds {
     const prefix = `${session.id ?? ''}|`;
     session.on('Runtime.executionContextCreated', (e) => {
       const aux = e.context.auxData as { frameId?: string } | undefined;
-      if (e.context.name === WORLD_NAME && aux?.frameId) this.#ids.set(keyOf(session, aux.frameId), e.context.id);
+      if (e.context.name !== WORLD_NAME || !aux?.frameId) return;
+      const key = keyOf(session, aux.frameId);
+      this.#ids.set(key, e.context.id);
+      if (e.context.uniqueId) this.#uniqueIds.set(key, { id: e.context.id, uniqueId: e.context.uniqueId });
     });
     session.on('Runtime.executionContextDestroyed', (e) => {
       for (const [k, id] of this.#ids) if (id === e.executionContextId && k.startsWith(prefix)) this.#ids.delete(k);
+      for (const [k, u] of this.#uniqueIds)
+        if (u.id === e.executionContextId && k.startsWith(prefix)) this.#uniqueIds.delete(k);
     });
     session.on('Runtime.executionContextsCleared', () => {
       for (const k of [...this.#ids.keys()]) if (k.startsWith(prefix)) this.#ids.delete(k);
+      for (const k of [...this.#uniqueIds.keys()]) if (k.startsWith(prefix)) this.#uniqueIds.delete(k);
     });
   }
 
@@ -64,6 +72,13 @@ export class IsolatedWorlds {
       },
     );
     return created;
+  }
+
+  /** The system-unique id of the world's context in `frame`, when Chrome reported it and it still lives. */
+  uniqueIdOf(frame: FrameRef): string | undefined {
+    const key = keyOf(frame.session, frame.frameId);
+    const u = this.#uniqueIds.get(key);
+    return u && this.#ids.get(key) === u.id ? u.uniqueId : undefined;
   }
 
   /** Drops a context id Chrome no longer knows (the document went before its event reached us). */

@@ -6,8 +6,15 @@
 import { join } from 'node:path';
 import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
 import { captureScreenshot } from '../capture/index.js';
-import { IsolatedWorlds, callIsolated, waitPageReady, type FrameTarget, type Page } from '../page/index.js';
-import type { CdpSession, TabEntry } from '../cdp/index.js';
+import {
+  IsolatedWorlds,
+  callIsolated,
+  callIsolatedByUniqueId,
+  waitPageReady,
+  type FrameTarget,
+  type Page,
+} from '../page/index.js';
+import { isUnknownContext, type CdpSession, type TabEntry } from '../cdp/index.js';
 import { fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile } from '../aria/index.js';
 import { MAX_LINES, tellChanges, type ObservedDiff, type StepVerb, type ViewportChanges } from '../diff/index.js';
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
@@ -65,62 +72,105 @@ function lookBefore(call: LookCall): Promise<BeforeLook> {
   );
 }
 
+/** The before-look sent during the attach, and the document it was sent to when that was named. */
+export interface EarlyLook {
+  look: Promise<BeforeLook>;
+  /** The loaderId of the document whose world was addressed by id; undefined: the current top document. */
+  loaderId?: string;
+}
+
 /**
  * Starts the before-look of the top document as soon as the tab's session exists: sent right
  * behind the domain enables, the page takes it while Chrome still answers them (~4 ms a call).
- * Only for a tab whose steps run in the top document.
+ * When the last command left our world's id in the tab's entry, the look goes to that world at
+ * once, in the same batch as the enables; else the world is looked up (made) first, one round trip
+ * later. Only for a tab whose steps run in the top document.
  */
-export function startBefore(session: CdpSession, entry: TabEntry): Promise<BeforeLook> | undefined {
+export function startBefore(session: CdpSession, entry: TabEntry): EarlyLook | undefined {
   if (entry.frame) return undefined;
   // Before the Page exists: the top frame's id is the tab's target id.
   const frame = { session, frameId: entry.targetId };
-  const look = lookBefore((fn, options) => callIsolated(new IsolatedWorlds(), frame, fn, undefined, options));
-  look.catch(() => {
+  const byLookup = (): Promise<BeforeLook> =>
+    lookBefore((fn, options) => callIsolated(new IsolatedWorlds(), frame, fn, undefined, options));
+  const known = entry.world;
+  const early: EarlyLook = known
+    ? {
+        loaderId: known.loaderId,
+        // A world that is gone (the page navigated since) is found the usual way, for the current document.
+        look: lookBefore((fn, options) =>
+          callIsolatedByUniqueId(session, known.uniqueId, fn, undefined, options),
+        ).catch((err) => {
+          if (!isUnknownContext(err)) throw err;
+          early.loaderId = undefined;
+          return byLookup();
+        }),
+      }
+    : { look: byLookup() };
+  early.look.catch(() => {
     /* awaited by captureBefore, or not needed: the attach failed */
   });
-  return look;
+  return early;
 }
 
 /**
  * The viewport's elements before the steps run, for the diff — of the frame the steps run in, when
  * one is chosen. `started` is the look startBefore sent during the attach: used when the steps run
- * in the top document and attaching repaired nothing (a crashed tab's reload makes a new document).
+ * in the top document, attaching repaired nothing (a crashed tab's reload makes a new document),
+ * and the world it addressed by id is the current document's.
  * Undefined when it can't be had.
  */
-export async function captureBefore(
-  tab: AttachedTab,
-  started?: Promise<BeforeLook>,
-): Promise<BeforeCapture | undefined> {
+export async function captureBefore(tab: AttachedTab, started?: EarlyLook): Promise<BeforeCapture | undefined> {
   try {
-    const early = started && !tab.page.frame && tab.page.attachNotes.length === 0 ? started : undefined;
-    const look = await tab.page.guard(early ?? lookBefore(inFrame(tab.page, tab.page.frame)));
+    const { page } = tab;
+    let early = started && !page.frame && page.attachNotes.length === 0 ? started.look : undefined;
+    if (early && started?.loaderId !== undefined) {
+      // Settled before its document is judged: a failed lookup by id falls back (and clears loaderId).
+      await early.catch(() => undefined);
+      if (started.loaderId !== undefined && started.loaderId !== page.lifecycle.loaderId) early = undefined;
+    }
+    const look = await page.guard(early ?? lookBefore(inFrame(page, page.frame)));
     return {
       scrollY: look.scrollY,
-      networkMark: tab.page.network.mark,
-      ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}),
+      networkMark: page.network.mark,
+      ...(page.frame ? { frameId: page.frame.frameId } : {}),
     };
   } catch {
     return undefined; // no diff then; the command itself is unaffected
   }
 }
 
+/** What the effect probe says, and the page's context with it when nothing changed (no second look needed). */
+interface EffectLook {
+  changed: boolean;
+  context?: PageState['context'];
+  scrollY?: number;
+}
+
 /**
- * Capture by effect (issue 13, DECISIONS): false when the steps changed nothing on the page since
+ * Capture by effect (issue 13, DECISIONS): unchanged when the steps changed nothing on the page since
  * the before-look — no DOM mutation, input, scroll, animation or navigation, measured in the page
- * (injected/effect-probe.ts). Such a command answers like a read-only one. True whenever it can't
- * tell: no before-look, steps in a chosen frame, a new document, a page that does not answer.
+ * (injected/effect-probe.ts). Such a command answers like a read-only one, and the same evaluation
+ * reads the page's context for that answer: one round trip instead of two. Changed whenever it
+ * can't tell: no before-look, steps in a chosen frame, a new document, a page that does not answer.
  */
-export async function changedSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<boolean> {
-  if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return true;
+export async function effectsSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<EffectLook> {
+  if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return { changed: true };
   try {
-    const effects = await tab.page.call(undefined, (rt) => rt.effectProbe.takeEffects(), undefined, {
-      deadline: Deadline.after(CAPTURE_TIMEOUT_MS),
-      what: 'the effect probe',
-    });
-    tab.entry.counters = effects.counters;
-    return effects.changed;
+    const look = await tab.page.call(
+      undefined,
+      async (rt) => {
+        const effects = await rt.effectProbe.takeEffects();
+        return effects.changed
+          ? { effects }
+          : { effects, context: rt.pageContext.pageContext(), scrollY: Math.round(window.scrollY) };
+      },
+      undefined,
+      { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the effect probe' },
+    );
+    tab.entry.counters = look.effects.counters;
+    return { changed: look.effects.changed, context: look.context, scrollY: look.scrollY };
   } catch {
-    return true; // unknown: take the whole capture, as before
+    return { changed: true }; // unknown: take the whole capture, as before
   }
 }
 
@@ -154,9 +204,15 @@ export async function captureAfter(
   tab: AttachedTab,
   opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: readonly StepVerb[] },
 ): Promise<AfterCapture> {
-  if (opts.visual && !(await changedSinceBefore(tab, opts.before))) {
-    const out = await captureAfter(tab, { ...opts, visual: false });
-    return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
+  if (opts.visual) {
+    const look = await effectsSinceBefore(tab, opts.before);
+    if (!look.changed) {
+      // Described as a read-only command's capture would describe it (the context, read alongside the probe).
+      const out = look.context
+        ? await describe(tab, opts, { context: look.context, live: [], scrollY: look.scrollY ?? 0 })
+        : await captureAfter(tab, { ...opts, visual: false });
+      return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
+    }
   }
   const pending = opts.visual ? await readyForFirstLook(tab, opts.startUrl) : [];
   const { page, alias } = tab;

@@ -58,7 +58,7 @@ interface Run {
 }
 
 const tabState = (tab: AttachedTab): string =>
-  JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame]);
+  JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame, tab.entry.world]);
 
 /** The run's state and its session, which starts watching the tab (console, state) when one is attached. */
 function startRun(cmd: Command): Run {
@@ -212,9 +212,18 @@ async function saveTabState(watch: TabWatch): Promise<void> {
   const { entry, alias, page } = watch.tab;
   // The chosen frame stays with the tab (SPEC §19.12); a new top document reset it to the top.
   entry.frame = page.frame ? { frameId: page.frame.frameId, url: page.frame.url } : undefined;
+  // Our world in the top document, for the next command's early before-look (capture.ts startBefore).
+  const uniqueId = page.worlds.uniqueIdOf(page.frameRef(undefined));
+  const loaderId = page.lifecycle.loaderId;
+  entry.world = uniqueId && loaderId ? { uniqueId, loaderId } : undefined;
   if (tabState(watch.tab) === watch.startEntry) return;
   try {
-    await patchTab(alias, { counters: entry.counters, snapshotHashes: entry.snapshotHashes, frame: entry.frame });
+    await patchTab(alias, {
+      counters: entry.counters,
+      snapshotHashes: entry.snapshotHashes,
+      frame: entry.frame,
+      world: entry.world,
+    });
   } catch {
     // Refs still work in this document; only the cross-document counter floor is lost.
   }
