@@ -135,7 +135,9 @@ describe('AG Grid Community: 5,000 rows', () => {
     const r = await h.cli({ tab, steps: [{ click: { text: 'ORD-09711', timeout: 8000 } }] });
     expect(r.out.status).toBe('error');
     const step = r.out.steps[0];
-    expect(step.error).toMatch(/scrolled div\.ag-[\w.-]+ from \d+ in \d+ steps? .*without finding it, and scrolled it back/);
+    expect(step.error).toMatch(
+      /scrolled div\.ag-[\w.-]+ from \d+ in \d+ steps? .*without finding it, and scrolled it back/,
+    );
     expect(JSON.stringify(step.nextStep ?? {})).not.toMatch(/ORD-0\d{4}|"ref"/);
     expect(await h.value(tab, 'gridApi.getSelectedRows().length')).toBe(0);
     expect(await h.value(tab, '__cellClicks')).toEqual([]);
