@@ -24,7 +24,7 @@ const SCROLL_PARAMS: ParamSchema = {
     text: '-',
     timeout: '-',
   },
-  returns: '{scrollX, scrollY}; to bottom: loaded or end',
+  returns: '{scrollX, scrollY, loaded|end}',
 };
 
 defineStep<ScrollParams>({
