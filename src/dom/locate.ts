@@ -179,6 +179,8 @@ function actionWindow(deadline: Deadline, opts: TargetOptions): Deadline {
   );
 }
 
+/** Looks (0, 50, 100, 200 ms apart) before a virtualised list is scrolled: content on its way shows first. */
+const SCAN_AFTER_ATTEMPTS = 3;
 /** Time kept for the action itself after a scan of a virtualised list. */
 const AFTER_SCAN_MS = 1_500;
 
@@ -258,7 +260,7 @@ export async function locate(
     if (
       !final &&
       !scanned &&
-      attempt >= 1 &&
+      attempt >= SCAN_AFTER_ATTEMPTS &&
       r.reason === 'not-found' &&
       target.by === 'text' &&
       !opts.scrollUntilVisible

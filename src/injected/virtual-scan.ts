@@ -145,6 +145,14 @@ export async function locateByScrolling(
     budgetMs,
   );
   if (!found || !el) return { outcome: { ok: false, reason: 'not-found' }, report };
+  if (!sc.contains(el)) {
+    // It appeared elsewhere meanwhile (a toast, a dialog): the list goes back where it was.
+    setTop(sc, report.fromY);
+    await rendered(sc);
+    report.toY = report.fromY;
+    report.restored = true;
+    return { outcome: locateElement(req), report };
+  }
   await centre(el, sc);
   report.toY = Math.round(scrollTopOf(sc));
   // Found again after centring: the library may have rendered the row into another element.
