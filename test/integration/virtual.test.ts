@@ -160,3 +160,19 @@ describe('AG Grid Community: 5,000 rows', () => {
     }
   });
 });
+
+describe('refs outside virtualised lists', () => {
+  it('a button whose own label changed is still the same button: its ref acts on it', async () => {
+    const tab = await h.open('basic.html');
+    const found = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'Reveal', role: 'button' } }] });
+    const ref = found.out.steps[0].output.matches[0].ref;
+    expect(ref).toMatch(/^s\d+e\d+$/);
+    await h.value(tab, '(document.getElementById("reveal").textContent = "Show more", true)');
+    const r = await h.cli({ tab, steps: [{ click: ref }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.reResolved).toBeUndefined();
+    // The app's own effect of that button: the hidden paragraph shows after 300 ms.
+    await new Promise((done) => setTimeout(done, 600));
+    expect(await h.value(tab, 'document.getElementById("late").hidden')).toBe(false);
+  });
+});
