@@ -218,6 +218,8 @@ export function shadowRootFor(path: string[] | undefined): Document | ShadowRoot
 }
 
 export function matchesMeta(el: Element, meta: RefMeta): boolean {
+  // In a list or grid that marks its rows, the same text in another row is another item.
+  if (meta.rowKey !== undefined && rowKeyOf(el) !== meta.rowKey) return false;
   const raw = roleOf(el);
   const role = raw === 'presentation' ? 'generic' : raw;
   return role === meta.role && capName(accessibleName(el, role)).toLowerCase() === meta.name.toLowerCase();

@@ -161,6 +161,29 @@ describe('AG Grid Community: 5,000 rows', () => {
   });
 });
 
+describe('AG Grid: a ref to a repeated value', () => {
+  it('a department cell the grid dropped is never found again in another order', async () => {
+    const tab = await openGrid();
+    // Row 1's department is "Training"; every 7th order has it too.
+    const found = await h.cli({
+      tab,
+      steps: [{ snapshotSearch: { text: 'Training', role: 'gridcell', exact: true } }],
+    });
+    const ref = found.out.steps[0].output.matches[0]?.ref;
+    expect(ref, found.stdout).toMatch(/^s\d+e\d+$/);
+    await h.value(tab, '(gridApi.ensureIndexVisible(700, "top"), new Promise((r) => setTimeout(r, 500)))');
+    expect(
+      await h.value(tab, '[...document.querySelectorAll(".ag-cell")].some((c) => c.textContent === "Training")'),
+    ).toBe(true);
+    const r = await h.cli({ tab, steps: [{ click: ref }] });
+    if (r.out.status === 'ok') expect(await h.value(tab, '__cellClicks')).toEqual(['ORD-00001']);
+    else {
+      expect(r.out.steps[0].category, r.stdout).toBe('stale-ref');
+      expect(await h.value(tab, '__cellClicks')).toEqual([]);
+    }
+  });
+});
+
 describe('refs outside virtualised lists', () => {
   it('a button whose own label changed is still the same button: its ref acts on it', async () => {
     const tab = await h.open('basic.html');
