@@ -153,6 +153,26 @@ const ROWS = [
     expect: (answers) => answers[0].status === 'ok' && answers[0].steps[0].output.via === 'file chooser',
     check: 'dz.files.length === 1 && dz.files[0].name === "invoice.pdf"',
   },
+  {
+    item: '12 virtualised lists',
+    goal: 'click ticket 3001 of 10,000 in a TanStack Virtual list (~20 rendered)',
+    page: 'virtual-list.html',
+    before: 4,
+    why: 'click {text} not found; pageFunction measuring row heights to set scrollTop; snapshot for the ref; click',
+    calls: [(tab) => ({ tab, steps: [{ click: { text: 'Ticket 3001 · Facilities' } }] })],
+    expect: (answers) => answers[0].status === 'ok' && answers[0].steps[0].output.scrolledToFind?.in === '#list',
+    check: '__clicks.length === 1 && __clicks[0] === 3000',
+  },
+  {
+    item: '11 effects in answers',
+    goal: 'load the next page of an infinite feed and know how much came',
+    page: 'feed.html',
+    before: 2,
+    why: 'scroll bottom said only {scrollX, scrollY}; a pageFunction to count the posts',
+    calls: [(tab) => ({ tab, steps: [{ scroll: 'bottom' }] })],
+    expect: (answers) => answers[0].status === 'ok' && answers[0].steps[0].output.loaded === 20,
+    check: 'document.querySelectorAll("#feed .post").length === 40',
+  },
 ];
 
 async function main() {

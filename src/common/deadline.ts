@@ -21,12 +21,24 @@ export class Deadline {
   /** Shared with the deadlines cap() derives: one log per step. */
   readonly #log: LogEntry[];
   readonly #startedAt: number;
+  /** Facts the step's answer carries whichever layer learnt them (a list scrolled to find the target); shared like the log. */
+  readonly #notes: Record<string, unknown>;
 
-  private constructor(totalMs: number, from: number, log: LogEntry[] = []) {
+  private constructor(totalMs: number, from: number, log: LogEntry[] = [], notes: Record<string, unknown> = {}) {
     this.#totalMs = totalMs;
     this.#startedAt = from;
     this.#endsAt = from + totalMs;
     this.#log = log;
+    this.#notes = notes;
+  }
+
+  /** Adds a fact to the step's output (runner/step-run.ts merges them). */
+  note(key: string, value: unknown): void {
+    this.#notes[key] = value;
+  }
+
+  notes(): Record<string, unknown> {
+    return this.#notes;
   }
 
   /** `ms` from now, or from `from` (a time already started: the command's start for its first step). */
@@ -48,12 +60,12 @@ export class Deadline {
 
   /** A deadline that ends at the earlier of this one and `ms` from now, writing to the same call log. */
   cap(ms: number): Deadline {
-    return new Deadline(Math.min(ms, this.remainingMs()), Date.now(), this.#log);
+    return new Deadline(Math.min(ms, this.remainingMs()), Date.now(), this.#log, this.#notes);
   }
 
   /** A deadline `ms` longer than this one, made alongside it, writing to the same call log (the runner's hard stop). */
   extended(ms: number): Deadline {
-    return new Deadline(this.#totalMs + ms, this.#startedAt, this.#log);
+    return new Deadline(this.#totalMs + ms, this.#startedAt, this.#log, this.#notes);
   }
 
   /**

@@ -18,6 +18,7 @@ import type {
   ActionOutcome,
   Counters,
   LocateFailure,
+  ScanReport,
   TargetSpec,
 } from '../injected/index.js';
 import { revealFramePoint } from './frame-point.js';
@@ -131,11 +132,13 @@ function locateErrorAtTop(t: TargetSpec, f: LocateFailure, waitedMs: number, wit
       );
     case 'earlier-page':
     case 'stale':
+    case 'recycled':
     case 'malformed':
       return new StaleElementError(f.message ?? `Ref ${targetValue(t)} is ${f.reason}`, {
         ...details,
         category: 'stale-ref',
         ...(f.name ? { name: f.name } : {}),
+        ...(f.now !== undefined ? { was: f.name, now: f.now } : {}),
       });
     case 'unknown':
       return new ElementNotFoundError(f.message ?? `Ref ${targetValue(t)} is unknown`, {
@@ -176,6 +179,49 @@ function actionWindow(deadline: Deadline, opts: TargetOptions): Deadline {
   );
 }
 
+/** Looks (0, 50, 100, 200 ms apart) before a virtualised list is scrolled: content on its way shows first. */
+const SCAN_AFTER_ATTEMPTS = 3;
+/** Time kept for the action itself after a scan of a virtualised list. */
+const AFTER_SCAN_MS = 1_500;
+
+/** How the answer says a list was scrolled to find the target. */
+export function scanNote(r: ScanReport): string {
+  const span = `${r.in} from ${r.fromY} to ${r.toY}px in ${r.steps} step${r.steps === 1 ? '' : 's'}`;
+  return r.restored
+    ? `scrolled ${span.replace(/ to \d+px/, '')} ${r.whole ? 'through the whole list' : 'before time ran out'} without finding it, and scrolled it back`
+    : `scrolled ${span} to find it (a virtualised list)`;
+}
+
+/**
+ * A text target the page has not rendered: scroll the virtualised list it would be in (if there is
+ * one) until it appears, within the step's deadline. `undefined` when there is no such list.
+ */
+async function locateByScrolling(
+  page: Page,
+  target: TargetSpec,
+  refs: RefHolder,
+  opts: TargetOptions,
+  deadline: Deadline,
+): Promise<{ located?: Located; report: ScanReport } | undefined> {
+  const budgetMs = deadline.remainingMs() - AFTER_SCAN_MS;
+  if (budgetMs <= 0) return undefined;
+  deadline.log(`scrolling a virtualised list to find ${describeTarget(target)}`);
+  const r = await page.call(
+    page.frame,
+    (rt, a) => rt.virtualScan.locateByScrolling(a.req, a.budgetMs),
+    { req: { target, within: opts.within, counters: refs.counters }, budgetMs },
+    { deadline, what: `scrolling a virtualised list to find ${describeTarget(target)}` },
+  );
+  if ('none' in r) return undefined;
+  deadline.note('scrolledToFind', r.report);
+  if (!r.outcome.ok) return { report: r.report };
+  refs.counters = r.outcome.counters;
+  return {
+    report: r.report,
+    located: { handle: r.outcome.handle, desc: r.outcome.desc, name: r.outcome.name },
+  };
+}
+
 /** Resolves the target to one element, waiting (bounded) for it to appear. */
 export async function locate(
   page: Page,
@@ -187,6 +233,7 @@ export async function locate(
   const started = Date.now();
   const until = actionWindow(deadline, opts);
   let scrolls = 0;
+  let scanned = false;
   for (let attempt = 0; ; attempt++) {
     const r = await page.call(
       page.frame,
@@ -204,7 +251,29 @@ export async function locate(
         ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}),
       };
     }
-    const final = r.reason === 'invalid-selector' || r.reason === 'earlier-page' || r.reason === 'malformed';
+    const final =
+      r.reason === 'invalid-selector' ||
+      r.reason === 'earlier-page' ||
+      r.reason === 'malformed' ||
+      r.reason === 'recycled';
+    // Text not rendered after a first look again: it may be in a virtualised list, further down.
+    if (
+      !final &&
+      !scanned &&
+      attempt >= SCAN_AFTER_ATTEMPTS &&
+      r.reason === 'not-found' &&
+      target.by === 'text' &&
+      !opts.scrollUntilVisible
+    ) {
+      scanned = true;
+      const found = await locateByScrolling(page, target, refs, opts, deadline);
+      if (found?.located) return found.located;
+      if (found) {
+        const err = locateError(target, r, Date.now() - started, opts.within, page.frame?.url);
+        err.message += `; ${scanNote(found.report)}`;
+        throw err;
+      }
+    }
     if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within, page.frame?.url);
     const s = opts.scrollUntilVisible;
     let moved = false;

@@ -24,6 +24,44 @@ export async function scrollTo(
   return { ...r, ...(el.reResolved ? { reResolved: true } : {}) };
 }
 
+/** How long the bottom is watched for a feed to append, when no request is under way. */
+const FEED_QUIET_MS = 400;
+/** How long requests the scroll started may take before the feed is looked at again. */
+const FEED_REQUEST_MS = 3_000;
+
+/**
+ * To the bottom, then a bounded wait for an infinite feed to append: `loaded` (items added) when it
+ * did, `end: true` when nothing came — within FEED_QUIET_MS, or after the requests the scroll
+ * started finished (FEED_REQUEST_MS at most).
+ */
+async function scrollToBottom(
+  page: Page,
+  handle: number | undefined,
+  deadline: Deadline,
+): Promise<{ scrollX: number; scrollY: number; loaded?: number; end?: true }> {
+  const mark = page.network.mark;
+  const r = await page.call(page.frame, (rt, h) => rt.scrolling.scrollToBottomWatched(h), handle, {
+    deadline,
+    what: 'scrolling',
+  });
+  if ('error' in r) throw new ExecutionError(`The container ${r.error}`, { category: 'stale-ref' });
+  const look = (waitMs: number, done: boolean) =>
+    page.call(
+      page.frame,
+      (rt, a) => rt.scrolling.feedGrowth(a.waitMs, a.done),
+      { waitMs: Math.min(waitMs, Math.max(0, deadline.remainingMs() - 300)), done },
+      { deadline, what: 'new content at the bottom' },
+    );
+  let g = await look(FEED_QUIET_MS, false);
+  if (!g.grew && page.network.pendingSince(mark) > 0) {
+    // A request the scroll started may bring the next page: wait for it, then look again.
+    await page.network.settleSince(mark, deadline.cap(FEED_REQUEST_MS));
+    g = await look(FEED_QUIET_MS, true);
+  } else if (!g.grew) g = await look(0, true);
+  const { scrollX, scrollY } = g;
+  return g.grew ? { scrollX, scrollY, loaded: g.loaded } : { scrollX, scrollY, end: true };
+}
+
 export async function scrollPage(
   page: Page,
   move: ScrollMove,
@@ -31,8 +69,9 @@ export async function scrollPage(
   refs: RefHolder,
   opts: TargetOptions,
   deadline: Deadline,
-): Promise<{ scrollX: number; scrollY: number }> {
+): Promise<{ scrollX: number; scrollY: number; loaded?: number; end?: true }> {
   const held = container ? await locate(page, container, refs, opts, deadline) : undefined;
+  if ('to' in move && move.to === 'bottom') return scrollToBottom(page, held?.handle, deadline);
   const r = await page.call(
     page.frame,
     (rt, a) => rt.scrolling.scrollBy(a.move, a.handle),

@@ -11,7 +11,7 @@ import { isClickableGeneric } from './aria-snapshot.js';
 import { nodeStates } from './aria-states.js';
 import { isVisible } from './dom-describe.js';
 import { roundedBox } from './ref-box.js';
-import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
+import { deepElements, recycledAs, refFor, shownOf, skillState, syncCounters } from './ref-map.js';
 
 /** Per-evaluation caches: roles and names are computed once per element. */
 export interface RefContext {
@@ -103,7 +103,11 @@ export function cachedName(ctx: RefContext, el: Element, role: string): string {
 export function refOf(ctx: RefContext, el: Element, role: string, name: string): { ref: string; existing: boolean } {
   const s = skillState();
   const known = s.byElement.get(el);
-  if (known && s.refs.get(known) === el) return { ref: known, existing: true };
+  if (known && s.refs.get(known) === el) {
+    const meta = s.meta.get(known);
+    // A virtualised list reused the element for another item: that item gets a ref of its own.
+    if (!meta || recycledAs(el, meta, shownOf(el, name)) === undefined) return { ref: known, existing: true };
+  }
   const lower = name.toLowerCase();
   let ordinal = 0;
   for (const e of deepList(ctx)) {

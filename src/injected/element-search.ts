@@ -232,6 +232,9 @@ export function snapshotSearch(c: SearchCriteria, counters: Counters | undefined
     const match: SearchMatch = { path: searchPath(ctx, item, c.context), role: item.role, name };
     if (item.el && (isInteractiveRole(item.role) || item.clickable))
       match.ref = refOf(ctx, item.el, item.role, name).ref;
+    else if (!item.el && item.parent?.el && item.parent.clickable && item.parent.role === 'generic')
+      // The text of a clickable row (a <div> with a pointer): its ref is the row's, to act on.
+      match.ref = refOf(ctx, item.parent.el, 'generic', searchName(ctx, item.parent)).ref;
     if (value !== undefined) match.value = value;
     if (box) match.box = box;
     matches.push(match);

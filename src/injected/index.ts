@@ -35,6 +35,8 @@ export * as serialize from './serialize.js';
 export * as viewDiff from './view-diff.js';
 export * as viewSettle from './view-settle.js';
 export * as viewWalk from './view-walk.js';
+export * as virtualScan from './virtual-scan.js';
+export * as virtualScroll from './virtual-scroll.js';
 export * as waitCondition from './wait-condition.js';
 export * as webStorage from './web-storage.js';
 
@@ -57,5 +59,6 @@ export type { AppearedElement } from './overlays.js';
 export type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from './pipeline.js';
 export type { Counters } from './ref-map.js';
 export type { ScrollMove } from './scrolling.js';
+export type { ScanReport } from './virtual-scan.js';
 export type { WaitKind } from './wait-condition.js';
 export type { StorageKind, StorageOp } from './web-storage.js';

@@ -31,10 +31,20 @@ export interface LocateRequest {
 
 export type LocateFailure = {
   ok: false;
-  reason: 'invalid-selector' | 'not-found' | 'within-not-found' | 'stale' | 'earlier-page' | 'unknown' | 'malformed';
+  reason:
+    | 'invalid-selector'
+    | 'not-found'
+    | 'within-not-found'
+    | 'stale'
+    | 'recycled'
+    | 'earlier-page'
+    | 'unknown'
+    | 'malformed';
   message?: string;
   role?: string;
   name?: string;
+  /** recycled: what the ref's element shows now. */
+  now?: string;
 };
 export type LocateOutcome =
   | {
@@ -275,9 +285,10 @@ export function locateElement(req: LocateRequest): LocateOutcome {
       return {
         ok: false,
         reason: r.reason,
-        message: refProblem(t.ref, r.reason, r.role, r.name),
+        message: refProblem(t.ref, r.reason, r.role, r.name, r.now),
         ...(r.role ? { role: r.role } : {}),
         ...(r.name !== undefined ? { name: r.name } : {}),
+        ...(r.now !== undefined ? { now: r.now } : {}),
       };
     return done(r.el, r.reResolved ? { reResolved: true } : {});
   }

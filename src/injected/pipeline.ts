@@ -64,7 +64,7 @@ export function pipelineFind(target: string): Element {
     if (r.ok) return r.el;
     throw pipelineStop(
       'not-found',
-      `ref ${target} ${r.reason === 'earlier-page' ? 'is from an earlier page' : 'is not on the page'}; take a new snapshot`,
+      `ref ${target} ${r.reason === 'earlier-page' ? 'is from an earlier page' : r.reason === 'recycled' ? `showed "${r.name}" but its element now shows "${r.now}" (a virtualised list reused it)` : 'is not on the page'}; take a new snapshot`,
     );
   }
   let matches: Element[];

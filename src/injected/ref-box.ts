@@ -19,8 +19,10 @@ export function roundedBox(r: DOMRect): Box {
 }
 
 /** Why a ref could not be used, in words an agent can act on. */
-export function refProblem(ref: string, reason: string, role?: string, name?: string): string {
+export function refProblem(ref: string, reason: string, role?: string, name?: string, now?: string): string {
   switch (reason) {
+    case 'recycled':
+      return `Ref ${ref} was ${role} "${name}" when handed out, but the list reused its element for other content: it now shows "${now}". Not acting on it: target the item by text ({"text": ${JSON.stringify(name)}} scrolls the list to find it) or take a new snapshot.`;
     case 'malformed':
       return `"${ref}" is not a ref (refs look like s1e4)`;
     case 'earlier-page':
@@ -38,8 +40,13 @@ export function refBoxes(refs: string[], counters: Counters | undefined): Record
   for (const ref of refs) {
     const found = resolveRef(ref);
     if (!found.ok) {
-      const error = found.reason === 'stale' ? 'stale' : found.reason === 'earlier-page' ? 'earlier page' : 'not found';
-      out[ref] = { error, message: refProblem(ref, found.reason, found.role, found.name) };
+      const error =
+        found.reason === 'stale' || found.reason === 'recycled'
+          ? 'stale'
+          : found.reason === 'earlier-page'
+            ? 'earlier page'
+            : 'not found';
+      out[ref] = { error, message: refProblem(ref, found.reason, found.role, found.name, found.now) };
       continue;
     }
     const box = roundedBox(found.el.getBoundingClientRect());

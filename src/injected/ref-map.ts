@@ -2,7 +2,8 @@
 // lets a stale ref be found again, and the counters that never go backwards. Runs in the page.
 import { accessibleName, capName } from './aria-name.js';
 import { roleOf } from './aria-role.js';
-import { cssEscapeIdent, isShadowRoot, isVisible, selectorFor } from './dom-describe.js';
+import { cssEscapeIdent, isShadowRoot, isVisible, selectorFor, textSnippet } from './dom-describe.js';
+import { virtualScrollerOf } from './virtual-scroll.js';
 
 export interface RefMeta {
   role: string;
@@ -13,6 +14,10 @@ export interface RefMeta {
   shadowPath?: string[];
   /** Position among elements with the same role and name, in document order. */
   ordinal: number;
+  /** The element's text when it has no name: what the agent saw it show (a recycled row is told by it). */
+  text?: string;
+  /** The row it sat in when handed out (`row-id=7`, `data-index=7`): a virtualised list's identity. */
+  rowKey?: string;
 }
 
 export interface SkillState {
@@ -32,7 +37,14 @@ export interface Counters {
 
 export type RefResolution =
   | { ok: true; el: Element; reResolved: boolean }
-  | { ok: false; reason: 'malformed' | 'unknown' | 'earlier-page' | 'stale'; role?: string; name?: string };
+  | {
+      ok: false;
+      reason: 'malformed' | 'unknown' | 'earlier-page' | 'stale' | 'recycled';
+      role?: string;
+      name?: string;
+      /** recycled: what the element shows now. */
+      now?: string;
+    };
 
 export function skillState(): SkillState {
   const g = globalThis as unknown as { __cdpSkillState?: SkillState; __ariaRefs?: Map<string, Element> };
@@ -83,23 +95,97 @@ export function shadowPathOf(el: Element): string[] | undefined {
   return path.length ? path : undefined;
 }
 
-/** The element's ref: kept if it has one in this document, else a new one in snapshot `sid`. */
+/** Attributes virtualised lists and grids mark their rows with, most stable first. */
+const ROW_KEY_ATTRS = [
+  'row-id',
+  'data-key',
+  'data-index',
+  'data-row-index',
+  'row-index',
+  'aria-rowindex',
+  'aria-posinset',
+];
+const ROW_KEY_SELECTOR = ROW_KEY_ATTRS.map((a) => `[${a}]`).join(',');
+
+/** The row the element sits in, as `attr=value`, when a list or grid marks it. */
+export function rowKeyOf(el: Element): string | undefined {
+  const row = el.closest(ROW_KEY_SELECTOR);
+  if (!row) return undefined;
+  for (const a of ROW_KEY_ATTRS) {
+    const v = row.getAttribute(a);
+    if (v !== null) return `${a}=${v}`;
+  }
+  return undefined;
+}
+
+/** What the agent was shown for the element: its name, else (no name) the start of its text. */
+export function shownOf(el: Element, name: string): string {
+  return name || capName(textSnippet(el, 80).replace(/\s+/g, ' ').trim());
+}
+
+function shownInMeta(meta: RefMeta): string {
+  return meta.name || meta.text || '';
+}
+
+/** What the element shows now, in the terms its meta was written in. */
+export function shownNow(el: Element, meta: RefMeta): string {
+  const raw = roleOf(el);
+  const role = raw === 'presentation' ? 'generic' : raw;
+  return shownOf(el, capName(accessibleName(el, role === meta.role ? role : meta.role)));
+}
+
+/**
+ * The element now shows another item than when its ref was handed out: a virtualised list or grid
+ * reused it (its row key changed, or — no row key — its text changed inside a virtualised scroller).
+ * Returns what it shows now, or undefined when it is still the same item.
+ */
+export function recycledAs(el: Element, meta: RefMeta, shownNowText?: string): string | undefined {
+  if (meta.rowKey !== undefined) {
+    const key = rowKeyOf(el);
+    if (key === meta.rowKey) return undefined; // the same row: its text may change (an edit), it is the same item
+    return shownNowText ?? shownNow(el, meta);
+  }
+  const now = shownNowText ?? shownNow(el, meta);
+  if (now.toLowerCase() === shownInMeta(meta).toLowerCase()) return undefined;
+  // A button's label may change ("Play" → "Pause"): only a virtualised scroller reuses elements.
+  return virtualScrollerOf(el) ? now : undefined;
+}
+
+function describeMeta(el: Element, meta: RefMeta, name: string): void {
+  meta.name = name;
+  if (name) delete meta.text;
+  else {
+    const text = shownOf(el, '');
+    if (text) meta.text = text;
+    else delete meta.text;
+  }
+  const rowKey = rowKeyOf(el);
+  if (rowKey) meta.rowKey = rowKey;
+  else delete meta.rowKey;
+}
+
+/** The element's ref: kept if it has one in this document (and still shows the same item), else a new one in snapshot `sid`. */
 export function refFor(el: Element, role: string, name: string, sid: number, ordinal: number): string {
   const s = skillState();
   const existing = s.byElement.get(el);
   if (existing && s.refs.get(existing) === el) {
     const meta = s.meta.get(existing);
-    // The ordinal stays as first counted: a scoped walk's count is not a document position.
-    if (meta) {
-      meta.role = role;
-      meta.name = name;
+    // A recycled element is a new item: it gets a new ref, and the old ref keeps meaning the old item.
+    const now = meta ? shownOf(el, name) : '';
+    if (!meta || recycledAs(el, meta, now) === undefined) {
+      // The ordinal stays as first counted: a scoped walk's count is not a document position.
+      if (meta) {
+        meta.role = role;
+        describeMeta(el, meta, name);
+      }
+      return existing;
     }
-    return existing;
   }
   const ref = `s${sid}e${++s.elementCounter}`;
   s.refs.set(ref, el);
   s.byElement.set(el, ref);
   const meta: RefMeta = { role, name, ordinal };
+  describeMeta(el, meta, name);
   const selector = cheapSelector(el);
   if (selector) meta.selector = selector;
   const shadowPath = shadowPathOf(el);
@@ -132,6 +218,8 @@ export function shadowRootFor(path: string[] | undefined): Document | ShadowRoot
 }
 
 export function matchesMeta(el: Element, meta: RefMeta): boolean {
+  // In a list or grid that marks its rows, the same text in another row is another item.
+  if (meta.rowKey !== undefined && rowKeyOf(el) !== meta.rowKey) return false;
   const raw = roleOf(el);
   const role = raw === 'presentation' ? 'generic' : raw;
   return role === meta.role && capName(accessibleName(el, role)).toLowerCase() === meta.name.toLowerCase();
@@ -155,13 +243,40 @@ export function reResolve(meta: RefMeta): Element | undefined {
   return undefined;
 }
 
+/** The one visible element (not `old`) showing what the ref showed, in the same row when it had one. */
+function showingAgain(meta: RefMeta, old: Element): Element | undefined {
+  const root = shadowRootFor(meta.shadowPath) ?? document;
+  const want = shownInMeta(meta).toLowerCase();
+  if (!want) return undefined;
+  const hits: Element[] = [];
+  for (const el of root === document ? deepElements(document) : Array.from(root.querySelectorAll('*'))) {
+    if (el === old || !el.isConnected) continue;
+    if (meta.rowKey !== undefined && rowKeyOf(el) !== meta.rowKey) continue;
+    const raw = roleOf(el);
+    const role = raw === 'presentation' ? 'generic' : raw;
+    if (role !== meta.role || shownNow(el, meta).toLowerCase() !== want || !isVisible(el)) continue;
+    hits.push(el);
+    if (hits.length > 1) return undefined;
+  }
+  return hits[0];
+}
+
 export function resolveRef(ref: string): RefResolution {
   const m = /^s(\d+)e(\d+)$/.exec(ref);
   if (!m) return { ok: false, reason: 'malformed' };
   const s = skillState();
   const el = s.refs.get(ref);
-  if (el && el.isConnected) return { ok: true, el, reResolved: false };
   const meta = s.meta.get(ref);
+  if (el && el.isConnected) {
+    const now = meta ? recycledAs(el, meta) : undefined;
+    if (now === undefined || !meta) return { ok: true, el, reResolved: false };
+    // Recycled: the element now showing the original item, when exactly one does; else stale.
+    const again = showingAgain(meta, el);
+    if (!again) return { ok: false, reason: 'recycled', role: meta.role, name: shownInMeta(meta), now };
+    s.refs.set(ref, again);
+    s.byElement.set(again, ref);
+    return { ok: true, el: again, reResolved: true };
+  }
   if (!meta) {
     return { ok: false, reason: Number(m[2]) <= s.firstElement ? 'earlier-page' : 'unknown' };
   }
@@ -195,9 +310,11 @@ export function refsView(): Map<string, Element> {
         ? 'is from an earlier page'
         : r.reason === 'stale'
           ? `is gone (${r.role} "${r.name}" is no longer on the page)`
-          : r.reason === 'malformed'
-            ? 'is not a ref (refs look like s1e4)'
-            : 'is unknown in this document';
+          : r.reason === 'recycled'
+            ? `showed "${r.name}" but the list reused its element, which now shows "${r.now}"`
+            : r.reason === 'malformed'
+              ? 'is not a ref (refs look like s1e4)'
+              : 'is unknown in this document';
     throw new Error(`ref ${String(ref)} ${why}; take a new snapshot`);
   };
   return new Proxy(refs, {

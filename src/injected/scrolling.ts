@@ -70,3 +70,77 @@ export function scrollElementIntoView(handle: number): { scrollX: number; scroll
   el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
   return scrollPosition(undefined);
 }
+
+/** What a scroll to the bottom set going: the content's height then, and the elements added since. */
+interface FeedWatch {
+  el: Element;
+  height: number;
+  added: Element[];
+  lastChange: number;
+  mo: MutationObserver;
+}
+
+function feedWatch(): { current?: FeedWatch } {
+  const g = globalThis as unknown as { __cdpSkillFeed?: { current?: FeedWatch } };
+  g.__cdpSkillFeed ??= {};
+  return g.__cdpSkillFeed;
+}
+
+/** Scrolls the page (or the held container) to the bottom, watching for content an infinite feed appends. */
+export function scrollToBottomWatched(
+  containerHandle?: number,
+): { scrollX: number; scrollY: number } | { error: string } {
+  const container = containerHandle !== undefined ? heldElement(containerHandle) : undefined;
+  if (containerHandle !== undefined && !container) return { error: 'the container is gone' };
+  const el = container ?? document.scrollingElement ?? document.documentElement;
+  const state = feedWatch();
+  state.current?.mo.disconnect();
+  const watch: FeedWatch = {
+    el,
+    height: el.scrollHeight,
+    added: [],
+    lastChange: performance.now(),
+    mo: new MutationObserver((records) => {
+      watch.lastChange = performance.now();
+      for (const r of records)
+        for (const n of Array.from(r.addedNodes)) if (n.nodeType === 1) watch.added.push(n as Element);
+    }),
+  };
+  watch.mo.observe(container ?? document.documentElement, { childList: true, subtree: true });
+  state.current = watch;
+  el.scrollTo({ top: el.scrollHeight, left: el.scrollLeft, behavior: 'instant' });
+  return scrollPosition(container);
+}
+
+/**
+ * Waits up to `waitMs` for the content to grow after scrollToBottomWatched, then for the additions
+ * to stop (150 ms quiet, at most 1 s more). `loaded`: the elements added to the one parent that got
+ * the most (the feed's new items).
+ */
+export async function feedGrowth(
+  waitMs: number,
+  done: boolean,
+): Promise<{ grew: boolean; loaded: number; scrollX: number; scrollY: number }> {
+  const state = feedWatch();
+  const w = state.current;
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+  if (!w) return { grew: false, loaded: 0, ...scrollPosition(undefined) };
+  const grown = (): boolean => w.el.scrollHeight > w.height + 1;
+  const ends = performance.now() + waitMs;
+  while (!grown() && performance.now() < ends) await sleep(50);
+  const grew = grown();
+  if (grew) {
+    const cap = performance.now() + 1000;
+    while (performance.now() - w.lastChange < 150 && performance.now() < cap) await sleep(50);
+  }
+  const perParent = new Map<Node, number>();
+  for (const el of w.added)
+    if (el.isConnected && el.parentNode) perParent.set(el.parentNode, (perParent.get(el.parentNode) ?? 0) + 1);
+  const loaded = Math.max(0, ...perParent.values());
+  const position = scrollPosition(w.el === document.scrollingElement ? undefined : w.el);
+  if (grew || done) {
+    w.mo.disconnect();
+    state.current = undefined;
+  }
+  return { grew, loaded, ...position };
+}

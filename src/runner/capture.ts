@@ -43,6 +43,8 @@ export interface BeforeCapture {
   scrollY: number;
   frameId?: string;
   networkMark: number;
+  /** Taken after a `frame` step of this command: the agent has not seen that frame yet. */
+  frameChosen?: true;
 }
 
 type BeforeLook = { scrollY: number };
@@ -347,7 +349,8 @@ async function describe(
   }
   // The screen is sent again only when the agent's picture of it is out of date and `changes`
   // cannot stand for it: a new document or frame, a scroll, or isStructuralChange.
-  const showView = !diffable || afterScrollY !== opts.before!.scrollY || isStructuralChange(state.view!);
+  const showView =
+    !diffable || !!opts.before!.frameChosen || afterScrollY !== opts.before!.scrollY || isStructuralChange(state.view!);
   if (!showView) return out;
   const folded = diffable ? foldUnchanged(viewTree, new Set(state.view!.unchanged)) : viewTree;
   // A huge widget on screen costs ~4 KB: long runs cut with counts, the rest in fullSnapshot.

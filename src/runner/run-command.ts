@@ -116,6 +116,7 @@ async function runSteps(run: Run): Promise<void> {
       const done = await runStep(step, run.session, from).finally(() => tagDialogs(run.watch, step.index));
       run.navigatedTo = landedUrl(step, done.output) ?? run.navigatedTo;
       run.steps.push(okStep(step, done));
+      await lookAgainInFrame(run, step);
     } catch (err) {
       const c = classify(err);
       if (!step.optional)
@@ -144,6 +145,20 @@ async function runSteps(run: Run): Promise<void> {
       if (!step.optional && run.cmd.stopOnError) return;
     }
   }
+}
+
+/**
+ * A `frame` step before anything acted: the steps that follow act in that frame, so the look to
+ * diff against is taken there (keys typed into a framed editor then answer with their changes).
+ */
+async function lookAgainInFrame(run: Run, step: ValidatedStep): Promise<void> {
+  if (!run.visual || step.action !== 'frame') return;
+  const upTo = run.cmd.steps.slice(0, run.cmd.steps.indexOf(step) + 1);
+  if (!upTo.every((s) => s.action === 'frame' || s.def.readOnly)) return;
+  const tab = run.session.tab;
+  if (!tab || run.before?.frameId === tab.page.frame?.frameId) return;
+  const before = await captureBefore(tab);
+  run.before = before && { ...before, frameChosen: true };
 }
 
 /** Dialogs that opened during a step say which (SPEC §19.2: none goes unreported). */

@@ -51,7 +51,14 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
 async function runAction(step: ValidatedStep, ctx: StepContext, session: CommandSession): Promise<StepRun> {
   const { hooks } = step;
   if (hooks?.readyWhen) await waitReady(session.requireTab().page, hooks.readyWhen, ctx.deadline);
-  const { output, warning } = splitWarnings(await step.def.run(ctx, step.params));
+  const split = splitWarnings(await step.def.run(ctx, step.params));
+  const { warning } = split;
+  // Facts a lower layer noted on the deadline (the list it scrolled to find the target) join the output.
+  const notes = ctx.deadline.notes();
+  const output =
+    Object.keys(notes).length && (split.output === undefined || (split.output && typeof split.output === 'object'))
+      ? { ...(split.output as object | undefined), ...notes }
+      : split.output;
   const warnings = warning ? [warning] : [];
   let observation: StepRun['observation'];
   if (hooks?.settledWhen || hooks?.observe) {

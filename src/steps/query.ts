@@ -252,6 +252,9 @@ async function runQueries(
   return keepCounters(tab, outcome).results;
 }
 
+/** Time a snapshotSearch keeps back from its deadline when it scrolls a virtualised list. */
+const SEARCH_SCAN_RESERVE_MS = 500;
+
 const SNAPSHOT_SEARCH_PARAMS: ParamSchema = {
   forms: ['"text"'],
   keys: { text: '', pattern: '', role: '', exact: '', near: '{x, y, radius}', limit: '-', context: '-' },
@@ -277,9 +280,28 @@ defineStep<SearchParams>({
       { deadline: ctx.deadline, what: 'the snapshot search' },
     );
     if (!outcome.ok) throw new StepValidationError(`Invalid pattern /${p.pattern}/: ${outcome.message}`);
-    const { ok: _ok, ...found } = keepCounters(tab, outcome);
     const { limit: _limit, context: _context, exact, ...given } = p;
-    return { ...found, criteria: { ...given, ...(exact ? { exact } : {}) } };
+    const criteria = { ...given, ...(exact ? { exact } : {}) };
+    // Nothing rendered matches: a virtualised list may hold it further down; scroll it to find out.
+    const budgetMs = ctx.deadline.remainingMs() - SEARCH_SCAN_RESERVE_MS;
+    if (outcome.matchCount === 0 && !p.near && (p.text !== undefined || p.pattern !== undefined) && budgetMs > 0) {
+      const scanned = await tab.page.call(
+        tab.page.frame,
+        (rt, a) => rt.virtualScan.searchByScrolling(a.criteria, a.counters, a.budgetMs),
+        {
+          criteria: { ...p, maxDepth: SEARCH_MAX_DEPTH, maxElements: SEARCH_MAX_ELEMENTS },
+          counters: outcome.counters,
+          budgetMs,
+        },
+        { deadline: ctx.deadline, what: 'the snapshot search, scrolling a virtualised list' },
+      );
+      if (!('none' in scanned) && scanned.outcome.ok) {
+        const { ok: _ok, ...found } = keepCounters(tab, scanned.outcome);
+        return { ...found, criteria, scrolledToFind: scanned.report };
+      }
+    }
+    const { ok: _ok, ...found } = keepCounters(tab, outcome);
+    return { ...found, criteria };
   },
 });
 

@@ -24,7 +24,7 @@ const SCROLL_PARAMS: ParamSchema = {
     text: '-',
     timeout: '-',
   },
-  returns: '{scrollX, scrollY}',
+  returns: '{scrollX, scrollY, loaded|end}',
 };
 
 defineStep<ScrollParams>({
