@@ -4,6 +4,9 @@
 import { actionVerb, stateWord } from './summary.js';
 import type { ObservedChange, ObservedDiff, StepVerb, ViewportChanges } from './types.js';
 
+/** The summary of an answer whose steps changed nothing the agent can see. */
+export const NO_VISIBLE_CHANGE = 'No visible change.';
+
 /** Lines listed over all lists; the rest are counted in `more`. */
 export const MAX_LINES = 12;
 /** Of which leftView, and of which enteredView (scrolling moves everything: a few names say enough). */
@@ -159,7 +162,7 @@ function summaryLine(
   transient: string[],
 ): string {
   const total = Object.values(diff.counts).reduce((a, b) => a + b, 0);
-  if (!total && !transient.length) return 'No visible change.';
+  if (!total && !transient.length) return NO_VISIBLE_CHANGE;
   const notView = ranked.filter((c) => c.kind !== 'leftView' && c.kind !== 'enteredView');
   const unfocused = notView.filter((c) => c.field !== 'focused');
   // Focus moving onto what was clicked is rarely news: named only when nothing else changed.

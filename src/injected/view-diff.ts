@@ -86,7 +86,7 @@ export function viewChanges(): ViewDiff | undefined {
   if (!before) return undefined;
   const after = walkView(false);
   const found: Found[] = [...compareUnits(before, after), ...findMoves(before, after)];
-  const kept = foldTables(rollUp(cancelRerenders(found)), before, after);
+  const kept = foldTables(rollUp(dropLabels(cancelRerenders(found))), before, after);
   const acted = slot.acted?.isConnected ? slot.acted : undefined;
   const PER_KIND = 60;
   const counts: ViewDiff['counts'] = {};
@@ -228,6 +228,20 @@ export function cancelRerenders(found: Found[]): Found[] {
     }
   }
   return found.filter((f) => !dropped.has(f));
+}
+
+/**
+ * A field's label that came or went with its field: the field's line (its name is the label's
+ * text, with its ref) says it; the label alone would be the same words again.
+ */
+export function dropLabels(found: Found[]): Found[] {
+  const moving = new Map<Element, ViewChangeKind>();
+  for (const f of found) moving.set(f.el, f.change.kind);
+  return found.filter((f) => {
+    if (f.el.localName !== 'label' || f.change.role !== 'text') return true;
+    const control = (f.el as HTMLLabelElement).control;
+    return !control || moving.get(control) !== f.change.kind;
+  });
 }
 
 /** Units that appeared (or went) inside another that did are counted in it, not listed. */

@@ -210,7 +210,7 @@ export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame
   const LIVE_ROLES = ',status,alert,log,marquee,timer,';
   const unit: ViewUnit = {
     id: viewIdOf(el),
-    role: role === 'generic' || role === 'presentation' || role === 'none' ? 'text' : role,
+    role: role === 'generic' || role === 'presentation' || role === 'none' || role === 'none-labelling' ? 'text' : role,
     label: '',
     text: '',
     inView,

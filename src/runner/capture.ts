@@ -3,15 +3,25 @@
 // against the viewport as it was before the steps ran. One page evaluation for context and tree;
 // the screenshot is taken alongside it. Every piece is best-effort and bounded.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
 import { captureScreenshot } from '../capture/index.js';
 import { IsolatedWorlds, callIsolated, waitPageReady, type FrameTarget, type Page } from '../page/index.js';
 import type { CdpSession, TabEntry } from '../cdp/index.js';
-import { fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile } from '../aria/index.js';
+import {
+  fitTree,
+  foldUnchanged,
+  headWithCount,
+  liftWrappers,
+  renderYaml,
+  viewportOnly,
+  writeSnapshotFile,
+} from '../aria/index.js';
 import { MAX_LINES, tellChanges, type ObservedDiff, type StepVerb, type ViewportChanges } from '../diff/index.js';
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
+import { contextToSend } from './context-delta.js';
 
 const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
 /** Longest the after-look waits for animations, requests and re-renders the steps set going. */
@@ -150,12 +160,36 @@ export interface AfterCapture {
   truncated?: true;
 }
 
-export async function captureAfter(
-  tab: AttachedTab,
-  opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: readonly StepVerb[] },
-): Promise<AfterCapture> {
+type CaptureOptions = {
+  visual: boolean;
+  startUrl: string;
+  before?: BeforeCapture;
+  actions: readonly StepVerb[];
+  /** The whole context, not what changed: the command opened or connected its tab. */
+  whole?: boolean;
+};
+
+/**
+ * The page after the steps. `context` gives only what changed since the tab's previous answer
+ * (context-delta.ts): whole on a tab's first answer and after a navigation.
+ */
+export async function captureAfter(tab: AttachedTab, opts: CaptureOptions): Promise<AfterCapture> {
+  const out = await captureFull(tab, opts);
+  if (out.context) {
+    const context = contextToSend(
+      tab,
+      out.context as Record<string, unknown>,
+      out.navigated === true || opts.whole === true,
+    );
+    if (context) out.context = context;
+    else delete out.context;
+  }
+  return out;
+}
+
+async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<AfterCapture> {
   if (opts.visual && !(await changedSinceBefore(tab, opts.before))) {
-    const out = await captureAfter(tab, { ...opts, visual: false });
+    const out = await captureFull(tab, { ...opts, visual: false });
     return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
   }
   const pending = opts.visual ? await readyForFirstLook(tab, opts.startUrl) : [];
@@ -278,7 +312,9 @@ async function describe(
   const viewTree = viewportOnly(snapshot.tree);
   const fullYaml = renderYaml(snapshot.tree);
   try {
-    out.fullSnapshot = writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
+    // The same page as the file already holds: no path (the file is still the page as it is).
+    if (!sameFile(`${alias}.after.yaml`, `${fullYaml}\n`))
+      out.fullSnapshot = writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
   } catch {
     // A full disk costs the file, not the answer.
   }
@@ -295,10 +331,31 @@ async function describe(
   if (!showView) return out;
   const folded = diffable ? foldUnchanged(viewTree, new Set(state.view!.unchanged)) : viewTree;
   // A huge widget on screen costs ~4 KB: long runs cut with counts, the rest in fullSnapshot.
-  const { text: inline, cut } = headWithCount(renderYaml(fitTree(folded)));
+  const { text: inline, cut } = headWithCount(renderYaml(fitTree(liftWrappers(folded))));
   if (cut || snapshot.truncated) out.truncated = true;
   if (inline) out.viewportSnapshot = inline;
+  if (inline && changes) dropShownEntries(changes);
   return out;
+}
+
+/**
+ * What came into view is what the viewportSnapshot shows: its list goes (the summary keeps the
+ * count), so the answer does not name the same elements twice.
+ */
+function dropShownEntries(changes: ViewportChanges): void {
+  delete changes.enteredView;
+  if (changes.more?.enteredView === undefined) return;
+  delete changes.more.enteredView;
+  if (!Object.keys(changes.more).length) delete changes.more;
+}
+
+/** Whether the state dir's `name` holds exactly `text` (a cheap native compare, no hash). */
+function sameFile(name: string, text: string): boolean {
+  try {
+    return readFileSync(join(stateDir(), name), 'utf8') === text;
+  } catch {
+    return false;
+  }
 }
 
 /**
