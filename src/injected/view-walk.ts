@@ -6,6 +6,7 @@ import { accessibleName, capName, collapseSpace } from './aria-name.js';
 import { isInteractiveRole, roleOf } from './aria-role.js';
 import { nodeStates } from './aria-states.js';
 import { isHtml, textSnippet } from './dom-describe.js';
+import { type ClipState, enterContent, enterPosition, inClip, viewportClip } from './view-clip.js';
 
 export interface ViewUnit {
   id: number;
@@ -45,6 +46,13 @@ interface WalkFrame {
   vh: number;
   frame?: string;
   frameInView: boolean;
+  /** What of the frame's viewport shows through the ancestors (view-clip.ts). */
+  clip: ClipState;
+}
+
+function frameClip(vw: number, vh: number): ClipState {
+  const view = viewportClip(vw, vh);
+  return { clip: view, posClip: view, viewClip: view };
 }
 
 // Page functions are installed one by one from their source: constants live inside them.
@@ -91,7 +99,8 @@ export function walkView(full: boolean, max = 20_000): ViewWalk {
     full,
   };
   const body = document.body ?? document.documentElement;
-  walkViewElement(body, undefined, w, { vw: window.innerWidth, vh: window.innerHeight, frameInView: true });
+  const [vw, vh] = [window.innerWidth, window.innerHeight];
+  walkViewElement(body, undefined, w, { vw, vh, frameInView: true, clip: frameClip(vw, vh) });
   return w;
 }
 
@@ -126,7 +135,14 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse';
   const role = roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
-  let unit = !hidden && isUnitElement(el, role, inline) ? newViewUnit(el, role, w, f) : undefined;
+  // Its own clip (fixed and absolute boxes escape some ancestors'), then its content's.
+  const own = { ...f.clip };
+  enterPosition(style, own);
+  const self: WalkFrame = { ...f, clip: own };
+  const inner = { ...own };
+  enterContent(el, style, inner);
+  const kidsFrame: WalkFrame = { ...f, clip: inner };
+  let unit = !hidden && isUnitElement(el, role, inline) ? newViewUnit(el, role, w, self) : undefined;
   // A role-less block collects the text of its inline content; it is a unit if it has any.
   const provisional = !unit && !hidden && !inline ? { text: '' } : undefined;
   const target = unit ?? provisional ?? owner;
@@ -144,7 +160,7 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
         if (hidden || !/\S/.test(data)) continue;
         if (target && target.text.length < 400) target.text += data;
         content = true;
-      } else if (child.nodeType === 1 && walkViewElement(child as Element, target, w, f)) {
+      } else if (child.nodeType === 1 && walkViewElement(child as Element, target, w, kidsFrame)) {
         content = true;
         const id = viewIdOf(child as Element);
         kids.push(id);
@@ -152,14 +168,14 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
       }
     }
   }
-  if (tag === 'iframe' && walkViewFrame(el as HTMLIFrameElement, w, f)) content = true;
+  if (tag === 'iframe' && walkViewFrame(el as HTMLIFrameElement, w, self)) content = true;
   if (kids.length >= 2) {
     const id = viewIdOf(el);
     w.orders.set(id, kids);
     w.nodes.set(id, el);
   }
   if (provisional && /\S/.test(provisional.text))
-    unit = Object.assign(newViewUnit(el, role, w, f), { text: provisional.text });
+    unit = Object.assign(newViewUnit(el, role, w, self), { text: provisional.text });
   if (unit) finishViewUnit(el, unit, w);
   return content;
 }
@@ -193,19 +209,21 @@ export function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFram
   const win = doc.defaultView;
   const r = frame.getBoundingClientRect();
   const name = frame.title || frame.name || frame.id || (frame.getAttribute('src') ?? '').slice(0, 60);
+  const vw = win?.innerWidth ?? r.width;
+  const vh = win?.innerHeight ?? r.height;
   const sub: WalkFrame = {
-    vw: win?.innerWidth ?? r.width,
-    vh: win?.innerHeight ?? r.height,
+    vw,
+    vh,
     frame: f.frame ? `${f.frame} > ${name}` : name || 'iframe',
-    frameInView: f.frameInView && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw,
+    frameInView: f.frameInView && inClip(r, f.clip.clip),
+    clip: frameClip(vw, vh),
   };
   return walkViewElement(doc.body, undefined, w, sub);
 }
 
 export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): ViewUnit {
   const r = el.getBoundingClientRect();
-  const inView =
-    f.frameInView && (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw;
+  const inView = f.frameInView && inClip(r, f.clip.clip);
   const live = el.getAttribute('aria-live');
   const LIVE_ROLES = ',status,alert,log,marquee,timer,';
   const unit: ViewUnit = {

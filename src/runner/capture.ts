@@ -339,14 +339,14 @@ async function describe(
 }
 
 /**
- * What came into view is what the viewportSnapshot shows: its list goes (the summary keeps the
- * count), so the answer does not name the same elements twice.
+ * What came into view is what the viewportSnapshot shows: its names go, counted in `more`, so the
+ * answer does not name the same elements twice.
  */
 function dropShownEntries(changes: ViewportChanges): void {
+  if (!changes.enteredView) return;
+  const count = changes.enteredView.length + (changes.more?.enteredView ?? 0);
   delete changes.enteredView;
-  if (changes.more?.enteredView === undefined) return;
-  delete changes.more.enteredView;
-  if (!Object.keys(changes.more).length) delete changes.more;
+  changes.more = { ...changes.more, enteredView: count };
 }
 
 /** Whether the state dir's `name` holds exactly `text` (a cheap native compare, no hash). */
