@@ -164,8 +164,9 @@ function summaryLine(
   const total = Object.values(diff.counts).reduce((a, b) => a + b, 0);
   if (!total && !transient.length) return NO_VISIBLE_CHANGE;
   const notView = ranked.filter((c) => c.kind !== 'leftView' && c.kind !== 'enteredView');
-  const unfocused = notView.filter((c) => c.field !== 'focused');
-  // Focus moving onto what was clicked is rarely news: named only when nothing else changed.
+  // Focus moving onto what was clicked, and screen-reader-only announcements (told in their list),
+  // are named in the summary only when nothing else changed.
+  const unfocused = notView.filter((c) => c.field !== 'focused' && !c.sr);
   const top = (unfocused.length ? unfocused : notView).slice(0, SUMMARY_PHRASES);
   const words = top.map(phrase);
   const scrolled = (diff.counts.leftView ?? 0) + (diff.counts.enteredView ?? 0);

@@ -38,6 +38,8 @@ export interface ViewChange {
   first?: string;
   frame?: string;
   live?: 1;
+  /** Read by screen readers, not shown on screen. */
+  sr?: 1;
   /** Next to the element the steps acted on. */
   near?: 1;
 }
@@ -133,6 +135,7 @@ export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
     label: u.label,
     ...(u.frame ? { frame: u.frame } : {}),
     ...(u.live ? { live: 1 as const } : {}),
+    ...(u.sr ? { sr: 1 as const } : {}),
   };
 }
 

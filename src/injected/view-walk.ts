@@ -19,6 +19,8 @@ export interface ViewUnit {
   inView: boolean;
   states?: Record<string, string>;
   live?: 1;
+  /** Announced to screen readers but not shown (a 1 px "sr-only" box, e.g. react-select's live region). */
+  sr?: 1;
   frame?: string;
   /** Tables: body rows and the first one's text. */
   rows?: number;
@@ -224,6 +226,7 @@ export function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFram
 export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): ViewUnit {
   const r = el.getBoundingClientRect();
   const inView = f.frameInView && inClip(r, f.clip.clip);
+  const srOnly = inView && (r.width <= 2 || r.height <= 2);
   const live = el.getAttribute('aria-live');
   const LIVE_ROLES = ',status,alert,log,marquee,timer,';
   const unit: ViewUnit = {
@@ -233,6 +236,7 @@ export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame
     text: '',
     inView,
     ...(LIVE_ROLES.includes(`,${role},`) || (live && live !== 'off') ? { live: 1 as const } : {}),
+    ...(srOnly ? { sr: 1 as const } : {}),
     ...(f.frame ? { frame: f.frame } : {}),
   };
   w.units.set(unit.id, unit);
