@@ -126,8 +126,10 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   }
   w.count++;
   const style = getComputedStyle(el);
-  // Opacity 0: invisible, or on its way out (a fading popup is not listed as present).
-  if (style.display === 'none' || style.opacity === '0') return false;
+  // Opacity 0: invisible, or on its way out (a fading popup is not listed as present) — except a
+  // form control: custom widgets draw their own face over a transparent input that is still the
+  // one typed into and checked (react-select's input once a value is chosen, styled checkboxes).
+  if (style.display === 'none' || (style.opacity === '0' && !isFormControl(el))) return false;
   // Far off screen: not walked (a 5,000-row table costs what its screenful does); its id is kept
   // so what scrolls into view from there is told apart from what appeared.
   if (isFarOffScreen(el, style, f)) {
@@ -180,6 +182,11 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
     unit = Object.assign(newViewUnit(el, role, w, self), { text: provisional.text });
   if (unit) finishViewUnit(el, unit, w);
   return content;
+}
+
+export function isFormControl(el: Element): boolean {
+  const tag = el.localName;
+  return (tag === 'input' && (el as HTMLInputElement).type !== 'hidden') || tag === 'select' || tag === 'textarea';
 }
 
 /** A box with children more than a screen above or two below, that nothing positioned can leave. */
