@@ -90,15 +90,17 @@ export function line(c: ObservedChange): string {
   }
 }
 
+const inFrame = (c: ObservedChange): string => (c.frame ? `in frame ${quote(c.frame)}: ` : '');
+
 /** The few words the summary gives one change. */
 export function phrase(c: ObservedChange): string {
   switch (c.kind) {
     case 'text':
       return c.live || c.role === 'alert'
-        ? `${c.role === 'text' ? 'message' : c.role}: ${quote(c.to ?? '')}`
+        ? `${inFrame(c)}${c.role === 'text' ? 'message' : c.role}: ${quote(c.to ?? '')}`
         : `${describe(c, false)} now ${quote(c.to ?? '')}`;
     case 'appeared':
-      return c.live && c.label ? `${c.role}: ${quote(c.label)}` : `${describe(c)} appeared`;
+      return c.live && c.label ? `${inFrame(c)}${c.role}: ${quote(c.label)}` : `${describe(c)} appeared`;
     case 'gone':
       return `${describe(c)} gone`;
     case 'state':

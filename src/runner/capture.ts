@@ -46,9 +46,12 @@ export interface BeforeCapture {
   scrollY: number;
   frameId?: string;
   networkMark: number;
+  /** Out-of-process (cross-origin) frames whose view was taken too, with the name their changes go under. */
+  oopifs?: { target: FrameTarget; name: string }[];
 }
 
-type BeforeLook = { scrollY: number };
+/** The before-look's answer: the top's scroll, and how many frames it cannot read (cross-origin). */
+type BeforeLook = { scrollY: number; closedFrames?: number };
 
 type LookCall = (
   fn: (rt: PageRuntime) => BeforeLook,
@@ -69,7 +72,15 @@ function lookBefore(call: LookCall): Promise<BeforeLook> {
       rt.liveRecorder.armLiveRecorder();
       rt.viewDiff.viewStart();
       rt.effectProbe.armEffectProbe();
-      return { scrollY: Math.round(window.scrollY) };
+      let closedFrames = 0;
+      for (const f of Array.from(document.querySelectorAll('iframe'))) {
+        try {
+          if (!f.contentDocument) closedFrames++;
+        } catch {
+          closedFrames++;
+        }
+      }
+      return { scrollY: Math.round(window.scrollY), ...(closedFrames ? { closedFrames } : {}) };
     },
     { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-look' },
   );
@@ -104,14 +115,88 @@ export async function captureBefore(
   try {
     const early = started && !tab.page.frame && tab.page.attachNotes.length === 0 ? started : undefined;
     const look = await tab.page.guard(early ?? lookBefore(inFrame(tab.page, tab.page.frame)));
+    const oopifs = look.closedFrames && !tab.page.frame ? await lookBeforeInFrames(tab) : [];
     return {
       scrollY: look.scrollY,
       networkMark: tab.page.network.mark,
       ...(tab.page.frame ? { frameId: tab.page.frame.frameId } : {}),
+      ...(oopifs.length ? { oopifs } : {}),
     };
   } catch {
     return undefined; // no diff then; the command itself is unaffected
   }
+}
+
+/**
+ * Out-of-process frames (a cross-origin payment form): only when the top look found frames it
+ * cannot read, each is attached and its view taken, so its changes are told under its frame.
+ */
+async function lookBeforeInFrames(tab: AttachedTab): Promise<{ target: FrameTarget; name: string }[]> {
+  const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
+  try {
+    const frames = (await tab.page.frames.list(deadline)).filter((f) => f.crossOrigin);
+    const out: { target: FrameTarget; name: string }[] = [];
+    await Promise.all(
+      frames.map(async (f) => {
+        try {
+          const target = await tab.page.frames.target(f.frameId, deadline);
+          await tab.page.call(target, (rt) => rt.viewDiff.viewStart(), undefined, {
+            deadline,
+            what: 'the look at a cross-origin frame',
+          });
+          out.push({ target, name: f.name || shortFrameUrl(f.url) });
+        } catch {
+          // A frame that went or does not answer: its changes go untold, the rest are still diffed.
+        }
+      }),
+    );
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+function shortFrameUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`.slice(0, 60);
+  } catch {
+    return url.slice(0, 60);
+  }
+}
+
+/** The changes inside the out-of-process frames looked at before, each under its frame's name. */
+async function framesViewChanges(tab: AttachedTab, before: BeforeCapture, deadline: Deadline): Promise<ObservedDiff[]> {
+  const diffs = await Promise.all(
+    (before.oopifs ?? []).map(async ({ target, name }) => {
+      try {
+        const d = await tab.page.call(target, (rt) => rt.viewDiff.viewChanges(), undefined, {
+          deadline,
+          what: 'the changes in a cross-origin frame',
+        });
+        if (!d) return undefined;
+        for (const c of d.changes) c.frame = c.frame ? `${name} > ${c.frame}` : name;
+        return d as ObservedDiff;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return diffs.filter((d): d is ObservedDiff => d !== undefined);
+}
+
+/** One diff of the page and its out-of-process frames. */
+function mergeDiffs(top: ObservedDiff, frames: ObservedDiff[]): ObservedDiff {
+  if (!frames.length) return top;
+  const counts = { ...top.counts };
+  for (const f of frames)
+    for (const [k, n] of Object.entries(f.counts) as [keyof typeof counts, number][]) counts[k] = (counts[k] ?? 0) + n;
+  return {
+    ...top,
+    changes: [...top.changes, ...frames.flatMap((f) => f.changes)],
+    counts,
+    ...(top.truncated || frames.some((f) => f.truncated) ? { truncated: true as const } : {}),
+  };
 }
 
 /**
@@ -121,7 +206,8 @@ export async function captureBefore(
  * tell: no before-look, steps in a chosen frame, a new document, a page that does not answer.
  */
 export async function changedSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<boolean> {
-  if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return true;
+  // Changes inside an out-of-process frame are not measured by the top's probe: look.
+  if (!before || before.oopifs || tab.page.frame || tab.page.lifecycle.documentCount > 0) return true;
   try {
     const effects = await tab.page.call(undefined, (rt) => rt.effectProbe.takeEffects(), undefined, {
       deadline: Deadline.after(CAPTURE_TIMEOUT_MS),
@@ -239,13 +325,13 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
     /* a failed screenshot only leaves its field out (SPEC §17.1) */
   });
   const [state, framed] = await Promise.allSettled([page.guard(stateP), frameP && page.guard(frameP)]);
-  const out = await describe(
-    tab,
-    opts,
+  const pageState: PageState | undefined =
     state.status === 'fulfilled'
       ? { ...state.value, ...(framed.status === 'fulfilled' && framed.value ? framed.value : {}) }
-      : undefined,
-  );
+      : undefined;
+  if (pageState?.view && opts.before?.oopifs)
+    pageState.view = mergeDiffs(pageState.view, await framesViewChanges(tab, opts.before, deadline));
+  const out = await describe(tab, opts, pageState);
   // The bound ran out: say what the first look may be missing (e.g. "2 custom elements undefined (sl-input)").
   if (pending.length && out.context) out.context = { ...(out.context as object), pending };
   if (shot) {

@@ -17,13 +17,13 @@ afterAll(async () => {
 });
 
 /** A page expression's value read over our own socket (the CLI's answers are not consulted). */
-async function pageValue(urlPart: string, expression: string): Promise<any> {
+async function pageValue(urlPart: string, expression: string, type = 'page'): Promise<any> {
   const list = (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as {
     url: string;
     type: string;
     webSocketDebuggerUrl: string;
   }[];
-  const target = list.find((t) => t.type === 'page' && t.url.includes(urlPart));
+  const target = list.find((t) => t.type === type && t.url.includes(urlPart));
   if (!target) throw new Error(`no tab at ${urlPart}`);
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((r) => ws.on('open', r));
@@ -142,5 +142,29 @@ describe('files and YAML that carry nothing new', () => {
     expect(view).toMatch(/- list:\n\s+- button "Item 1" \[ref=s\d+e\d+\]\n\s+- button "Item 2"/);
     expect(view).not.toContain('listitem');
     expect(readFileSync(opened.out.fullSnapshot, 'utf8')).toMatch(/- listitem:\n\s+- button "Item 1"/);
+  });
+});
+
+describe('out-of-process frames', () => {
+  it('tells changes inside a cross-origin frame under its frame', async () => {
+    const tab = await h.open('xframes.html');
+    // The payment frame is another site (localhost vs 127.0.0.1): Chrome runs it out of process.
+    expect(await pageValue('xframe-pay.html', 'document.getElementById("save").checked', 'iframe')).toBe(false);
+    const r = await h.cli({
+      tab,
+      steps: [{ frame: '#pay' }, { click: '#save' }, { click: '#pay-button' }, { frame: 'top' }],
+    });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await pageValue('xframe-pay.html', 'document.getElementById("save").checked', 'iframe')).toBe(true);
+    expect(await pageValue('xframe-pay.html', 'document.getElementById("done").hidden', 'iframe')).toBe(false);
+    const frameName = await pageValue('xframes.html', 'document.getElementById("pay").name');
+    expect(r.out.changes.appeared).toContain(`in frame '${frameName}': status 'Payment accepted'`);
+    expect(r.out.changes.changed).toContainEqual({
+      of: `in frame '${frameName}': checkbox 'Save card'`,
+      field: 'checked',
+      from: 'false',
+      to: 'true',
+    });
+    expect(r.out.changes.summary).toMatch(new RegExp(`in frame '${frameName}': status: 'Payment accepted'`));
   });
 });
