@@ -270,6 +270,15 @@ const SCENARIOS = [
     optional: [['leftView', "'Item"]],
   },
   {
+    name: 'cross-origin frame',
+    page: 'xframes.html',
+    steps: [{ frame: '#pay' }, { click: '#save' }, { click: '#pay-button' }, { frame: 'top' }],
+    expect: [
+      ['appeared', "in frame 'payment': status 'Payment accepted'"],
+      ['changed', 'checked'],
+    ],
+  },
+  {
     name: 'dialog text',
     page: 'observe-cases.html',
     setup: click('#edit'),
