@@ -231,6 +231,54 @@ const SCENARIOS = [
     allow: ['leftView', 'enteredView'],
   },
   {
+    name: 'react-select typing',
+    page: 'react-select.html',
+    steps: [{ click: '#dest-input' }, { type: 'zea' }],
+    // The menu with its one option; its live region's count once (in `text`, never as transient chatter).
+    expect: [
+      ['appeared', "'New Zealand'"],
+      ['changed', 'expanded'],
+    ],
+    optional: [
+      ['text', '1 result available for search term zea'],
+      ['gone', "'Select...'"],
+      ['changed', 'value'],
+    ],
+  },
+  {
+    name: 'react-select choice',
+    page: 'react-select.html',
+    setup: [{ click: '#dest-input' }, { type: 'zea' }],
+    steps: [{ press: 'Enter' }],
+    expect: [['text', "'No destination selected' \u2192 'Selected: New Zealand'"]],
+    optional: [
+      ['gone', "'New Zealand'"],
+      ['appeared', "'New Zealand'"],
+      ['changed', 'expanded'],
+      ['changed', 'value'],
+      ['text', 'option New Zealand, selected'],
+      ['text', "'zea'"],
+    ],
+  },
+  {
+    name: 'list scrolled in its box',
+    page: 'actions.html',
+    steps: [{ scroll: { container: '#list', deltaY: 72 } }],
+    // Items 1-3 leave the 120 px box, items 7-9 come into it; nothing is removed.
+    expect: [['leftView', "'Item 1'"]],
+    allow: ['enteredView'],
+    optional: [['leftView', "'Item"]],
+  },
+  {
+    name: 'cross-origin frame',
+    page: 'xframes.html',
+    steps: [{ frame: '#pay' }, { click: '#save' }, { click: '#pay-button' }, { frame: 'top' }],
+    expect: [
+      ['appeared', "in frame 'payment': status 'Payment accepted'"],
+      ['changed', 'checked'],
+    ],
+  },
+  {
     name: 'dialog text',
     page: 'observe-cases.html',
     setup: click('#edit'),

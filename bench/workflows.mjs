@@ -4,8 +4,9 @@
 // calls, total wall time, per-call min/median/p95, total stdout bytes, and whether the final page
 // state is right, checked through our own CDP connection rather than by believing the CLI. Then
 // the bytes of every answer field over all workflows' calls: what agents pay for, field by field.
-// Usage: node bench/workflows.mjs [--repeat 3] [--only login]
+// Usage: node bench/workflows.mjs [--repeat 3] [--only login] [--dump answers.jsonl]
 
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   benchSession,
@@ -154,6 +155,7 @@ async function runWorkflow(wf, base, port, env) {
     bytes: samples.reduce((a, s) => a + s.bytes, 0),
     right,
     fields: outputs.map(fieldBytes),
+    outputs,
   };
 }
 
@@ -180,7 +182,10 @@ function fieldTable(answers) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' }, only: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { repeat: { type: 'string', default: '3' }, only: { type: 'string' }, dump: { type: 'string' } },
+  });
+  const dumped = [];
   const repeat = positiveInt('repeat', values.repeat);
   const { server, env, port, close } = await benchSession();
   try {
@@ -199,6 +204,7 @@ async function main() {
       const runs = [];
       for (let i = 0; i < repeat; i++) runs.push(await runWorkflow(wf, server.url, port, env));
       answers.push(...runs[0].fields); // every repeat answers alike: one pass counts
+      dumped.push(...runs[0].outputs.map((o, i) => JSON.stringify({ workflow: wf.name, call: i, answer: o })));
       const med = (key) =>
         percentile(
           runs.map((r) => r[key]).sort((a, b) => a - b),
@@ -234,6 +240,7 @@ async function main() {
       formatTable(['workflow', 'calls', 'total ms', 'min', 'median', 'p95', '×node', 'bytes', 'right'], rows),
     );
     console.log(`\nanswer bytes by field, all workflows (${answers.length} answers):\n${fieldTable(answers)}`);
+    if (values.dump) writeFileSync(values.dump, `${dumped.join('\n')}\n`);
     const login = results.login?.bytes;
     if (login !== undefined)
       console.log(

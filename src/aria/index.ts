@@ -3,7 +3,7 @@
 export { takeSnapshot, headOf, writeSnapshotFile, snapshotHash, DEFAULT_INLINE_LIMIT } from './snapshot.js';
 export type { TakeOptions, TakenSnapshot } from './snapshot.js';
 export { renderYaml, nodeLine, yamlScalar } from './render.js';
-export { shape, viewportOnly } from './shape.js';
+export { liftWrappers, shape, viewportOnly } from './shape.js';
 export type { Detail } from './shape.js';
 export { foldUnchanged, landmarkKey, UNCHANGED_NOTE } from './entries.js';
 export { capRuns, fitTree, headWithCount, VIEW_BUDGET_BYTES } from './budget.js';

@@ -33,7 +33,10 @@ function withoutChildren(n: AriaNode): AriaNode {
   return rest;
 }
 
-/** Interactive elements with their structural ancestors; no text. */
+/** Unnamed containers that, around a single element, carry nothing in the interactive detail. */
+const WRAPPERS = new Set(['listitem', 'generic', 'paragraph', 'none', 'presentation']);
+
+/** Interactive elements with their structural ancestors (less wrappers of one element); no text. */
 export function interactiveOnly(nodes: AriaNode[]): AriaNode[] {
   const out: AriaNode[] = [];
   for (const n of nodes) {
@@ -42,6 +45,8 @@ export function interactiveOnly(nodes: AriaNode[]): AriaNode[] {
     if (n.ref) {
       const { text: _t, ...rest } = n;
       out.push(children.length ? { ...rest, children } : withoutChildren(rest));
+    } else if (children.length === 1 && !n.name && WRAPPERS.has(n.role)) {
+      out.push(children[0]!); // a list item around one button says nothing the list does not
     } else if (children.length) {
       const { text: _t, ...rest } = n;
       out.push({ ...rest, children });
@@ -71,6 +76,27 @@ export function summaryOnly(nodes: AriaNode[]): AriaNode[] {
     }
   }
   return out;
+}
+
+/**
+ * The inline view's compaction (issue 13: bytes that carry nothing): an unnamed list item or
+ * generic box whose only content is one element reads as that element (`- list:` then
+ * `- button "Item 1"`). The snapshot step and the fullSnapshot file keep the standard tree.
+ */
+export function liftWrappers(nodes: AriaNode[]): AriaNode[] {
+  return nodes.map((n) => {
+    const children = n.children ? liftWrappers(n.children) : undefined;
+    // Nothing of its own: no name, ref, text, state or live region — only its one child.
+    const bare = Object.keys(n).every((k) => k === 'role' || k === 'children' || k === 'vp');
+    if (
+      bare &&
+      children?.length === 1 &&
+      (n.role === 'listitem' || n.role === 'generic') &&
+      children[0]!.role !== 'text'
+    )
+      return children[0]!;
+    return children ? { ...n, children } : n;
+  });
 }
 
 export function shape(tree: AriaNode[], detail: Detail, viewport: boolean): AriaNode[] {

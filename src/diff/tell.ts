@@ -4,6 +4,9 @@
 import { actionVerb, stateWord } from './summary.js';
 import type { ObservedChange, ObservedDiff, StepVerb, ViewportChanges } from './types.js';
 
+/** The summary of an answer whose steps changed nothing the agent can see. */
+export const NO_VISIBLE_CHANGE = 'No visible change.';
+
 /** Lines listed over all lists; the rest are counted in `more`. */
 export const MAX_LINES = 12;
 /** Of which leftView, and of which enteredView (scrolling moves everything: a few names say enough). */
@@ -87,15 +90,17 @@ export function line(c: ObservedChange): string {
   }
 }
 
+const inFrame = (c: ObservedChange): string => (c.frame ? `in frame ${quote(c.frame)}: ` : '');
+
 /** The few words the summary gives one change. */
 export function phrase(c: ObservedChange): string {
   switch (c.kind) {
     case 'text':
       return c.live || c.role === 'alert'
-        ? `${c.role === 'text' ? 'message' : c.role}: ${quote(c.to ?? '')}`
+        ? `${inFrame(c)}${c.role === 'text' ? 'message' : c.role}: ${quote(c.to ?? '')}`
         : `${describe(c, false)} now ${quote(c.to ?? '')}`;
     case 'appeared':
-      return c.live && c.label ? `${c.role}: ${quote(c.label)}` : `${describe(c)} appeared`;
+      return c.live && c.label ? `${inFrame(c)}${c.role}: ${quote(c.label)}` : `${describe(c)} appeared`;
     case 'gone':
       return `${describe(c)} gone`;
     case 'state':
@@ -159,10 +164,11 @@ function summaryLine(
   transient: string[],
 ): string {
   const total = Object.values(diff.counts).reduce((a, b) => a + b, 0);
-  if (!total && !transient.length) return 'No visible change.';
+  if (!total && !transient.length) return NO_VISIBLE_CHANGE;
   const notView = ranked.filter((c) => c.kind !== 'leftView' && c.kind !== 'enteredView');
-  const unfocused = notView.filter((c) => c.field !== 'focused');
-  // Focus moving onto what was clicked is rarely news: named only when nothing else changed.
+  // Focus moving onto what was clicked, and screen-reader-only announcements (told in their list),
+  // are named in the summary only when nothing else changed.
+  const unfocused = notView.filter((c) => c.field !== 'focused' && !c.sr);
   const top = (unfocused.length ? unfocused : notView).slice(0, SUMMARY_PHRASES);
   const words = top.map(phrase);
   const scrolled = (diff.counts.leftView ?? 0) + (diff.counts.enteredView ?? 0);

@@ -56,6 +56,8 @@ export interface ObservedChange {
   first?: string;
   frame?: string;
   live?: 1;
+  /** Read by screen readers, not shown (told in its list, not in the summary). */
+  sr?: 1;
   near?: 1;
 }
 

@@ -6,6 +6,15 @@ import { accessibleName, capName, collapseSpace, textMaxLength } from './aria-na
 import { isInteractiveRole, isLandmarkRole, roleOf } from './aria-role.js';
 import { isHtml, isVisible } from './dom-describe.js';
 import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
+import {
+  clipAbove,
+  type ClipState,
+  enterContent,
+  enterPosition,
+  inClip,
+  intersectClip,
+  viewportClip,
+} from './view-clip.js';
 
 export interface AriaNode {
   role: string;
@@ -78,6 +87,8 @@ interface WalkState {
   /** Where the document being walked sits in the top viewport (a frame's content box), for `vp`. */
   dx: number;
   dy: number;
+  /** What of the viewport shows through the ancestors (view-clip.ts), in top-viewport coordinates. */
+  clip: ClipState;
 }
 
 export function inViewport(r: DOMRect, vw: number, vh: number, dx = 0, dy = 0): boolean {
@@ -134,7 +145,7 @@ export function walkChildren(
       let vp = false;
       const range = document.createRange();
       range.selectNodeContents(child);
-      vp = inViewport(range.getBoundingClientRect(), st.vw, st.vh, st.dx, st.dy);
+      vp = inClip(range.getBoundingClientRect(), st.clip.clip, st.dx, st.dy);
       pushText(out, raw, vp);
     } else if (child.nodeType === Node.ELEMENT_NODE) {
       walkElement(child as Element, depth, st, out);
@@ -153,6 +164,16 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   st.count++;
   const style = getComputedStyle(el);
   if (style.display === 'none') return;
+  const saved = { ...st.clip };
+  try {
+    walkShown(el, style, depth, st, out);
+  } finally {
+    st.clip = saved;
+  }
+}
+
+function walkShown(el: Element, style: CSSStyleDeclaration, depth: number, st: WalkState, out: AriaNode[]): void {
+  enterPosition(style, st.clip);
   const hiddenSelf = style.visibility === 'hidden' || style.visibility === 'collapse';
   let role = roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
@@ -169,6 +190,7 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
       return;
     }
     if (!inline) pushText(out, ' ', false);
+    enterContent(el, style, st.clip, st.dx, st.dy);
     walkChildren(el, depth + 1, st, out);
     if (el.localName === 'iframe') walkFrame(el as HTMLIFrameElement, depth, st, out);
     if (!inline) pushText(out, ' ', false);
@@ -179,7 +201,7 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
   if (name) node.name = name;
   nodeStates(el, role, node);
   const rect = el.getBoundingClientRect();
-  if (inViewport(rect, st.vw, st.vh, st.dx, st.dy)) node.vp = 1;
+  if (inClip(rect, st.clip.clip, st.dx, st.dy)) node.vp = 1;
   if (st.opts.refs && (isInteractiveRole(role) || clickable)) {
     const key = `${role}|${name}`;
     const ordinal = st.ordinals.get(key) ?? 0;
@@ -187,6 +209,7 @@ export function walkElement(el: Element, depth: number, st: WalkState, out: Aria
     node.ref = refFor(el, role, name, st.sid, ordinal);
   }
   const children: AriaNode[] = [];
+  enterContent(el, style, st.clip, st.dx, st.dy);
   if (role === 'iframe') walkFrame(el as HTMLIFrameElement, depth, st, children);
   else if (
     (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox') ||
@@ -211,13 +234,21 @@ export function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState
   if (!doc?.body) return;
   const box = frame.getBoundingClientRect();
   const [dx, dy] = [st.dx, st.dy];
+  const saved = { ...st.clip };
   st.dx = dx + box.left + frame.clientLeft;
   st.dy = dy + box.top + frame.clientTop;
+  // The frame's viewport is its content box, as far as the host page shows it.
+  const inner = intersectClip(
+    saved.clip,
+    viewportClip(frame.clientWidth || box.width, frame.clientHeight || box.height, st.dx, st.dy),
+  );
+  st.clip = { clip: inner, posClip: inner, viewClip: inner };
   try {
     walkChildren(doc.body, depth + 1, st, out);
   } finally {
     st.dx = dx;
     st.dy = dy;
+    st.clip = saved;
   }
 }
 
@@ -311,6 +342,18 @@ export function otherLandmarks(scope: Element): string[] {
   return out.slice(0, 12);
 }
 
+function topClip(): ClipState {
+  const view = viewportClip(window.innerWidth, window.innerHeight);
+  return { clip: view, posClip: view, viewClip: view };
+}
+
+/** A walk that starts below <body>: the clip its ancestors make first. */
+function walkFrom(el: Element, st: WalkState, out: AriaNode[]): void {
+  st.clip = topClip();
+  clipAbove(el, st.clip);
+  walkElement(el, 0, st, out);
+}
+
 export function ariaSnapshot(opts: SnapshotOptions): SnapshotOutcome {
   const s = skillState();
   syncCounters(opts.counters);
@@ -327,13 +370,13 @@ export function ariaSnapshot(opts: SnapshotOptions): SnapshotOutcome {
     vh: window.innerHeight,
     dx: 0,
     dy: 0,
+    clip: topClip(),
   };
   const tree: AriaNode[] = [];
   if (found.el === document.body || found.el === document.documentElement) walkChildren(found.el, 0, st, tree);
-  else walkElement(found.el, 0, st, tree);
+  else walkFrom(found.el, st, tree);
   // Auto-scoped to <main>: popups rendered elsewhere still show, where they are in the document.
-  if (found.scope === 'main' && !opts.root)
-    for (const popup of popupsOutside(found.el)) walkElement(popup, 0, st, tree);
+  if (found.scope === 'main' && !opts.root) for (const popup of popupsOutside(found.el)) walkFrom(popup, st, tree);
   const holder: AriaNode = { role: 'root' };
   settleChildren(holder, tree);
   const outcome: SnapshotOutcome = {

@@ -32,6 +32,7 @@ export * as refBox from './ref-box.js';
 export * as refMap from './ref-map.js';
 export * as scrolling from './scrolling.js';
 export * as serialize from './serialize.js';
+export * as viewClip from './view-clip.js';
 export * as viewDiff from './view-diff.js';
 export * as viewSettle from './view-settle.js';
 export * as viewWalk from './view-walk.js';

@@ -6,6 +6,8 @@ import { collapseSpace } from './aria-name.js';
 interface LiveRecorder {
   observer: MutationObserver;
   texts: string[];
+  /** The region each text was read from. */
+  regions: Element[];
   handle: (records: MutationRecord[]) => void;
 }
 
@@ -32,6 +34,7 @@ export function armLiveRecorder(): void {
   const slot = liveRecorderSlot();
   slot.recorder?.observer.disconnect();
   const texts: string[] = [];
+  const regions: Element[] = [];
   const seen = new Set<Element>();
   const handle = (records: MutationRecord[]): void => {
     seen.clear();
@@ -42,7 +45,10 @@ export function armLiveRecorder(): void {
         if (!region || seen.has(region)) continue;
         seen.add(region);
         const text = collapseSpace((region as HTMLElement).innerText ?? region.textContent ?? '').slice(0, 150);
-        if (text && !texts.includes(text) && texts.length < 10) texts.push(text);
+        if (text && !texts.includes(text) && texts.length < 10) {
+          texts.push(text);
+          regions.push(region);
+        }
       }
     }
   };
@@ -54,7 +60,7 @@ export function armLiveRecorder(): void {
     attributes: true,
     attributeFilter: ['hidden', 'class', 'style'],
   });
-  slot.recorder = { observer, texts, handle };
+  slot.recorder = { observer, texts, regions, handle };
 }
 
 /** Texts recorded since arming (the recorder stops). */
@@ -65,5 +71,31 @@ export function takeLiveRecords(): string[] {
   rec.handle(rec.observer.takeRecords());
   rec.observer.disconnect();
   slot.recorder = undefined;
-  return rec.texts;
+  return rec.texts.filter((t, i) => !superseded(t, rec.regions[i]!));
+}
+
+/**
+ * A region's earlier message that its message now rewrites from the same template ("6 results
+ * available. Use Up and Down…" before "1 result available for search term zea. Use Up and Down…")
+ * is chatter, not a message shown and gone: the diff tells the region's text now.
+ */
+export function superseded(text: string, region: Element): boolean {
+  if (!region.isConnected) return false;
+  const now = collapseSpace((region as HTMLElement).innerText ?? region.textContent ?? '').slice(0, 150);
+  return !!now && now !== text && sharesRun(text, now, 24);
+}
+
+/** Whether `a` and `b` share a run of at least `n` characters (longest common substring; texts are ≤ 150). */
+export function sharesRun(a: string, b: string, n: number): boolean {
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) {
+      if (a[i - 1] !== b[j - 1]) continue;
+      row[j] = prev[j - 1]! + 1;
+      if (row[j]! >= n) return true;
+    }
+    prev = row;
+  }
+  return false;
 }

@@ -38,6 +38,8 @@ export interface ViewChange {
   first?: string;
   frame?: string;
   live?: 1;
+  /** Read by screen readers, not shown on screen. */
+  sr?: 1;
   /** Next to the element the steps acted on. */
   near?: 1;
 }
@@ -86,7 +88,7 @@ export function viewChanges(): ViewDiff | undefined {
   if (!before) return undefined;
   const after = walkView(false);
   const found: Found[] = [...compareUnits(before, after), ...findMoves(before, after)];
-  const kept = foldTables(rollUp(cancelRerenders(found)), before, after);
+  const kept = foldTables(rollUp(dropLabels(cancelRerenders(found))), before, after);
   const acted = slot.acted?.isConnected ? slot.acted : undefined;
   const PER_KIND = 60;
   const counts: ViewDiff['counts'] = {};
@@ -133,6 +135,7 @@ export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
     label: u.label,
     ...(u.frame ? { frame: u.frame } : {}),
     ...(u.live ? { live: 1 as const } : {}),
+    ...(u.sr ? { sr: 1 as const } : {}),
   };
 }
 
@@ -228,6 +231,20 @@ export function cancelRerenders(found: Found[]): Found[] {
     }
   }
   return found.filter((f) => !dropped.has(f));
+}
+
+/**
+ * A field's label that came or went with its field: the field's line (its name is the label's
+ * text, with its ref) says it; the label alone would be the same words again.
+ */
+export function dropLabels(found: Found[]): Found[] {
+  const moving = new Map<Element, ViewChangeKind>();
+  for (const f of found) moving.set(f.el, f.change.kind);
+  return found.filter((f) => {
+    if (f.el.localName !== 'label' || f.change.role !== 'text') return true;
+    const control = (f.el as HTMLLabelElement).control;
+    return !control || moving.get(control) !== f.change.kind;
+  });
 }
 
 /** Units that appeared (or went) inside another that did are counted in it, not listed. */

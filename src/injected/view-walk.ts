@@ -6,6 +6,7 @@ import { accessibleName, capName, collapseSpace } from './aria-name.js';
 import { isInteractiveRole, roleOf } from './aria-role.js';
 import { nodeStates } from './aria-states.js';
 import { isHtml, textSnippet } from './dom-describe.js';
+import { type ClipState, enterContent, enterPosition, inClip, viewportClip } from './view-clip.js';
 
 export interface ViewUnit {
   id: number;
@@ -18,6 +19,8 @@ export interface ViewUnit {
   inView: boolean;
   states?: Record<string, string>;
   live?: 1;
+  /** Announced to screen readers but not shown (a 1 px "sr-only" box, e.g. react-select's live region). */
+  sr?: 1;
   frame?: string;
   /** Tables: body rows and the first one's text. */
   rows?: number;
@@ -45,6 +48,13 @@ interface WalkFrame {
   vh: number;
   frame?: string;
   frameInView: boolean;
+  /** What of the frame's viewport shows through the ancestors (view-clip.ts). */
+  clip: ClipState;
+}
+
+function frameClip(vw: number, vh: number): ClipState {
+  const view = viewportClip(vw, vh);
+  return { clip: view, posClip: view, viewClip: view };
 }
 
 // Page functions are installed one by one from their source: constants live inside them.
@@ -91,7 +101,8 @@ export function walkView(full: boolean, max = 20_000): ViewWalk {
     full,
   };
   const body = document.body ?? document.documentElement;
-  walkViewElement(body, undefined, w, { vw: window.innerWidth, vh: window.innerHeight, frameInView: true });
+  const [vw, vh] = [window.innerWidth, window.innerHeight];
+  walkViewElement(body, undefined, w, { vw, vh, frameInView: true, clip: frameClip(vw, vh) });
   return w;
 }
 
@@ -115,8 +126,10 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   }
   w.count++;
   const style = getComputedStyle(el);
-  // Opacity 0: invisible, or on its way out (a fading popup is not listed as present).
-  if (style.display === 'none' || style.opacity === '0') return false;
+  // Opacity 0: invisible, or on its way out (a fading popup is not listed as present) — except a
+  // form control: custom widgets draw their own face over a transparent input that is still the
+  // one typed into and checked (react-select's input once a value is chosen, styled checkboxes).
+  if (style.display === 'none' || (style.opacity === '0' && !isFormControl(el))) return false;
   // Far off screen: not walked (a 5,000-row table costs what its screenful does); its id is kept
   // so what scrolls into view from there is told apart from what appeared.
   if (isFarOffScreen(el, style, f)) {
@@ -126,7 +139,14 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse';
   const role = roleOf(el);
   const inline = style.display === 'inline' || style.display === 'contents';
-  let unit = !hidden && isUnitElement(el, role, inline) ? newViewUnit(el, role, w, f) : undefined;
+  // Its own clip (fixed and absolute boxes escape some ancestors'), then its content's.
+  const own = { ...f.clip };
+  enterPosition(style, own);
+  const self: WalkFrame = { ...f, clip: own };
+  const inner = { ...own };
+  enterContent(el, style, inner);
+  const kidsFrame: WalkFrame = { ...f, clip: inner };
+  let unit = !hidden && isUnitElement(el, role, inline) ? newViewUnit(el, role, w, self) : undefined;
   // A role-less block collects the text of its inline content; it is a unit if it has any.
   const provisional = !unit && !hidden && !inline ? { text: '' } : undefined;
   const target = unit ?? provisional ?? owner;
@@ -144,7 +164,7 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
         if (hidden || !/\S/.test(data)) continue;
         if (target && target.text.length < 400) target.text += data;
         content = true;
-      } else if (child.nodeType === 1 && walkViewElement(child as Element, target, w, f)) {
+      } else if (child.nodeType === 1 && walkViewElement(child as Element, target, w, kidsFrame)) {
         content = true;
         const id = viewIdOf(child as Element);
         kids.push(id);
@@ -152,16 +172,21 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
       }
     }
   }
-  if (tag === 'iframe' && walkViewFrame(el as HTMLIFrameElement, w, f)) content = true;
+  if (tag === 'iframe' && walkViewFrame(el as HTMLIFrameElement, w, self)) content = true;
   if (kids.length >= 2) {
     const id = viewIdOf(el);
     w.orders.set(id, kids);
     w.nodes.set(id, el);
   }
   if (provisional && /\S/.test(provisional.text))
-    unit = Object.assign(newViewUnit(el, role, w, f), { text: provisional.text });
+    unit = Object.assign(newViewUnit(el, role, w, self), { text: provisional.text });
   if (unit) finishViewUnit(el, unit, w);
   return content;
+}
+
+export function isFormControl(el: Element): boolean {
+  const tag = el.localName;
+  return (tag === 'input' && (el as HTMLInputElement).type !== 'hidden') || tag === 'select' || tag === 'textarea';
 }
 
 /** A box with children more than a screen above or two below, that nothing positioned can leave. */
@@ -193,28 +218,32 @@ export function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFram
   const win = doc.defaultView;
   const r = frame.getBoundingClientRect();
   const name = frame.title || frame.name || frame.id || (frame.getAttribute('src') ?? '').slice(0, 60);
+  const vw = win?.innerWidth ?? r.width;
+  const vh = win?.innerHeight ?? r.height;
   const sub: WalkFrame = {
-    vw: win?.innerWidth ?? r.width,
-    vh: win?.innerHeight ?? r.height,
+    vw,
+    vh,
     frame: f.frame ? `${f.frame} > ${name}` : name || 'iframe',
-    frameInView: f.frameInView && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw,
+    frameInView: f.frameInView && inClip(r, f.clip.clip),
+    clip: frameClip(vw, vh),
   };
   return walkViewElement(doc.body, undefined, w, sub);
 }
 
 export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): ViewUnit {
   const r = el.getBoundingClientRect();
-  const inView =
-    f.frameInView && (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < f.vh && r.left < f.vw;
+  const inView = f.frameInView && inClip(r, f.clip.clip);
+  const srOnly = inView && (r.width <= 2 || r.height <= 2);
   const live = el.getAttribute('aria-live');
   const LIVE_ROLES = ',status,alert,log,marquee,timer,';
   const unit: ViewUnit = {
     id: viewIdOf(el),
-    role: role === 'generic' || role === 'presentation' || role === 'none' ? 'text' : role,
+    role: role === 'generic' || role === 'presentation' || role === 'none' || role === 'none-labelling' ? 'text' : role,
     label: '',
     text: '',
     inView,
     ...(LIVE_ROLES.includes(`,${role},`) || (live && live !== 'off') ? { live: 1 as const } : {}),
+    ...(srOnly ? { sr: 1 as const } : {}),
     ...(f.frame ? { frame: f.frame } : {}),
   };
   w.units.set(unit.id, unit);

@@ -3,6 +3,7 @@
 // against the viewport as it was before the steps ran. One page evaluation for context and tree;
 // the screenshot is taken alongside it. Every piece is best-effort and bounded.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUTO_SCREENSHOT_TIMEOUT_MS, Deadline, stateDir } from '../common/index.js';
 import { captureScreenshot } from '../capture/index.js';
@@ -15,10 +16,19 @@ import {
   type Page,
 } from '../page/index.js';
 import { isUnknownContext, type CdpSession, type TabEntry } from '../cdp/index.js';
-import { fitTree, foldUnchanged, headWithCount, renderYaml, viewportOnly, writeSnapshotFile } from '../aria/index.js';
+import {
+  fitTree,
+  foldUnchanged,
+  headWithCount,
+  liftWrappers,
+  renderYaml,
+  viewportOnly,
+  writeSnapshotFile,
+} from '../aria/index.js';
 import { MAX_LINES, tellChanges, type ObservedDiff, type StepVerb, type ViewportChanges } from '../diff/index.js';
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
+import { contextToSend } from './context-delta.js';
 
 const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
 /** Longest the after-look waits for animations, requests and re-renders the steps set going. */
@@ -45,9 +55,12 @@ export interface BeforeCapture {
   networkMark: number;
   /** Taken after a `frame` step of this command: the agent has not seen that frame yet. */
   frameChosen?: true;
+  /** Out-of-process (cross-origin) frames whose view was taken too, with the name their changes go under. */
+  oopifs?: { target: FrameTarget; name: string }[];
 }
 
-type BeforeLook = { scrollY: number };
+/** The before-look's answer: the top's scroll, and how many frames it cannot read (cross-origin). */
+type BeforeLook = { scrollY: number; closedFrames?: number };
 
 type LookCall = (
   fn: (rt: PageRuntime) => BeforeLook,
@@ -68,7 +81,15 @@ function lookBefore(call: LookCall): Promise<BeforeLook> {
       rt.liveRecorder.armLiveRecorder();
       rt.viewDiff.viewStart();
       rt.effectProbe.armEffectProbe();
-      return { scrollY: Math.round(window.scrollY) };
+      let closedFrames = 0;
+      for (const f of Array.from(document.querySelectorAll('iframe'))) {
+        try {
+          if (!f.contentDocument) closedFrames++;
+        } catch {
+          closedFrames++;
+        }
+      }
+      return { scrollY: Math.round(window.scrollY), ...(closedFrames ? { closedFrames } : {}) };
     },
     { deadline: Deadline.after(CAPTURE_TIMEOUT_MS), what: 'the before-look' },
   );
@@ -131,10 +152,12 @@ export async function captureBefore(tab: AttachedTab, started?: EarlyLook): Prom
       if (started.loaderId !== undefined && started.loaderId !== page.lifecycle.loaderId) early = undefined;
     }
     const look = await page.guard(early ?? lookBefore(inFrame(page, page.frame)));
+    const oopifs = look.closedFrames && !page.frame ? await lookBeforeInFrames(tab) : [];
     return {
       scrollY: look.scrollY,
       networkMark: page.network.mark,
       ...(page.frame ? { frameId: page.frame.frameId } : {}),
+      ...(oopifs.length ? { oopifs } : {}),
     };
   } catch {
     return undefined; // no diff then; the command itself is unaffected
@@ -149,6 +172,78 @@ interface EffectLook {
 }
 
 /**
+ * Out-of-process frames (a cross-origin payment form): only when the top look found frames it
+ * cannot read, each is attached and its view taken, so its changes are told under its frame.
+ */
+async function lookBeforeInFrames(tab: AttachedTab): Promise<{ target: FrameTarget; name: string }[]> {
+  const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
+  try {
+    const frames = (await tab.page.frames.list(deadline)).filter((f) => f.crossOrigin);
+    const out: { target: FrameTarget; name: string }[] = [];
+    await Promise.all(
+      frames.map(async (f) => {
+        try {
+          const target = await tab.page.frames.target(f.frameId, deadline);
+          await tab.page.call(target, (rt) => rt.viewDiff.viewStart(), undefined, {
+            deadline,
+            what: 'the look at a cross-origin frame',
+          });
+          out.push({ target, name: f.name || shortFrameUrl(f.url) });
+        } catch {
+          // A frame that went or does not answer: its changes go untold, the rest are still diffed.
+        }
+      }),
+    );
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+function shortFrameUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`.slice(0, 60);
+  } catch {
+    return url.slice(0, 60);
+  }
+}
+
+/** The changes inside the out-of-process frames looked at before, each under its frame's name. */
+async function framesViewChanges(tab: AttachedTab, before: BeforeCapture, deadline: Deadline): Promise<ObservedDiff[]> {
+  const diffs = await Promise.all(
+    (before.oopifs ?? []).map(async ({ target, name }) => {
+      try {
+        const d = await tab.page.call(target, (rt) => rt.viewDiff.viewChanges(), undefined, {
+          deadline,
+          what: 'the changes in a cross-origin frame',
+        });
+        if (!d) return undefined;
+        for (const c of d.changes) c.frame = c.frame ? `${name} > ${c.frame}` : name;
+        return d as ObservedDiff;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return diffs.filter((d): d is ObservedDiff => d !== undefined);
+}
+
+/** One diff of the page and its out-of-process frames. */
+function mergeDiffs(top: ObservedDiff, frames: ObservedDiff[]): ObservedDiff {
+  if (!frames.length) return top;
+  const counts = { ...top.counts };
+  for (const f of frames)
+    for (const [k, n] of Object.entries(f.counts) as [keyof typeof counts, number][]) counts[k] = (counts[k] ?? 0) + n;
+  return {
+    ...top,
+    changes: [...top.changes, ...frames.flatMap((f) => f.changes)],
+    counts,
+    ...(top.truncated || frames.some((f) => f.truncated) ? { truncated: true as const } : {}),
+  };
+}
+
+/**
  * Capture by effect (issue 13, DECISIONS): unchanged when the steps changed nothing on the page since
  * the before-look — no DOM mutation, input, scroll, animation or navigation, measured in the page
  * (injected/effect-probe.ts). Such a command answers like a read-only one, and the same evaluation
@@ -156,7 +251,8 @@ interface EffectLook {
  * can't tell: no before-look, steps in a chosen frame, a new document, a page that does not answer.
  */
 export async function effectsSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<EffectLook> {
-  if (!before || tab.page.frame || tab.page.lifecycle.documentCount > 0) return { changed: true };
+  // Changes inside an out-of-process frame are not measured by the top's probe: look.
+  if (!before || before.oopifs || tab.page.frame || tab.page.lifecycle.documentCount > 0) return { changed: true };
   try {
     const look = await tab.page.call(
       undefined,
@@ -202,17 +298,41 @@ export interface AfterCapture {
   truncated?: true;
 }
 
-export async function captureAfter(
-  tab: AttachedTab,
-  opts: { visual: boolean; startUrl: string; before?: BeforeCapture; actions: readonly StepVerb[] },
-): Promise<AfterCapture> {
+type CaptureOptions = {
+  visual: boolean;
+  startUrl: string;
+  before?: BeforeCapture;
+  actions: readonly StepVerb[];
+  /** The whole context, not what changed: the command opened or connected its tab. */
+  whole?: boolean;
+};
+
+/**
+ * The page after the steps. `context` gives only what changed since the tab's previous answer
+ * (context-delta.ts): whole on a tab's first answer and after a navigation.
+ */
+export async function captureAfter(tab: AttachedTab, opts: CaptureOptions): Promise<AfterCapture> {
+  const out = await captureFull(tab, opts);
+  if (out.context) {
+    const context = contextToSend(
+      tab,
+      out.context as Record<string, unknown>,
+      out.navigated === true || opts.whole === true,
+    );
+    if (context) out.context = context;
+    else delete out.context;
+  }
+  return out;
+}
+
+async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<AfterCapture> {
   if (opts.visual) {
     const look = await effectsSinceBefore(tab, opts.before);
     if (!look.changed) {
       // Described as a read-only command's capture would describe it (the context, read alongside the probe).
       const out = look.context
         ? await describe(tab, opts, { context: look.context, live: [], scrollY: look.scrollY ?? 0 })
-        : await captureAfter(tab, { ...opts, visual: false });
+        : await captureFull(tab, { ...opts, visual: false });
       return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
     }
   }
@@ -263,13 +383,13 @@ export async function captureAfter(
     /* a failed screenshot only leaves its field out (SPEC §17.1) */
   });
   const [state, framed] = await Promise.allSettled([page.guard(stateP), frameP && page.guard(frameP)]);
-  const out = await describe(
-    tab,
-    opts,
+  const pageState: PageState | undefined =
     state.status === 'fulfilled'
       ? { ...state.value, ...(framed.status === 'fulfilled' && framed.value ? framed.value : {}) }
-      : undefined,
-  );
+      : undefined;
+  if (pageState?.view && opts.before?.oopifs)
+    pageState.view = mergeDiffs(pageState.view, await framesViewChanges(tab, opts.before, deadline));
+  const out = await describe(tab, opts, pageState);
   // The bound ran out: say what the first look may be missing (e.g. "2 custom elements undefined (sl-input)").
   if (pending.length && out.context) out.context = { ...(out.context as object), pending };
   if (shot) {
@@ -336,7 +456,9 @@ async function describe(
   const viewTree = viewportOnly(snapshot.tree);
   const fullYaml = renderYaml(snapshot.tree);
   try {
-    out.fullSnapshot = writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
+    // The same page as the file already holds: no path (the file is still the page as it is).
+    if (!sameFile(`${alias}.after.yaml`, `${fullYaml}\n`))
+      out.fullSnapshot = writeSnapshotFile(`${alias}.after.yaml`, fullYaml);
   } catch {
     // A full disk costs the file, not the answer.
   }
@@ -354,10 +476,31 @@ async function describe(
   if (!showView) return out;
   const folded = diffable ? foldUnchanged(viewTree, new Set(state.view!.unchanged)) : viewTree;
   // A huge widget on screen costs ~4 KB: long runs cut with counts, the rest in fullSnapshot.
-  const { text: inline, cut } = headWithCount(renderYaml(fitTree(folded)));
+  const { text: inline, cut } = headWithCount(renderYaml(fitTree(liftWrappers(folded))));
   if (cut || snapshot.truncated) out.truncated = true;
   if (inline) out.viewportSnapshot = inline;
+  if (inline && changes) dropShownEntries(changes);
   return out;
+}
+
+/**
+ * What came into view is what the viewportSnapshot shows: its names go, counted in `more`, so the
+ * answer does not name the same elements twice.
+ */
+function dropShownEntries(changes: ViewportChanges): void {
+  if (!changes.enteredView) return;
+  const count = changes.enteredView.length + (changes.more?.enteredView ?? 0);
+  delete changes.enteredView;
+  changes.more = { ...changes.more, enteredView: count };
+}
+
+/** Whether the state dir's `name` holds exactly `text` (a cheap native compare, no hash). */
+function sameFile(name: string, text: string): boolean {
+  try {
+    return readFileSync(join(stateDir(), name), 'utf8') === text;
+  } catch {
+    return false;
+  }
 }
 
 /**

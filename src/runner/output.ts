@@ -50,11 +50,26 @@ export function stripEmpty(value: unknown): unknown {
 /** Fields that are data as given: an empty string there means something ("from": ""). */
 const VERBATIM = new Set<Field>(['steps', 'changes']);
 
+/** `context` stripped like the rest, but a null field stays: it went away since the last answer (context-delta.ts). */
+function contextFields(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return stripEmpty(value);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const s = v === null ? null : stripEmpty(v);
+    if (s !== undefined) out[k] = s;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** Orders the top-level fields and strips empties, except inside data fields. */
 export function assemble(fields: Partial<Record<Field, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of OUTPUT_ORDER) {
-    const v = VERBATIM.has(key) ? (fields[key] ?? undefined) : stripEmpty(fields[key]);
+    const v = VERBATIM.has(key)
+      ? (fields[key] ?? undefined)
+      : key === 'context'
+        ? contextFields(fields[key])
+        : stripEmpty(fields[key]);
     if (v !== undefined && v !== false) out[key] = v;
   }
   return boundAnswer(redactSecrets(out));

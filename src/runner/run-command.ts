@@ -262,6 +262,7 @@ async function capturePhase(
         await captureAfter(alive.tab, {
           visual: run.visual,
           startUrl: alive.startUrl,
+          whole: run.cmd.steps[0]!.def.providesTab === true,
           before: run.before,
           actions: stepVerbs(run.cmd.steps.map((s) => s.def)),
         }),
