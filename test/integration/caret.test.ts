@@ -115,3 +115,23 @@ describe('caret in real editors', () => {
     expect(r.out.steps[0].error).toMatch(/not in the text of Monaco editor in #monaco-long as rendered.*scroll/);
   });
 });
+
+describe('caret in a frame', () => {
+  it('selects across two lines in a contenteditable inside a frame below the fold, then types over it', async () => {
+    const t = await h.open('editor-frame.html');
+    const r = await h.cli({
+      tab: t,
+      steps: [
+        { frame: '#notes' },
+        { caret: { text: 'milk', position: 'select' } },
+        { type: 'eggs' },
+        { caret: { text: 'bread\nCall', position: 'select' } },
+        { type: 'tea. Phone' },
+      ],
+    });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[3].output).toMatchObject({ selected: 'bread\nCall', at: 'Buy eggs and [bread\nCall] Ann at 5' });
+    // The chosen frame stays with the tab: the page's own world of the frame reads its text.
+    expect(await h.value(t, 'document.querySelector("#note").innerText')).toBe('Buy eggs and tea. Phone Ann at 5');
+  });
+});
