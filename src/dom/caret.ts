@@ -5,10 +5,10 @@
 
 import { ElementNotFoundError, ExecutionError, type Deadline } from '../common/index.js';
 import type { Page } from '../page/index.js';
-import type { CaretPosition, CaretRequest } from '../injected/index.js';
+import type { CaretFound, CaretPosition, CaretRequest } from '../injected/index.js';
 import { revealFramePoint } from './frame-point.js';
 import { locate, type RefHolder, type TargetSpec } from './locate.js';
-import { clickAt, moveMouse, type Point } from './mouse.js';
+import { clickAt, moveMouse, wheel, type Point } from './mouse.js';
 
 const SHIFT = 8;
 const SHIFT_KEY = { key: 'Shift', code: 'ShiftLeft', windowsVirtualKeyCode: 16, nativeVirtualKeyCode: 16 };
@@ -63,6 +63,45 @@ async function shiftClick(page: Page, at: Point, deadline: Deadline): Promise<vo
   }
 }
 
+/** Wheel turns an editor that renders only the lines in view gets, each way, to find the text. */
+const MAX_WHEEL_TURNS = 150;
+/** Time kept back from the step's deadline to answer when the search runs long. */
+const ANSWER_RESERVE_MS = 1_500;
+/** Time a wheel turn's smooth scroll gets before the editor is taken to be at its end. */
+const SCROLL_SETTLE_MS = 150;
+
+/**
+ * Finds the text; in an editor that renders only the lines near the view (Monaco, CodeMirror), turns
+ * the wheel over it as a person scrolls, down to the end then up to the start, until it shows.
+ */
+async function findScrolling(page: Page, req: CaretRequest, deadline: Deadline): Promise<CaretFound> {
+  const look = (afterWheel: boolean): Promise<CaretFound> =>
+    page.call(
+      page.frame,
+      (rt, a) => rt.caret.find(a.req, a.afterWheel),
+      { req, afterWheel },
+      {
+        deadline,
+        what: `${JSON.stringify(req.text)} in an editor`,
+      },
+    );
+  let found = await look(false);
+  for (const direction of [1, -1]) {
+    for (let turn = 0; turn < MAX_WHEEL_TURNS * (direction < 0 ? 2 : 1); turn++) {
+      if (found.ok || !found.scroll || deadline.remainingMs() < ANSWER_RESERVE_MS) return found;
+      const { x, y, step, shows } = found.scroll;
+      await wheel(page, await toTop(page, { x, y }, deadline), 0, direction * step, deadline);
+      found = await look(true);
+      if (found.ok || found.scroll?.shows !== shows) continue;
+      // Nothing new yet: a smooth scroll may still be under way; still nothing, the end (or start) is reached.
+      await deadline.sleep(SCROLL_SETTLE_MS);
+      found = await look(true);
+      if (!found.ok && found.scroll?.shows === shows) break;
+    }
+  }
+  return found;
+}
+
 export async function placeCaret(
   page: Page,
   opts: CaretOptions,
@@ -76,10 +115,7 @@ export async function placeCaret(
     ...(opts.occurrence !== undefined ? { occurrence: opts.occurrence } : {}),
     ...(handle !== undefined ? { handle } : {}),
   };
-  const found = await page.call(page.frame, (rt, r) => rt.caret.find(r), req, {
-    deadline,
-    what: `${JSON.stringify(opts.text)} in an editor`,
-  });
+  const found = await findScrolling(page, req, deadline);
   if (!found.ok) {
     const Err = found.reason === 'not-found' || found.reason === 'no-editable' ? ElementNotFoundError : ExecutionError;
     throw new Err(found.message, {

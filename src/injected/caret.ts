@@ -72,7 +72,13 @@ export type CaretFound =
       of: number;
       editor: string;
     }
-  | { ok: false; reason: 'no-editable' | 'not-found' | 'ambiguous' | 'covered' | 'no-box'; message: string };
+  | {
+      ok: false;
+      reason: 'no-editable' | 'not-found' | 'ambiguous' | 'covered' | 'no-box';
+      message: string;
+      /** Not found in an editor that renders only the lines in view: where to turn the wheel, and what it shows now. */
+      scroll?: { x: number; y: number; step: number; shows: string };
+    };
 
 export type CaretReadBack =
   | { ok: true; matches: boolean; at: string; selected?: string; how: 'selection' | 'editor' }
@@ -129,9 +135,8 @@ function flatten(host: Element, layer: Element, editor: Flat['editor']): Flat {
     for (let p = n.parentElement; p && p !== layer; p = p.parentElement) if (isBlock(p, cache)) return p;
     return layer;
   };
-  const segments: Segment[] = [];
-  let text = '';
-  let line: Element | undefined;
+  // Lines (block elements, or runs split by <br>), each with its text nodes.
+  const lines: { el: Element; nodes: Text[] }[] = [];
   const walker = document.createTreeWalker(layer, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
     acceptNode(n) {
       if (n.nodeType === Node.ELEMENT_NODE) {
@@ -144,18 +149,31 @@ function flatten(host: Element, layer: Element, editor: Flat['editor']): Flat {
     },
   });
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = lineOf(n);
+    const last = lines[lines.length - 1];
     if (n.nodeType === Node.ELEMENT_NODE) {
-      text += '\n'; // <br>
-      line = undefined;
+      // <br> ends a line with text, or is the whole of an empty one (CodeMirror's empty lines).
+      if (!last || last.el !== el || last.nodes.length) lines.push({ el, nodes: [] });
       continue;
     }
-    const l = lineOf(n);
-    if (line && l !== line && text && !text.endsWith('\n')) text += '\n';
-    line = l;
-    segments.push({ node: n as Text, start: text.length, line: l });
-    // Monaco and others render spaces as no-break spaces: they match a plain space (same length).
-    text += (n.nodeValue ?? '').replace(/\u00a0/g, ' ');
+    if (last && last.el === el) last.nodes.push(n as Text);
+    else lines.push({ el, nodes: [n as Text] });
   }
+  // Editors that draw their own lines reuse line elements out of order (Monaco): read them top to bottom.
+  if (editor) {
+    const top = new Map(lines.map((l) => [l.el, l.el.getBoundingClientRect().top]));
+    lines.sort((a, b) => top.get(a.el)! - top.get(b.el)!);
+  }
+  const segments: Segment[] = [];
+  let text = '';
+  lines.forEach((l, k) => {
+    if (k > 0) text += '\n';
+    for (const node of l.nodes) {
+      segments.push({ node, start: text.length, line: l.el });
+      // Monaco and others render spaces as no-break spaces: they match a plain space (same length).
+      text += (node.nodeValue ?? '').replace(/\u00a0/g, ' ');
+    }
+  });
   return { host, layer, editor, text, segments };
 }
 
@@ -236,12 +254,29 @@ function findMatch(
   const where = flats.length === 1 ? editorName(flats[0]!) : `${flats.length} editors`;
   if (!all.length) {
     const virtual = flats.some((f) => f.editor?.root === '.monaco-editor' || f.editor?.root === '.cm-editor');
+    const only = flats.length === 1 ? flats[0]! : undefined;
+    // The wheel turns over the editor: bring it into the window first.
+    if (virtual && only) {
+      const b = only.host.getBoundingClientRect();
+      if (b.top < 0 || b.bottom > innerHeight) only.host.scrollIntoView({ block: 'nearest' });
+    }
+    const box = only?.host.getBoundingClientRect();
     return {
       ok: false,
       reason: 'not-found',
       message:
         `${JSON.stringify(req.text)} is not in the text of ${where}` +
-        (virtual ? ' as rendered (this editor draws only the lines in view: scroll it to the line first)' : ''),
+        (virtual ? ' (this editor draws only the lines near the view; it was scrolled through to look)' : ''),
+      ...(virtual && only && box && box.height > 0
+        ? {
+            scroll: {
+              x: box.left + box.width / 2,
+              y: Math.max(0, box.top) + (Math.min(box.bottom, innerHeight) - Math.max(0, box.top)) / 2,
+              step: Math.max(40, Math.round(Math.min(box.bottom, innerHeight) - Math.max(0, box.top))),
+              shows: `${only.text.length}:${only.text.slice(0, 60)}|${only.text.slice(-60)}`,
+            },
+          }
+        : {}),
     };
   }
   if (req.occurrence === undefined && all.length > 1) {
@@ -271,7 +306,9 @@ function visible(p: { x: number; y: number }): boolean {
 }
 
 /** Finds the occurrence and the points to click; scrolls it into view when it is off screen. */
-export function find(req: CaretRequest): CaretFound {
+export async function find(req: CaretRequest, afterWheel?: boolean): Promise<CaretFound> {
+  // After a wheel turn, editors render the lines they scrolled to on their next frame.
+  if (afterWheel) for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(() => r(undefined)));
   const found = findMatch(req);
   if (!found.ok) return found;
   const { match, index, of } = found;

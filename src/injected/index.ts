@@ -45,7 +45,7 @@ export type PageRuntime = typeof import('./index.js');
 // Types the Node side reads (page calls' arguments and answers).
 export type { ActionFailure, ActionKind, ActionOutcome } from './actionability.js';
 export type { AriaNode, SnapshotOptions } from './aria-snapshot.js';
-export type { CaretPosition, CaretRequest } from './caret.js';
+export type { CaretFound, CaretPosition, CaretRequest } from './caret.js';
 export type { EffectReport, ProbeReport } from './click-probe.js';
 export type { GuardedDialog } from './dialog-guard.js';
 export type { DragEnd, DragKind, DragReport } from './drag.js';

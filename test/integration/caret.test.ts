@@ -109,10 +109,20 @@ describe('caret in real editors', () => {
     expect(await h.value(tab, 'getSelection().anchorOffset')).toBe(0);
   });
 
-  it('a line Monaco has not rendered is not found, with a hint to scroll the editor', async () => {
-    const r = await h.cli({ tab, steps: [{ caret: { text: 'line250 =', in: '#monaco-long' } }] });
-    expect(r.out.status).toBe('error');
-    expect(r.out.steps[0].error).toMatch(/not in the text of Monaco editor in #monaco-long as rendered.*scroll/);
+  it('a line Monaco has not rendered is found by turning the wheel over the editor; a missing one fails', async () => {
+    const r = await h.cli({
+      tab,
+      steps: [{ caret: { text: 'line120 =', in: '#monaco-long', position: 'after' } }, { type: ' 1 +' }],
+    });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.at).toBe('line120 =| 120;');
+    expect(await h.value(tab, 'monacoLong.getModel().getLineContent(120)')).toBe('line120 = 1 + 120;');
+    const back = await h.cli({ tab, steps: [{ caret: { text: 'line3 =', in: '#monaco-long', position: 'before' } }] });
+    expect(back.out.status, back.stdout).toBe('ok');
+    expect(await h.value(tab, 'monacoLong.getPosition().toString()')).toBe('(3,1)');
+    const missing = await h.cli({ tab, steps: [{ caret: { text: 'line999 =', in: '#monaco-long' } }] });
+    expect(missing.out.status).toBe('error');
+    expect(missing.out.steps[0].error).toMatch(/not in the text of Monaco editor in #monaco-long.*scrolled through/);
   });
 });
 
