@@ -248,7 +248,9 @@ function findMatch(
       message:
         scope === document
           ? 'No editable text on the page (no contenteditable, CodeMirror, Monaco or Ace editor)'
-          : `${describeElement(scope as Element)} is not an editor and holds none (no contenteditable, CodeMirror, Monaco or Ace editor)`,
+          : scope instanceof HTMLInputElement || scope instanceof HTMLTextAreaElement
+            ? `${describeElement(scope)} is a text field, not an editor: click it, then press Home, End or Shift+ArrowLeft, or fill it`
+            : `${describeElement(scope as Element)} is not an editor and holds none (no contenteditable, CodeMirror, Monaco or Ace editor)`,
     };
   const all = flats.flatMap((f) => occurrences(f, req.text));
   const where = flats.length === 1 ? editorName(flats[0]!) : `${flats.length} editors`;
