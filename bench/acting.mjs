@@ -173,6 +173,52 @@ const ROWS = [
     expect: (answers) => answers[0].status === 'ok' && answers[0].steps[0].output.loaded === 20,
     check: 'document.querySelectorAll("#feed .post").length === 40',
   },
+  {
+    item: '9 editing text in editors',
+    goal: 'replace "return" in Monaco and write after "-=" in CodeMirror, by text',
+    page: 'editors.html',
+    before: 4,
+    why: 'click {text, doubleClick} hit the centre, changed the wrong word; undo; pageFunction for the box; click x,y + type',
+    calls: [
+      (tab) => ({
+        tab,
+        steps: [
+          { wait: 'body[data-monaco=ready]' },
+          { caret: { text: 'return', in: '#monaco', position: 'select' } },
+          { type: 'yield' },
+          { caret: { text: '-=', in: '#cm' } },
+          { type: ' 2 +' },
+        ],
+      }),
+    ],
+    expect: (answers) => answers[0].status === 'ok' && answers[0].steps[1].output.selected === 'return',
+    check:
+      'monacoEditor.getValue() === "function step(x) {\\n  x -= 1;\\n  yield x;\\n}" && cmView.state.doc.line(2).text === "count -= 2 + 1;"',
+  },
+  {
+    item: '10 names Chrome would give',
+    goal: "open Quill's header picker and flatpickr's next month from one snapshot",
+    page: 'names.html',
+    before: 3,
+    why: 'snapshot showed nameless button [collapsed] and generic refs; getDom to tell them apart; click',
+    calls: [
+      (tab) => ({ tab, steps: [{ snapshot: { root: 'body' } }] }),
+      (tab, answers) => {
+        const yaml = answers[0].steps[0].output.yaml;
+        const ref = (re) => re.exec(yaml)?.[1] ?? 'missing';
+        return {
+          tab,
+          steps: [
+            { click: ref(/\[ref=(s\d+e\d+)\] \(flatpickr-next-month\)/) },
+            { click: ref(/button "Normal" \[collapsed\] \[ref=(s\d+e\d+)\]/) },
+          ],
+        };
+      },
+    ],
+    expect: (answers) => answers[1].status === 'ok',
+    check:
+      'picker.currentMonth === 3 && document.querySelector(".ql-picker.ql-header").classList.contains("ql-expanded")',
+  },
 ];
 
 async function main() {
@@ -184,7 +230,7 @@ async function main() {
       const opened = await call({ steps: [{ openTab: { url: `${server.url}/${row.page}`, port } }] }, env);
       const tab = opened.tab;
       const answers = [];
-      for (const c of row.calls) answers.push(await call(c(tab), env));
+      for (const c of row.calls) answers.push(await call(c(tab, answers), env));
       const right = row.expect(answers) && (await pageValue(port, `${server.url}/${row.page}`, row.check)) === true;
       allRight &&= right;
       rows.push([row.item, row.goal, row.before, row.calls.length, right ? 'yes' : 'NO', row.why]);

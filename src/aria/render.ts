@@ -39,7 +39,8 @@ export function nodeAttributes(n: AriaNode): string {
 /** One node's line without indentation or children marker. */
 export function nodeLine(n: AriaNode): string {
   if (n.role === 'text') return `- text: ${yamlScalar(n.text ?? '')}`;
-  let line = `- ${n.role}${n.name ? ` ${JSON.stringify(n.name)}` : ''}${nodeAttributes(n)}`;
+  // A hint (id or class of a nameless control) in parentheses: never quoted like a name.
+  let line = `- ${n.role}${n.name ? ` ${JSON.stringify(n.name)}` : ''}${nodeAttributes(n)}${n.hint ? ` (${n.hint})` : ''}`;
   if (n.value !== undefined && !n.children) line += `: ${JSON.stringify(n.value)}`;
   else if (n.text !== undefined && !n.children) line += `: ${yamlScalar(n.text)}`;
   return line;

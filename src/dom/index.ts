@@ -32,3 +32,5 @@ export { drag } from './drag.js';
 export type { DragEndSpec, DragMethod, DragOptions, DragResult } from './drag.js';
 export { submitForm, describeInvalid, lookupWindowMs } from './submit.js';
 export type { SubmitResult } from './submit.js';
+export { placeCaret } from './caret.js';
+export type { CaretOptions, CaretResult } from './caret.js';

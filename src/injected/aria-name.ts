@@ -103,9 +103,33 @@ export function controlValue(el: Element, role: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The text CSS generated content adds before or after an element (`::before { content: 'Heading 1' }`,
+ * `attr(data-label)`), as Chrome's accessibility tree counts it: strings and attr(), or the
+ * alternative text after a `/`; counters, quotes and images add nothing here.
+ */
+export function generatedText(el: Element, pseudo: '::before' | '::after'): string {
+  const style = getComputedStyle(el, pseudo);
+  const content = style.content;
+  if (!content || content === 'none' || content === 'normal') return '';
+  if (style.display === 'none' || style.visibility === 'hidden') return '';
+  const tokens: string[] =
+    content.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|attr\([^)]*\)|\/|[^\s"'/]+\([^)]*\)|[^\s"'/]+/g) ?? [];
+  const slash = tokens.indexOf('/');
+  let text = '';
+  for (const t of slash >= 0 ? tokens.slice(slash + 1) : tokens) {
+    if (t.startsWith('"') || t.startsWith("'")) text += t.slice(1, -1).replace(/\\(.)/g, '$1');
+    else if (t.startsWith('attr(')) text += el.getAttribute(t.slice(5, -1).trim().split(/\s+/)[0] ?? '') ?? '';
+  }
+  if (!text) return '';
+  const inline = style.display === 'inline' || style.display.startsWith('inline-');
+  return inline ? text : ` ${text} `;
+}
+
 /** Text of a subtree for name-from-content: text nodes, descendants' own names, control values. */
 export function textFromSubtree(root: Element, visited: Set<Element>): string {
-  let out = '';
+  const own = root.nodeType === Node.ELEMENT_NODE;
+  let out = own ? generatedText(root, '::before') : '';
   // A <slot> shows the nodes assigned to it (web components), or its own fallback content.
   const assigned = root.localName === 'slot' ? (root as HTMLSlotElement).assignedNodes({ flatten: true }) : [];
   for (const node of assigned.length ? assigned : Array.from(root.childNodes)) {
@@ -126,7 +150,7 @@ export function textFromSubtree(root: Element, visited: Set<Element>): string {
     const text = descendantName(child, visited);
     out += isInlineDisplay(child) ? text : ` ${text} `;
   }
-  return out;
+  return own ? out + generatedText(root, '::after') : out;
 }
 
 export function descendantName(el: Element, visited: Set<Element>): string {
@@ -216,4 +240,40 @@ export function accessibleName(el: Element, role: string): string {
     return collapseSpace(placeholder);
   if (isHtml(el, 'input') && el.type === 'file') return 'Choose File';
   return '';
+}
+
+/** Classes that say what state an element is in, not what it is. */
+const STATE_CLASS =
+  /^(is-|has-)?(active|selected|open|opened|closed|disabled|enabled|focus|focused|hover|hidden|visible|show|shown|current|checked|expanded|collapsed|on|off|flex|grid|block|inline|relative|absolute|clearfix)$/i;
+/** Generated class names (CSS-in-JS hashes, build suffixes) say nothing to a reader. */
+const HASHED_CLASS = /^(css|sc|jsx|emotion|svelte|styles?)-|[_-](?=[a-z]*\d)[a-z0-9]{5,}$|\d{3,}|[:[\]/]/i;
+const HINT_MAX = 40;
+
+function readableClass(el: Element): string | undefined {
+  const list = typeof el.className === 'string' ? el.className.split(/\s+/) : [];
+  return list.find((c) => c.length >= 4 && !STATE_CLASS.test(c) && !HASHED_CLASS.test(c));
+}
+
+function readableId(el: Element): string | undefined {
+  const id = el.id;
+  return id && /^[A-Za-z][\w-]*$/.test(id) && !/\d{3,}/.test(id) ? id : undefined;
+}
+
+/**
+ * For an interactive element with no accessible name: a few words that tell it from its
+ * neighbours — its id, a readable class of its own, or its icon's (`flatpickr-next-month`,
+ * `ui-slider-handle`, `icon-close`). Not a name: the snapshot shows it in parentheses.
+ */
+export function nameHint(el: Element): string | undefined {
+  let hint = readableId(el) ?? readableClass(el);
+  if (!hint) {
+    let seen = 0;
+    for (const d of Array.from(el.querySelectorAll('*'))) {
+      if (++seen > 10) break;
+      const href = d.localName === 'use' ? (d.getAttribute('href') ?? d.getAttribute('xlink:href')) : null;
+      hint = (href && /#[\w-]+$/.test(href) ? href.slice(href.lastIndexOf('#') + 1) : undefined) ?? readableClass(d);
+      if (hint) break;
+    }
+  }
+  return hint ? hint.slice(0, HINT_MAX) : undefined;
 }

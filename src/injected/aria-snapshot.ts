@@ -2,7 +2,7 @@
 // generic wrappers flattened and text kept. Rendering to YAML is aria/'s job. Runs in the page.
 import { isClickablePlainRole, nodeStates } from './aria-states.js';
 import type { Counters } from './ref-map.js';
-import { accessibleName, capName, collapseSpace, textMaxLength } from './aria-name.js';
+import { accessibleName, capName, collapseSpace, nameHint, textMaxLength } from './aria-name.js';
 import { isInteractiveRole, isLandmarkRole, roleOf } from './aria-role.js';
 import { isHtml, isVisible } from './dom-describe.js';
 import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
@@ -19,6 +19,8 @@ import {
 export interface AriaNode {
   role: string;
   name?: string;
+  /** An interactive element with no name: its id or class, to tell it apart (not a name). */
+  hint?: string;
   ref?: string;
   level?: number;
   checked?: 'true' | 'false' | 'mixed';
@@ -207,6 +209,10 @@ function walkShown(el: Element, style: CSSStyleDeclaration, depth: number, st: W
     const ordinal = st.ordinals.get(key) ?? 0;
     st.ordinals.set(key, ordinal + 1);
     node.ref = refFor(el, role, name, st.sid, ordinal);
+    if (!name && !node.field) {
+      const hint = nameHint(el);
+      if (hint) node.hint = hint;
+    }
   }
   const children: AriaNode[] = [];
   enterContent(el, style, st.clip, st.dx, st.dy);

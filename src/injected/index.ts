@@ -9,6 +9,7 @@ export * as ariaName from './aria-name.js';
 export * as ariaRole from './aria-role.js';
 export * as ariaSnapshot from './aria-snapshot.js';
 export * as ariaStates from './aria-states.js';
+export * as caret from './caret.js';
 export * as clickProbe from './click-probe.js';
 export * as dialogGuard from './dialog-guard.js';
 export * as domDescribe from './dom-describe.js';
@@ -47,6 +48,7 @@ export type PageRuntime = typeof import('./index.js');
 // Types the Node side reads (page calls' arguments and answers).
 export type { ActionFailure, ActionKind, ActionOutcome } from './actionability.js';
 export type { AriaNode, SnapshotOptions } from './aria-snapshot.js';
+export type { CaretFound, CaretPosition, CaretRequest } from './caret.js';
 export type { EffectReport, ProbeReport } from './click-probe.js';
 export type { GuardedDialog } from './dialog-guard.js';
 export type { DragEnd, DragKind, DragReport } from './drag.js';

@@ -5,6 +5,7 @@ import './wait.js';
 import './interaction.js';
 import './forms.js';
 import './keyboard.js';
+import './caret.js';
 import './drag.js';
 import './scroll.js';
 import './dialog.js';

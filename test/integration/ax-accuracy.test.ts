@@ -48,7 +48,7 @@ async function cdp(
   };
 }
 
-it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html'])(
+it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html', 'names.html'])(
   'matches Chrome for every ref on %s',
   async (page) => {
     const tab = await h.open(page);
@@ -94,3 +94,39 @@ it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html'])(
     }
   },
 );
+
+// CSS generated content is part of a name as in Chrome's tree (names.html is also in the list above,
+// which compares every ref's name with Chrome's); controls with no name at all get a hint instead.
+it('names from ::before/::after (Quill picker) and hints for controls with none', async () => {
+  const tab = await h.open('names.html');
+  const r = await h.cli({ tab, steps: [{ snapshot: { root: 'body' } }] });
+  const yaml = r.out.steps[0].output.yaml as string;
+  for (const line of [
+    /- button "Heading 1" \[ref=/,
+    /- button "Add item" \[ref=/,
+    /- link "Show all \(12 more\)"/,
+    /- button "Favourite" \[ref=/,
+    /- button "Normal" \[collapsed\] \[ref=/,
+    /- button \[ref=s\d+e\d+\] \(ql-bold\)$/m,
+    /- generic \[ref=s\d+e\d+\] \(ui-slider-handle\)$/m,
+    /- generic \[ref=s\d+e\d+\] \(flatpickr-prev-month\)$/m,
+    /- generic \[ref=s\d+e\d+\] \(flatpickr-next-month\)$/m,
+    /- button \[ref=s\d+e\d+\] \(close-panel\)$/m,
+  ])
+    expect(yaml).toMatch(line);
+  // A hint never stands in for a name: Chrome gives these elements none either.
+  const client = await cdp(h.port, `${h.baseUrl}/names.html`);
+  try {
+    const { root } = await client.send('DOM.getDocument', { depth: 0 });
+    const axName = async (selector: string): Promise<string> => {
+      const { nodeId } = await client.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+      const { nodes } = await client.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+      return nodes[0]?.name?.value ?? '';
+    };
+    for (const selector of ['.flatpickr-next-month', '.ui-slider-handle', '.ql-bold', '#close-panel'])
+      expect(`${selector} "${await axName(selector)}"`).toBe(`${selector} ""`);
+    expect(await axName('.ql-picker-label')).toBe('Normal');
+  } finally {
+    client.close();
+  }
+});

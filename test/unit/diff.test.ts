@@ -128,6 +128,7 @@ describe('action verb', () => {
       fill: 'Filled',
       type: 'Typed',
       press: 'Pressed',
+      caret: 'Placed the caret',
       hover: 'Hovered',
       drag: 'Dragged',
       scroll: 'Scrolled',

@@ -1,0 +1,172 @@
+// The caret in an editor, placed as a person places it: a trusted click at the edge of the text's
+// own character boxes (before or after an occurrence), or a click at its start then a shift+click
+// at its end (a selection), so the editor's own model follows. Then where the caret really is, read
+// back from the page: the DOM selection, or the caret the editor draws (Monaco, Ace).
+
+import { ElementNotFoundError, ExecutionError, type Deadline } from '../common/index.js';
+import type { Page } from '../page/index.js';
+import type { CaretFound, CaretPosition, CaretRequest } from '../injected/index.js';
+import { revealFramePoint } from './frame-point.js';
+import { locate, type RefHolder, type TargetSpec } from './locate.js';
+import { clickAt, moveMouse, wheel, type Point } from './mouse.js';
+
+const SHIFT = 8;
+const SHIFT_KEY = { key: 'Shift', code: 'ShiftLeft', windowsVirtualKeyCode: 16, nativeVirtualKeyCode: 16 };
+
+export interface CaretOptions {
+  text: string;
+  position: CaretPosition;
+  occurrence?: number;
+  in?: TargetSpec;
+}
+
+export interface CaretResult {
+  /** Where the caret is now: the line with `|` at the caret or the selection in [brackets]. */
+  at: string;
+  selected?: string;
+  occurrence: number;
+  of: number;
+  editor: string;
+  /** How `at` was read: the DOM selection, or the caret the editor draws. */
+  readFrom: 'selection' | 'editor';
+  warnings: string[];
+}
+
+async function toTop(page: Page, p: Point, deadline: Deadline): Promise<Point> {
+  return page.frame ? revealFramePoint(page, page.frame.frameId, p, deadline) : p;
+}
+
+async function shiftClick(page: Page, at: Point, deadline: Deadline): Promise<void> {
+  const send = (type: 'rawKeyDown' | 'keyUp' | 'mousePressed' | 'mouseReleased'): Promise<unknown> =>
+    page.guard(
+      deadline.race(
+        type === 'rawKeyDown' || type === 'keyUp'
+          ? page.session.send('Input.dispatchKeyEvent', { type, modifiers: type === 'keyUp' ? 0 : SHIFT, ...SHIFT_KEY })
+          : page.session.send('Input.dispatchMouseEvent', {
+              type,
+              x: at.x,
+              y: at.y,
+              button: 'left',
+              buttons: type === 'mousePressed' ? 1 : 0,
+              clickCount: 1,
+              modifiers: SHIFT,
+            }),
+        'the shift+click to land',
+      ),
+    );
+  await send('rawKeyDown');
+  try {
+    await send('mousePressed');
+    await send('mouseReleased');
+  } finally {
+    await send('keyUp');
+  }
+}
+
+/** Wheel turns an editor that renders only the lines in view gets, each way, to find the text. */
+const MAX_WHEEL_TURNS = 150;
+/** Time kept back from the step's deadline to answer when the search runs long. */
+const ANSWER_RESERVE_MS = 1_500;
+/** Time a wheel turn's smooth scroll gets before the editor is taken to be at its end. */
+const SCROLL_SETTLE_MS = 150;
+
+/**
+ * Finds the text; in an editor that renders only the lines near the view (Monaco, CodeMirror), turns
+ * the wheel over it as a person scrolls, down to the end then up to the start, until it shows.
+ */
+async function findScrolling(page: Page, req: CaretRequest, deadline: Deadline): Promise<CaretFound> {
+  const look = (afterWheel: boolean): Promise<CaretFound> =>
+    page.call(
+      page.frame,
+      (rt, a) => rt.caret.find(a.req, a.afterWheel),
+      { req, afterWheel },
+      {
+        deadline,
+        what: `${JSON.stringify(req.text)} in an editor`,
+      },
+    );
+  let found = await look(false);
+  for (const direction of [1, -1]) {
+    for (let turn = 0; turn < MAX_WHEEL_TURNS * (direction < 0 ? 2 : 1); turn++) {
+      if (found.ok || !found.scroll || deadline.remainingMs() < ANSWER_RESERVE_MS) return found;
+      const { x, y, step, shows } = found.scroll;
+      await wheel(page, await toTop(page, { x, y }, deadline), 0, direction * step, deadline);
+      found = await look(true);
+      if (found.ok || found.scroll?.shows !== shows) continue;
+      // Nothing new yet: a smooth scroll may still be under way; still nothing, the end (or start) is reached.
+      await deadline.sleep(SCROLL_SETTLE_MS);
+      found = await look(true);
+      if (!found.ok && found.scroll?.shows === shows) break;
+    }
+  }
+  return found;
+}
+
+export async function placeCaret(
+  page: Page,
+  opts: CaretOptions,
+  refs: RefHolder,
+  deadline: Deadline,
+): Promise<CaretResult> {
+  const handle = opts.in ? (await locate(page, opts.in, refs, {}, deadline)).handle : undefined;
+  const req: CaretRequest = {
+    text: opts.text,
+    position: opts.position,
+    ...(opts.occurrence !== undefined ? { occurrence: opts.occurrence } : {}),
+    ...(handle !== undefined ? { handle } : {}),
+  };
+  const found = await findScrolling(page, req, deadline);
+  if (!found.ok) {
+    const Err = found.reason === 'not-found' || found.reason === 'no-editable' ? ElementNotFoundError : ExecutionError;
+    throw new Err(found.message, {
+      category: found.reason === 'ambiguous' ? 'ambiguous' : found.reason === 'covered' ? 'covered' : 'not-found',
+      ...(found.reason === 'ambiguous' ? {} : { nextStep: { snapshot: true } }),
+    });
+  }
+  const from = await toTop(page, found.from, deadline);
+  await moveMouse(page, from, deadline, { steps: 2 });
+  await clickAt(page, from, deadline);
+  if (opts.position === 'select') {
+    const to = await toTop(page, found.to, deadline);
+    await moveMouse(page, to, deadline, { steps: 3 });
+    await shiftClick(page, to, deadline);
+  }
+  const back = await page.call(
+    page.frame,
+    (rt, r) => rt.caret.readBack(r),
+    { ...req, occurrence: found.occurrence },
+    {
+      deadline,
+      what: 'where the caret is',
+    },
+  );
+  const want =
+    opts.position === 'select'
+      ? `${JSON.stringify(opts.text)} selected`
+      : `the caret ${opts.position} ${JSON.stringify(opts.text)}`;
+  if (!back.ok) {
+    return {
+      at: 'unknown',
+      occurrence: found.occurrence,
+      of: found.of,
+      editor: found.editor,
+      readFrom: 'selection',
+      warnings: [`clicked for ${want} but ${back.message}: check it before typing`],
+    };
+  }
+  if (!back.matches) {
+    throw new ExecutionError(
+      `Clicked for ${want} in ${found.editor}, but the ${back.selected ? `selection is ${JSON.stringify(back.selected)}` : 'caret is'} at ${JSON.stringify(back.at)}: the editor put it elsewhere`,
+      { category: 'no-effect', nextStep: { snapshot: true } },
+    );
+  }
+  return {
+    at: back.at,
+    ...(back.selected !== undefined ? { selected: back.selected } : {}),
+    occurrence: found.occurrence,
+    of: found.of,
+    editor: found.editor,
+    readFrom: back.how,
+    warnings: [],
+  };
+}
