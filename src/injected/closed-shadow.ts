@@ -59,14 +59,20 @@ export function closedRootCandidates(limit = 200): Element[] {
   const s = slot();
   const out: Element[] = [];
   const visit = (root: Document | ShadowRoot): void => {
-    for (const el of Array.from(root.querySelectorAll('*'))) {
-      if (out.length >= limit) return;
+    // A live collection for the document (no array of every element); shadow roots have no such call.
+    const all = root instanceof Document ? root.getElementsByTagName('*') : root.querySelectorAll('*');
+    for (let i = 0; i < all.length && out.length < limit; i++) {
+      const el = all[i]!;
       const open = el.shadowRoot;
+      if (open) {
+        visit(open);
+        continue;
+      }
+      if (!el.localName.includes('-')) continue;
       const known = s.roots.get(el);
-      if (open) visit(open);
-      else if (known) visit(known);
+      if (known) visit(known);
       // :defined, not customElements.get: our world has no view of the page's element registry.
-      else if (!s.asked.has(el) && el.localName.includes('-') && el.matches(':defined')) out.push(el);
+      else if (!s.asked.has(el) && el.matches(':defined')) out.push(el);
     }
   };
   visit(document);

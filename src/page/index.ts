@@ -9,6 +9,7 @@ export { applyViewport, resetViewport } from './viewport.js';
 export { resolvePreset, presetNames } from './device-presets.js';
 export { callIsolated, callPageWorld, evaluateWithRuntime, terminate, serializeRemoteObject } from './evaluate.js';
 export { IsolatedWorlds, WORLD_NAME } from './worlds.js';
+export { callSeeingClosedRoots, revealClosedRoots } from './closed-shadow.js';
 export { RUNTIME_GLOBAL } from './runtime-global.js';
 export { refsDeclaration } from './agent-refs.js';
 export { waitPageReady, READY_MAX_MS } from './ready.js';
