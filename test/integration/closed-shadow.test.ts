@@ -172,6 +172,23 @@ describe('closed shadow roots (item 14)', () => {
     }
   });
 
+  it('shows closed content in the first look after a navigation, with refs that act', async () => {
+    const tab = await h.open('basic.html');
+    const r = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/${PAGE}` }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    const view: string = r.out.viewportSnapshot;
+    expect(view).toMatch(/\[closed-shadow\]/);
+    const ref = view.match(/button "Sign in" \[ref=(s\d+e\d+)\]/)![1]!;
+    const client = await cdp(`${h.baseUrl}/${PAGE}`);
+    try {
+      const click = await h.cli({ tab, steps: [{ click: ref }] });
+      expect(click.out.steps[0].output, click.stdout).toMatchObject({ method: 'cdp', targetReceived: true });
+      expect(await client.value('login.signedIn')).toBe(true);
+    } finally {
+      client.close();
+    }
+  });
+
   it('finds closed content at a point with elementsAt, and its ref acts on it', async () => {
     const { tab, client } = await openPage();
     try {
