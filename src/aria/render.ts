@@ -33,6 +33,7 @@ export function nodeAttributes(n: AriaNode): string {
   if (n.url !== undefined) a.push(`[url=${n.url}]`);
   if (n.interactive !== undefined) a.push(`[interactive=${n.interactive}]`);
   if (n.ref) a.push(`[ref=${n.ref}]`);
+  if (n.closed) a.push('[closed-shadow]');
   return a.length ? ` ${a.join(' ')}` : '';
 }
 

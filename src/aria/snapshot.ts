@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ElementNotFoundError, StepValidationError, sha1, stateDir, type Deadline } from '../common/index.js';
-import type { FrameTarget, Page } from '../page/index.js';
+import { callSeeingClosedRoots, type FrameTarget, type Page } from '../page/index.js';
 import type { AriaNode, SnapshotOptions } from '../injected/index.js';
 import type { Counters } from '../injected/index.js';
 import { renderYaml } from './render.js';
@@ -49,7 +49,8 @@ export async function takeSnapshot(
     internal: options.internal,
     ...(counters ? { counters } : {}),
   };
-  const outcome = await page.call(frame, (rt, o) => rt.ariaSnapshot.ariaSnapshot(o), opts, {
+  // Closed shadow roots are fetched first when the page has custom elements not looked at yet.
+  const outcome = await callSeeingClosedRoots(page, frame, (rt, o) => rt.ariaSnapshot.ariaSnapshot(o), opts, {
     deadline,
     what: 'the snapshot',
   });

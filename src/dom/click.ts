@@ -45,14 +45,14 @@ export interface ClickResult extends SettleResult {
 }
 
 /** Reads the probe; a document that navigated away has no probe, and the click evidently landed. */
-async function readProbe(page: Page, deadline: Deadline): Promise<ProbeReport> {
+async function readProbe(page: Page, count: number, deadline: Deadline): Promise<ProbeReport> {
   try {
-    return await page.call(page.frame, (rt) => rt.clickProbe.readClickProbe(), undefined, {
+    return await page.call(page.frame, (rt, n) => rt.clickProbe.readClickProbe(n), count, {
       deadline,
       what: 'the click to be confirmed',
     });
   } catch (err) {
-    if (isContextDestroyed(err)) return { armed: false, reached: [], seen: [] };
+    if (isContextDestroyed(err)) return { armed: false, reached: [], seen: [], clicked: false };
     throw err;
   }
 }
@@ -82,6 +82,37 @@ async function arm(page: Page, a: Actionable, deadline: Deadline): Promise<boole
 
 /** Trusted clicks that landed elsewhere (a layout shift) were swallowed; this many are retried. */
 const MAX_MISSED_CLICKS = 3;
+/** How long a pointer move may take to show up in an out-of-process frame's document. */
+const MOVE_ARRIVAL_MS = 150;
+/** Moves tried before giving up on reaching an out-of-process frame's target. */
+const MOVE_TRIES = 4;
+
+/**
+ * In an out-of-process frame the browser, not the page, decides where input goes, by hit-test data
+ * the compositor refreshes a frame after the page scrolled or moved the <iframe>: a press sent
+ * before that lands on the host page. So the pointer is moved onto the point until the frame's own
+ * document sees a trusted move reach the target (wiggled a pixel between tries, so each is a real
+ * move), and only then pressed. Answers what the last move hit when it never got there.
+ */
+async function pointerReachesInFrame(
+  page: Page,
+  a: Actionable,
+  deadline: Deadline,
+): Promise<{ on: boolean; hit?: string }> {
+  let seen: { on: boolean; hit?: string } = { on: false };
+  for (let i = 0; i < MOVE_TRIES && !deadline.expired(); i++) {
+    if (i > 0) {
+      await moveMouse(page, { x: a.x + (i % 2 ? 1 : -1), y: a.y }, deadline, { steps: 1 });
+      await moveMouse(page, a, deadline, { steps: 1 });
+    }
+    seen = await page.call(page.frame, (rt, ms) => rt.clickProbe.awaitPointerOn(ms), MOVE_ARRIVAL_MS, {
+      deadline,
+      what: 'the pointer to reach the frame',
+    });
+    if (seen.on) return seen;
+  }
+  return seen;
+}
 
 /**
  * Trusted click attempts: each re-checks the point right before pressing, and a click whose first
@@ -97,13 +128,24 @@ async function trustedClick(
   deadline: Deadline,
 ): Promise<{ a: Actionable; probe: ProbeReport }> {
   let a = first;
-  let probe: ProbeReport = { armed: true, reached: [], seen: [] };
+  let probe: ProbeReport = { armed: true, reached: [], seen: [], clicked: false };
+  const outOfProcess = !!page.frame && page.frame.session !== page.session;
   for (let attempt = 1; attempt <= MAX_MISSED_CLICKS; attempt++) {
     if (await arm(page, a, deadline)) {
       await moveMouse(page, a, deadline);
-      await clickAt(page, a, deadline, count);
-      probe = await readProbe(page, deadline);
-      if (!probe.armed || probe.reached.length > 0) return { a, probe };
+      const reach = outOfProcess ? await pointerReachesInFrame(page, a, deadline) : { on: true }; // after the move above
+      if (!reach.on) {
+        // Not pressed: a press now would land on whatever the browser routes this point to.
+        probe = await readProbe(page, count, deadline);
+        probe.other ??=
+          reach.hit ??
+          `the page around the frame (a pointer at (${Math.round(a.x)}, ${Math.round(a.y)}) does not reach into the frame there)`;
+      } else {
+        await clickAt(page, a, deadline, count);
+        probe = await readProbe(page, count, deadline);
+        // Reached (or pressed on it, after which a second press would be a second click): done.
+        if (!probe.armed || probe.clicked || probe.pressedOnly) return { a, probe };
+      }
     }
     if (attempt < MAX_MISSED_CLICKS) a = await prepareAction(page, target, 'click', refs, opts, deadline);
   }
@@ -125,6 +167,8 @@ export async function clickCoordinates(
 /** Why the trusted click was not used: the cover it would hit, or where the trusted clicks went. */
 function fallbackReason(a: Actionable, probe: ProbeReport | undefined): string {
   if (!probe) return `it ${a.forcedBecause?.message ?? 'failed its checks'}, so a trusted click would hit that instead`;
+  if (probe.pressedOnly)
+    return `the trusted press reached it but the release landed ${probe.other ? `on ${probe.other}` : 'elsewhere'}, so no click followed`;
   return probe.other
     ? `trusted clicks at (${Math.round(a.x)}, ${Math.round(a.y)}) landed on ${probe.other}`
     : 'no point of it could be reached by a trusted click';
@@ -162,9 +206,15 @@ export async function click(
     const t = await trustedClick(page, target, refs, opts, a, count, deadline);
     a = t.a;
     const probe = t.probe;
-    targetReceived = !probe.armed || probe.reached.length > 0;
+    // True only when the target's own listeners got the trusted click (a navigation took the probe with it).
+    targetReceived = !probe.armed || probe.clicked;
     if (probe.checked !== undefined) checked = probe.checked;
-    if (!targetReceived) {
+    if (!targetReceived && probe.detached) {
+      // The page replaced the element on the press (its handler ran): nothing is left to click.
+      warnings.push(
+        `the press reached ${a.desc}, which the page then replaced; the release and click went to ${probe.other ?? 'the element in its place'}`,
+      );
+    } else if (!targetReceived) {
       if (opts.nativeOnly) {
         throw new ExecutionError(
           `The trusted click on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); nativeOnly allows no fallback`,

@@ -11,7 +11,7 @@ import {
   TimeoutError,
   type Deadline,
 } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import { revealClosedRoots, type Page } from '../page/index.js';
 import type {
   ActionFailure,
   ActionKind,
@@ -234,11 +234,18 @@ export async function locate(
   const until = actionWindow(deadline, opts);
   let scrolls = 0;
   let scanned = false;
+  let closedRootsLooked = false;
   for (let attempt = 0; ; attempt++) {
     const r = await page.call(
       page.frame,
-      (rt, a) => rt.locate.locateElement(a),
-      { target, within: opts.within, counters: refs.counters },
+      (rt, a) => {
+        const found = rt.locate.locateElement(a.locate);
+        // Not found: it may be inside a closed shadow root not looked at yet (asked in the same call).
+        return !found.ok && found.reason === 'not-found' && a.closed
+          ? { ...found, closedPending: rt.closedShadow.closedRootsPending() }
+          : found;
+      },
+      { locate: { target, within: opts.within, counters: refs.counters }, closed: !closedRootsLooked },
       { deadline, what: `the element ${describeTarget(target)}` },
     );
     if (r.ok) {
@@ -250,6 +257,11 @@ export async function locate(
         ...(r.reResolved ? { reResolved: true } : {}),
         ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}),
       };
+    }
+    // Closed shadow roots not looked at yet: fetched once, then the search runs again.
+    if ('closedPending' in r && r.closedPending) {
+      closedRootsLooked = true;
+      if ((await revealClosedRoots(page, page.frame, deadline)) > 0) continue;
     }
     const final =
       r.reason === 'invalid-selector' ||

@@ -5,6 +5,7 @@ import { isHtml, isVisible, selectorFor, textSnippet } from './dom-describe.js';
 import { parentOrHost } from './element-query.js';
 import { deepElementFromPoint } from './element-search.js';
 import { heldElement, holdElement, isTextControl } from './locate.js';
+import { shadowOf } from './closed-shadow.js';
 
 export type ActionKind = 'click' | 'hover' | 'fill' | 'select' | 'upload' | 'drag' | 'focus';
 
@@ -62,20 +63,22 @@ export function isDisabled(el: Element): boolean {
  * the keys itself.
  */
 export function delegatedControl(el: Element, action: 'fill' | 'focus'): Element | undefined {
-  if (!el.shadowRoot || isTextControl(el)) return undefined;
-  const selfFocusable = (el as HTMLElement).tabIndex >= 0 && !el.shadowRoot.delegatesFocus;
+  const shadow = shadowOf(el);
+  if (!shadow || isTextControl(el)) return undefined;
+  const selfFocusable = (el as HTMLElement).tabIndex >= 0 && !shadow.delegatesFocus;
   if (action === 'focus' && selfFocusable) return undefined;
   let fallback: Element | undefined;
   const walk = (root: ShadowRoot, depth: number): Element | undefined => {
     for (const n of Array.from(root.querySelectorAll('*'))) {
       if (isTextControl(n) && !isHtml(n, 'select') && isVisible(n)) return n;
       if (!fallback && action === 'focus' && (n as HTMLElement).tabIndex >= 0 && isVisible(n)) fallback = n;
-      const inner = n.shadowRoot && depth < 8 ? walk(n.shadowRoot, depth + 1) : undefined;
+      const nShadow = shadowOf(n);
+      const inner = nShadow && depth < 8 ? walk(nShadow, depth + 1) : undefined;
       if (inner) return inner;
     }
     return undefined;
   };
-  return walk(el.shadowRoot, 0) ?? fallback;
+  return walk(shadow, 0) ?? fallback;
 }
 
 /** SPEC §8.2: why `el` can't take typed text, or undefined when it can. */

@@ -3,6 +3,7 @@
 // Text of separate block-level elements is joined with spaces. Runs in the page.
 import { allowsNameFromContent, roleOf } from './aria-role.js';
 import { isHtml } from './dom-describe.js';
+import { shadowOf } from './closed-shadow.js';
 
 /** Names longer than this are cut, ending in "…" (documented in SKILL.md). */
 export function nameMaxLength(): number {
@@ -162,7 +163,8 @@ export function descendantName(el: Element, visited: Set<Element>): string {
   if (isHtml(el, 'img') || el.localName === 'area') return el.getAttribute('alt') ?? '';
   if (isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset'))
     return inputButtonName(el);
-  if (el.shadowRoot) return textFromSubtree(el.shadowRoot as unknown as Element, visited);
+  const root = shadowOf(el);
+  if (root) return textFromSubtree(root as unknown as Element, visited);
   return textFromSubtree(el, visited);
 }
 

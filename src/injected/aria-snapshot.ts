@@ -6,6 +6,7 @@ import { accessibleName, capName, collapseSpace, nameHint, textMaxLength } from 
 import { isInteractiveRole, isLandmarkRole, roleOf } from './aria-role.js';
 import { isHtml, isVisible } from './dom-describe.js';
 import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
+import { hasClosedRoot, shadowOf } from './closed-shadow.js';
 import {
   clipAbove,
   type ClipState,
@@ -50,6 +51,8 @@ export interface AriaNode {
   live?: 1;
   /** Summary detail: interactive elements inside a landmark. */
   interactive?: number;
+  /** The element hosts a closed shadow root (its children are that root's content). */
+  closed?: 1;
 }
 
 export interface SnapshotOptions {
@@ -129,7 +132,7 @@ export function walkChildren(
       isHtml(parent, 'details') && !parent.open
       ? Array.from(parent.children).filter((c) => c.localName === 'summary')
       : undefined;
-  const shadow = parent.nodeType === Node.ELEMENT_NODE && st.opts.pierceShadow ? (parent as Element).shadowRoot : null;
+  const shadow = parent.nodeType === Node.ELEMENT_NODE && st.opts.pierceShadow ? shadowOf(parent as Element) : null;
   // An empty slot shows its fallback content; a closed details without a summary shows nothing.
   const nodes: Node[] =
     source && (source.length || !isHtml(parent, 'slot')) ? source : Array.from((shadow ?? parent).childNodes);
@@ -184,7 +187,13 @@ function walkShown(el: Element, style: CSSStyleDeclaration, depth: number, st: W
   const clickable =
     st.opts.refs && !hiddenSelf && (plain || isClickablePlainRole(role)) && isClickableGeneric(el, style);
   if (clickable && plain) role = 'generic';
-  if (hiddenSelf || ((role === 'generic' || role === 'presentation' || role === 'none-labelling') && !clickable)) {
+  // A closed shadow root's host keeps a line of its own, marked, so the agent knows where it is.
+  const closedHost = st.opts.pierceShadow && !hiddenSelf && hasClosedRoot(el);
+  if (closedHost && (role === 'presentation' || role === 'none-labelling')) role = 'generic';
+  if (
+    hiddenSelf ||
+    ((role === 'generic' || role === 'presentation' || role === 'none-labelling') && !clickable && !closedHost)
+  ) {
     if (role === 'none-labelling') {
       // Labels name their controls; their text would only repeat the control's name.
       for (const c of Array.from(el.querySelectorAll('input, select, textarea, button, [role]')))
@@ -199,6 +208,7 @@ function walkShown(el: Element, style: CSSStyleDeclaration, depth: number, st: W
     return;
   }
   const node: AriaNode = { role };
+  if (closedHost) node.closed = 1;
   const name = capName(accessibleName(el, role));
   if (name) node.name = name;
   nodeStates(el, role, node);

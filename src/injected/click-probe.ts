@@ -2,6 +2,7 @@
 // own handlers can't hide the event from us) before a trusted click and read right after it, so
 // the fallback runs only when the click truly missed — a click never happens twice. Runs in the page.
 
+import { closedHitAt, shadowOf } from './closed-shadow.js';
 import { deepElementFromPoint } from './element-search.js';
 import { targetName } from './locate.js';
 import { pointReaches } from './actionability.js';
@@ -17,6 +18,8 @@ export interface ProbeState {
   reached: string[];
   /** What received the events instead (they were swallowed). */
   other?: string;
+  /** The last trusted pointer move: did it reach the target, and what did it hit. */
+  move?: { on: boolean; hit?: string };
   off: () => void;
 }
 
@@ -29,6 +32,12 @@ export interface ProbeReport {
   toggled?: boolean;
   /** What received the events instead. */
   other?: string;
+  /** A trusted click (a dblclick too, for a double click) reached the target: what targetReceived means. */
+  clicked: boolean;
+  /** The press reached the target but no click followed on it (the release went elsewhere). */
+  pressedOnly?: true;
+  /** The target left the document during the click (the page replaced it on the press). */
+  detached?: true;
 }
 
 export function probeSlot(): { probe?: ProbeState } {
@@ -59,13 +68,23 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
     ...(control ? { control, checkedBefore: control.checked } : {}),
   };
   let verdict: 'reached' | 'missed' | undefined;
+  const onTarget = (e: Event): boolean =>
+    e.isTrusted &&
+    (e.composedPath().includes(target) ||
+      (isHtml(e.target, 'label') && (e.target as HTMLLabelElement).control === target) ||
+      closedHitAt(target, e));
   const listener = (e: Event): void => {
     state.seen.push(e.type);
-    const reached =
-      e.composedPath().includes(target) ||
-      (isHtml(e.target, 'label') && (e.target as HTMLLabelElement).control === target);
-    if (verdict === undefined) verdict = reached ? 'reached' : 'missed';
-    if (reached) state.reached.push(e.type);
+    const reached = onTarget(e);
+    // A click begins with its press: a release (or click) seen first in this document belongs to a
+    // press that went elsewhere (the host page of a frame, under stale hit-testing), so it is a miss.
+    if (verdict === undefined)
+      verdict = reached && (e.type === 'pointerdown' || e.type === 'mousedown') ? 'reached' : 'missed';
+    if (reached && verdict === 'reached') state.reached.push(e.type);
+    else if (verdict === 'reached' && !state.other && e.target instanceof Element)
+      state.other = describeElement(e.target);
+    if (verdict === 'missed' && !state.other && !/down$/.test(e.type))
+      state.other = 'something outside this document (only the release arrived here)';
     if (verdict === 'missed') {
       if (!state.other && e.target instanceof Element) state.other = describeElement(e.target);
       e.stopImmediatePropagation();
@@ -73,9 +92,17 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
       if (e.type === 'click' || e.type === 'dblclick') verdict = undefined; // the next click decides afresh
     }
   };
+  // Moves are only watched (never swallowed): they tell whether the pointer reaches the target here.
+  const onMove = (e: Event): void => {
+    if (!e.isTrusted) return;
+    const on = onTarget(e);
+    state.move = { on, ...(!on && e.target instanceof Element ? { hit: describeElement(e.target) } : {}) };
+  };
   for (const t of types) window.addEventListener(t, listener, { capture: true });
+  window.addEventListener('pointermove', onMove, { capture: true });
   state.off = () => {
     for (const t of types) window.removeEventListener(t, listener, { capture: true });
+    window.removeEventListener('pointermove', onMove, { capture: true });
   };
   probeSlot().probe = state;
   return true;
@@ -87,15 +114,34 @@ export function disarmClickProbe(): void {
   slot.probe = undefined;
 }
 
-export function readClickProbe(): ProbeReport {
+/**
+ * Waits (bounded) until a trusted pointer move reached the armed target in this document. Before a
+ * press in an out-of-process frame: the browser routes input by hit-test data the compositor
+ * updates a frame after a scroll, so a press sent too early lands on the host page. Undefined
+ * `hit`: no move arrived in this document at all.
+ */
+export async function awaitPointerOn(timeoutMs: number): Promise<{ on: boolean; hit?: string }> {
   const state = probeSlot().probe;
-  if (!state) return { armed: false, reached: [], seen: [] };
+  if (!state) return { on: false };
+  const until = Date.now() + timeoutMs;
+  while (!state.move?.on && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  return state.move ?? { on: false };
+}
+
+export function readClickProbe(clickCount = 1): ProbeReport {
+  const state = probeSlot().probe;
+  if (!state) return { armed: false, reached: [], seen: [], clicked: false };
   disarmClickProbe();
+  const clicked = state.reached.includes('click') && (clickCount < 2 || state.reached.includes('dblclick'));
+  const pressed = state.reached.includes('pointerdown') || state.reached.includes('mousedown');
   const report: ProbeReport = {
     armed: true,
     reached: state.reached,
     seen: state.seen,
+    clicked,
     ...(state.other ? { other: state.other } : {}),
+    ...(pressed && !clicked ? { pressedOnly: true as const } : {}),
+    ...(!state.target.isConnected ? { detached: true as const } : {}),
   };
   if (state.control) {
     report.checked = state.control.checked;
@@ -159,7 +205,7 @@ export function focusedDeep(): Element | null {
     const inner = doc?.activeElement;
     if (!doc || !inner || inner === doc.body || inner === doc.documentElement) break;
     el = inner;
-    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    for (let root = el && shadowOf(el); root?.activeElement; root = shadowOf(el!)) el = root.activeElement;
   }
   return el;
 }

@@ -1,4 +1,5 @@
 // Describing elements for agents: a short CSS selector, visibility. Runs in the page.
+import { shadowOf } from './closed-shadow.js';
 
 export function cssEscapeIdent(s: string): string {
   return typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(s) : s.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
@@ -60,7 +61,7 @@ export function isShadowRoot(n: unknown): n is ShadowRoot {
 
 export function deepActiveElement(): Element | null {
   let el = document.activeElement;
-  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  for (let root = el && shadowOf(el); root?.activeElement; root = shadowOf(el!)) el = root.activeElement;
   return el;
 }
 

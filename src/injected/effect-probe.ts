@@ -5,6 +5,7 @@
 // on content no observer sees (canvas, video, embeds, frames). Runs in the page.
 import { deepElements, syncCounters } from './ref-map.js';
 import type { Counters } from './ref-map.js';
+import { shadowOf } from './closed-shadow.js';
 
 interface EffectProbe {
   observers: MutationObserver[];
@@ -55,7 +56,8 @@ export function effectSlot(): { probe?: EffectProbe; scroller?: Element } {
 export function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, depth: number): void {
   out.push(doc);
   for (const el of deepElements(doc)) {
-    if (el.shadowRoot) out.push(el.shadowRoot);
+    const root = shadowOf(el);
+    if (root) out.push(root);
     if (depth < 3 && el.localName === 'iframe') {
       try {
         const inner = (el as HTMLIFrameElement).contentDocument;

@@ -9,6 +9,7 @@ import { isInteractiveRole, roleOf } from './aria-role.js';
 import { isClickableGeneric } from './aria-snapshot.js';
 import { isVisible, selectorFor } from './dom-describe.js';
 import { cachedName, cachedRole, deepList, parentOrHost, refContext, refOf } from './element-query.js';
+import { elementFromPointThroughRoots, shadowOf } from './closed-shadow.js';
 import { roundedBox } from './ref-box.js';
 import { syncCounters } from './ref-map.js';
 
@@ -86,7 +87,7 @@ export function searchChildren(
       : parent instanceof HTMLDetailsElement && !parent.open
         ? Array.from(parent.children).filter((c) => c.localName === 'summary')
         : undefined;
-  const root = parent instanceof Element && parent.shadowRoot ? parent.shadowRoot : parent;
+  const root = (parent instanceof Element && shadowOf(parent)) || parent;
   for (const child of source && source.length ? source : Array.from(root.childNodes)) {
     if (w.count >= w.c.maxElements) {
       w.truncated = true;
@@ -249,15 +250,9 @@ export function snapshotSearch(c: SearchCriteria, counters: Counters | undefined
   };
 }
 
-/** The deepest element at a viewport point, inside open shadow roots too. */
+/** The deepest element at a viewport point, inside open (and known closed) shadow roots too. */
 export function deepElementFromPoint(x: number, y: number): Element | null {
-  let el = document.elementFromPoint(x, y);
-  while (el?.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
+  return elementFromPointThroughRoots(x, y);
 }
 
 /** What an agent pointing there means: the element, or the control it is part of (a span in a button). */

@@ -7,6 +7,7 @@ import { collapseSpace } from './aria-name.js';
 import { deepActiveElement, isHtml } from './dom-describe.js';
 import { parentOrHost } from './element-query.js';
 import { describeElement, heldElement, holdElement } from './locate.js';
+import { shadowOf } from './closed-shadow.js';
 
 export function currentValue(el: Element): string {
   if (isHtml(el, 'input') || isHtml(el, 'textarea') || isHtml(el, 'select')) return el.value;
@@ -198,7 +199,7 @@ export function fileInputFor(
     for (let scope: Element | null = el, up = 0; scope && up < top && !input; scope = parentOrHost(scope), up++) {
       if (up > 0 && (isHtml(scope, 'body') || isHtml(scope, 'html'))) break;
       const found = Array.from(scope.querySelectorAll('input[type=file]')).concat(
-        scope.shadowRoot ? Array.from(scope.shadowRoot.querySelectorAll('input[type=file]')) : [],
+        shadowOf(scope) ? Array.from(shadowOf(scope)!.querySelectorAll('input[type=file]')) : [],
       );
       if (found.length === 1 || (found.length > 1 && up === 0)) input = found[0] as HTMLInputElement;
       else if (found.length > 1) break;

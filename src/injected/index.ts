@@ -11,6 +11,7 @@ export * as ariaSnapshot from './aria-snapshot.js';
 export * as ariaStates from './aria-states.js';
 export * as caret from './caret.js';
 export * as clickProbe from './click-probe.js';
+export * as closedShadow from './closed-shadow.js';
 export * as dialogGuard from './dialog-guard.js';
 export * as domDescribe from './dom-describe.js';
 export * as drag from './drag.js';

@@ -11,6 +11,7 @@ import { deepElementFromPoint } from './element-search.js';
 
 import { refProblem } from './ref-box.js';
 import { deepElements, resolveRef, syncCounters } from './ref-map.js';
+import { shadowOf } from './closed-shadow.js';
 
 export type TargetSpec =
   | { by: 'css'; selector: string }
@@ -135,14 +136,14 @@ export function textScore(have: string, want: string, exact: boolean): number {
 
 /** The control a custom element is built around (Shoelace's <sl-button> holds a <button>), if any. */
 export function hostedControl(el: Element): Element | undefined {
-  let root = el.localName.includes('-') ? el.shadowRoot : null;
+  let root = el.localName.includes('-') ? shadowOf(el) : null;
   for (let depth = 0; root && depth < 5; depth++) {
     const inner = root.querySelector(
       'button, a[href], input:not([type=hidden]), textarea, select, [role=button], [role=link], [role=checkbox], [role=switch], [role=tab], [role=menuitem], [contenteditable=""], [contenteditable=true]',
     );
     if (inner) return inner;
-    const nested = Array.from(root.querySelectorAll('*')).find((n) => n.localName.includes('-') && n.shadowRoot);
-    root = nested?.shadowRoot ?? null;
+    const nested = Array.from(root.querySelectorAll('*')).find((n) => n.localName.includes('-') && shadowOf(n));
+    root = nested ? shadowOf(nested) : null;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 import { effectSlot } from './effect-probe.js';
 import { isSecretInput } from './aria-name.js';
 import { isHtml, isVisible, selectorFor } from './dom-describe.js';
+import { shadowOf } from './closed-shadow.js';
 
 export interface ActiveElementInfo {
   tag: string;
@@ -32,8 +33,8 @@ export function focusedDeep(): { el: Element | null; frame?: Element; dx: number
   let dx = 0;
   let dy = 0;
   for (let i = 0; el && i < 20; i++) {
-    if (el.shadowRoot?.activeElement) {
-      el = el.shadowRoot.activeElement;
+    if (shadowOf(el)?.activeElement) {
+      el = shadowOf(el)!.activeElement!;
       continue;
     }
     let inner: Document | null = null;

@@ -4,6 +4,7 @@ import { accessibleName, capName } from './aria-name.js';
 import { roleOf } from './aria-role.js';
 import { cssEscapeIdent, isShadowRoot, isVisible, selectorFor, textSnippet } from './dom-describe.js';
 import { virtualScrollerOf } from './virtual-scroll.js';
+import { shadowOf } from './closed-shadow.js';
 
 export interface RefMeta {
   role: string;
@@ -200,7 +201,8 @@ export function deepElements(root: Document | ShadowRoot | Element): Element[] {
   const walk = (node: Document | ShadowRoot | Element): void => {
     for (const el of Array.from(node.querySelectorAll('*'))) {
       out.push(el);
-      if (el.shadowRoot) walk(el.shadowRoot);
+      const shadow = shadowOf(el);
+      if (shadow) walk(shadow);
     }
   };
   walk(root);
@@ -211,8 +213,9 @@ export function shadowRootFor(path: string[] | undefined): Document | ShadowRoot
   let root: Document | ShadowRoot = document;
   for (const hostSelector of path ?? []) {
     const host: Element | null = root.querySelector(hostSelector);
-    if (!host?.shadowRoot) return undefined;
-    root = host.shadowRoot;
+    const shadow: ShadowRoot | null = host && shadowOf(host);
+    if (!shadow) return undefined;
+    root = shadow;
   }
   return root;
 }

@@ -6,6 +6,7 @@ import { accessibleName, capName, collapseSpace } from './aria-name.js';
 import { isInteractiveRole, roleOf } from './aria-role.js';
 import { nodeStates } from './aria-states.js';
 import { isHtml, textSnippet } from './dom-describe.js';
+import { shadowOf } from './closed-shadow.js';
 import { type ClipState, enterContent, enterPosition, inClip, viewportClip } from './view-clip.js';
 
 export interface ViewUnit {
@@ -203,7 +204,7 @@ export function viewChildren(el: Element): Node[] {
     if (assigned.length) return assigned;
   }
   if (isHtml(el, 'details') && !el.open) return Array.from(el.children).filter((c) => c.localName === 'summary');
-  return Array.from((el.shadowRoot ?? el).childNodes);
+  return Array.from((shadowOf(el) ?? el).childNodes);
 }
 
 /** A same-origin frame's body, under its frame; a cross-origin one is left out (not readable here). */

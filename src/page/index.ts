@@ -16,6 +16,7 @@ export {
   serializeRemoteObject,
 } from './evaluate.js';
 export { IsolatedWorlds, WORLD_NAME } from './worlds.js';
+export { callSeeingClosedRoots, revealClosedRoots } from './closed-shadow.js';
 export { RUNTIME_GLOBAL } from './runtime-global.js';
 export { refsDeclaration } from './agent-refs.js';
 export { waitPageReady, READY_MAX_MS } from './ready.js';

@@ -4,6 +4,7 @@
 // READY_MAX_MS and never past the caller's deadline. Answers what was still pending, in words.
 
 import { Deadline } from '../common/index.js';
+import { revealClosedRoots } from './closed-shadow.js';
 import type { Page } from './tab.js';
 
 /** The longest the first look waits for a page to be ready. */
@@ -17,14 +18,22 @@ const QUIET_MS = 100;
 export async function waitPageReady(page: Page, deadline: Deadline): Promise<string[]> {
   const bound = deadline.cap(READY_MAX_MS);
   let last: string[] = [];
+  let closedPending = false;
   for (;;) {
     const roundMs = Math.max(0, Math.min(ROUND_MS, bound.remainingMs()));
     // The page answers after its round and a frame: its call may run a little past the bound, not past the caller's deadline.
     const [pending, quiet] = await Promise.all([
       page
-        .call(undefined, (rt, ms) => rt.pageReady.awaitReady(ms), roundMs, {
-          deadline: deadline.cap(roundMs + 1_000),
-          what: 'the page to be ready',
+        .call(
+          undefined,
+          // Asked in the same call: custom elements not looked at yet may hold closed shadow roots.
+          async (rt, ms) => [await rt.pageReady.awaitReady(ms), rt.closedShadow.closedRootsPending()] as const,
+          roundMs,
+          { deadline: deadline.cap(roundMs + 1_000), what: 'the page to be ready' },
+        )
+        .then(([p, closed]) => {
+          closedPending = closed;
+          return p;
         })
         .catch(() => last), // a page that does not answer is not held up further: what it said last stands
       page.network.waitForIdle(QUIET_MS, Deadline.after(roundMs), 'a quiet network').then(
@@ -37,6 +46,10 @@ export async function waitPageReady(page: Page, deadline: Deadline): Promise<str
       ? pending
       : [...pending, `network busy (${page.network.pending} request${page.network.pending === 1 ? '' : 's'})`];
     // A definition may come from a timer as well as a request: undefined elements are waited for to the bound.
-    if (!all.length || bound.remainingMs() <= 0) return all;
+    if (!all.length || bound.remainingMs() <= 0) {
+      // The first look shows closed shadow roots' content too: fetched once per host (closed-shadow.ts).
+      if (closedPending) await revealClosedRoots(page, undefined, deadline).catch(() => 0);
+      return all;
+    }
   }
 }

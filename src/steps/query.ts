@@ -4,6 +4,7 @@
 
 import { ElementNotFoundError, StepValidationError, type Deadline } from '../common/index.js';
 import type { Counters } from '../injected/index.js';
+import { callSeeingClosedRoots } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, optString, ParamError, reqString, type Obj } from './params.js';
 
@@ -270,7 +271,8 @@ defineStep<SearchParams>({
   parse: readSearch,
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const outcome = await tab.page.call(
+    const outcome = await callSeeingClosedRoots(
+      tab.page,
       tab.page.frame,
       (rt, a) => rt.elementSearch.snapshotSearch(a.criteria, a.counters),
       {
@@ -379,7 +381,8 @@ defineStep<AtParams>({
     if (p.kind === 'near') {
       const found = keepCounters(
         tab,
-        await tab.page.call(
+        await callSeeingClosedRoots(
+          tab.page,
           tab.page.frame,
           (rt, a) => rt.elementSearch.elementsNear(a.x, a.y, a.radius, a.limit, a.counters),
           { ...p, counters: tab.entry.counters },
@@ -391,7 +394,8 @@ defineStep<AtParams>({
     const points = p.kind === 'point' ? [{ x: p.x, y: p.y }] : p.points;
     const { elements } = keepCounters(
       tab,
-      await tab.page.call(
+      await callSeeingClosedRoots(
+        tab.page,
         tab.page.frame,
         (rt, a) => rt.elementSearch.elementsAtPoints(a.points, a.counters),
         { points, counters: tab.entry.counters },
