@@ -108,7 +108,7 @@ const ASSERT_PARAMS: ParamSchema = {
     selector: '',
     caseSensitive: '-',
   },
-  note: 'fails: AssertionError, expected vs actual',
+  note: 'fails: expected vs actual',
 };
 
 defineStep<Check[]>({

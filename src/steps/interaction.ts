@@ -245,7 +245,7 @@ const HOVER_PARAMS: ParamSchema = {
     timeout: '-',
     stable: '-',
   },
-  note: 'menus/tooltips shown, with refs',
+  note: 'shows menus/tooltips',
 };
 
 defineStep<HoverParams>({

@@ -234,7 +234,7 @@ const CLOSE_TAB_PARAMS: ParamSchema = {
   forms: ['"t1"', 'true'],
   keys: { tab: '', targetId: '', host: '-', port: '-', wsEndpoint: '-' },
   returns: '{closed}',
-  note: "true: this call's tab, last step; waits for a command on it",
+  note: "true: this call's tab, as last step",
 };
 
 defineStep<CloseTabParams>({
