@@ -387,7 +387,8 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
     state.status === 'fulfilled'
       ? { ...state.value, ...(framed.status === 'fulfilled' && framed.value ? framed.value : {}) }
       : undefined;
-  if (pageState?.view && opts.before?.oopifs)
+  // Out-of-process frames are told beside the top's changes (inside a chosen frame, its own diff is the answer).
+  if (pageState?.view && opts.before?.oopifs && !inFrame)
     pageState.view = mergeDiffs(pageState.view, await framesViewChanges(tab, opts.before, deadline));
   const out = await describe(tab, opts, pageState);
   // The bound ran out: say what the first look may be missing (e.g. "2 custom elements undefined (sl-input)").

@@ -158,7 +158,9 @@ async function lookAgainInFrame(run: Run, step: ValidatedStep): Promise<void> {
   const tab = run.session.tab;
   if (!tab || run.before?.frameId === tab.page.frame?.frameId) return;
   const before = await captureBefore(tab);
-  run.before = before && { ...before, frameChosen: true };
+  // The top's look at out-of-process frames stays: a command that goes back to the top tells their changes.
+  const oopifs = run.before?.oopifs;
+  run.before = before && { ...before, frameChosen: true, ...(oopifs ? { oopifs } : {}) };
 }
 
 /** Dialogs that opened during a step say which (SPEC §19.2: none goes unreported). */
