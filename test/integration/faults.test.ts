@@ -153,8 +153,20 @@ describe('faults', () => {
     );
     expect(r.out.status, r.stdout.slice(0, 500)).toBe('ok');
     expect(r.stdout.length).toBeLessThan(16_384); // the inline snapshot is capped; long text runs are cut
+    // The look after the steps has its own few seconds (AUTO_SCREENSHOT_TIMEOUT_MS), whatever the
+    // step's timeout: on a loaded machine 50 MB may not be read in them, and the answer says so.
+    // Then the agent's next move, an explicit snapshot with a long timeout, is held to the bound.
+    let file = r.out.fullSnapshot as string | undefined;
+    if (!file) {
+      expect(r.out.warning, r.stdout.slice(0, 500)).toMatch(
+        /^The page could not be read after the steps \(.*\): no context, snapshot or changes this time; the steps themselves are done/,
+      );
+      const snap = await h.cli({ tab, steps: [{ snapshot: true, timeout: 60_000 }] }, { timeoutMs: 90_000 });
+      expect(snap.out.status, snap.stdout.slice(0, 500)).toBe('ok');
+      file = snap.out.steps[0].output.path as string;
+    }
     // Text runs are cut at 1,000 characters: the full snapshot of 50 MB of text stays a few MB.
-    expect(statSync(r.out.fullSnapshot).size).toBeLessThan(10 * 1024 * 1024);
+    expect(statSync(file).size).toBeLessThan(10 * 1024 * 1024);
     const next = await h.cli({ tab, steps: [{ click: '#top' }] });
     expect(next.out.status).toBe('ok');
   }, 120_000);
