@@ -7,7 +7,16 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, parseJson, runCommand, validateCommand, assemble } from './runner/index.js';
 import { appendMetrics, writeDebugLog } from './capture/index.js';
-import { abandonAll, CAPTURE_PHASE, homeDir, openWindow, pendingNow, progress, firstWindowMs } from './common/index.js';
+import {
+  abandonAll,
+  CAPTURE_PHASE,
+  homeDir,
+  MIN_FIRST_WINDOW_MS,
+  openWindow,
+  pendingNow,
+  progress,
+  firstWindowMs,
+} from './common/index.js';
 
 const STDIN_GUARD_MS = 100;
 /** Words that are subcommands, not a JSON command given as the one argument. */
@@ -93,6 +102,8 @@ async function runJson(text: string, debug: boolean): Promise<void> {
     request = parseJson(text);
     const command = await validateCommand(request);
     actions = command.steps.map((s) => s.action);
+    const first = command.steps[0]!;
+    progress.firstStep = { action: first.action, timeoutMs: first.timeoutMs };
     openWindow(
       firstWindowMs(command.steps[0]!.timeoutMs),
       command.tab ? `attaching to ${command.tab}` : 'step 1',
@@ -139,12 +150,19 @@ function deadlineAnswer(): { output: Record<string, unknown>; code: number } {
   const elapsed = Date.now() - progress.startedAt;
   const waiting = pendingNow();
   const chrome = waiting.some((w) => /Chrome|WebSocket|HTTP/.test(w));
-  const message =
-    `No answer within the ${progress.windowMs}ms timeout of ${progress.phase}: ${elapsed}ms have passed since the command started` +
-    `${waiting.length ? `; still waiting for ${waiting.join('; ')}` : ''}. ` +
-    (chrome
-      ? 'Chrome is not answering (frozen, overloaded, or blocked by a page): check it with {"chromeStatus": true}, or open a new tab.'
-      : 'Retry with a longer "timeout", or split the command.');
+  const still = waiting.length ? `; still waiting for ${waiting.join('; ')}` : '';
+  const first = progress.firstStep;
+  // Time that ran out before step 1 started went to starting the CLI and attaching, not to the
+  // step: say so, with the step's own timeout, so that it is not read as news about the page.
+  const message = progress.phase.startsWith('attaching')
+    ? `No answer within the ${first?.timeoutMs}ms timeout of step 1 (${first?.action}), counted from the command's start ` +
+      `(at least ${MIN_FIRST_WINDOW_MS}ms): it ran out while ${progress.phase}, before the step started — ${elapsed}ms have passed${still}. ` +
+      'Nothing was done, and nothing is known about the page. Chrome or this machine is slow to answer ' +
+      '(overloaded, or Chrome frozen or blocked by a page): retry with a longer "timeout"; if that fails too, check Chrome with {"chromeStatus": true}.'
+    : `No answer within the ${progress.windowMs}ms timeout of ${progress.phase}: ${elapsed}ms have passed since the command started${still}. ` +
+      (chrome
+        ? 'Chrome is not answering (frozen, overloaded, or blocked by a page): check it with {"chromeStatus": true}, or open a new tab.'
+        : 'Retry with a longer "timeout", or split the command.');
   // A step that failed before the deadline is the answer; only its failure context was cut short.
   const { failed } = progress;
   const done = progress.steps ?? [];

@@ -50,6 +50,11 @@ export class Deadline {
     return this.#totalMs;
   }
 
+  /** Time since this deadline's window opened (for the first step, since the command started). */
+  elapsedMs(): number {
+    return Date.now() - this.#startedAt;
+  }
+
   remainingMs(): number {
     return Math.max(0, this.#endsAt - Date.now());
   }

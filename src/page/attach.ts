@@ -2,7 +2,15 @@
 // crashed renderer found and reloaded first (with a note for the answer), a page that never answers
 // failed fast, and the dialogs the page-side guard answered between commands read back.
 
-import { ConnectionError, Deadline, firstStepStart, PageCrashedError, TimeoutError } from '../common/index.js';
+import {
+  ConnectionError,
+  Deadline,
+  firstStepStart,
+  MIN_FIRST_WINDOW_MS,
+  PageCrashedError,
+  progress,
+  TimeoutError,
+} from '../common/index.js';
 import type { GuardedDialog } from '../injected/index.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts } from './frames.js';
@@ -150,10 +158,20 @@ async function answered<T>(enabling: Promise<T>, timeoutMs: number): Promise<T> 
   const waitMs = Math.min(UNRESPONSIVE_MS, timeoutMs);
   // A wait of the command's whole timeout counts from the command's start, like its first step.
   const from = waitMs === timeoutMs ? firstStepStart(timeoutMs) : Date.now();
+  const asked = Date.now();
   try {
     return await Deadline.after(waitMs, from).race(enabling, 'the page to answer');
   } catch (err) {
     if (!(err instanceof TimeoutError)) throw err;
+    // Start-up ate most of a short window: the page had too little time for its silence to mean a block.
+    const gaveMs = Date.now() - asked;
+    if (gaveMs < MIN_FIRST_WINDOW_MS)
+      throw new ConnectionError(
+        `The tab did not answer within the ${gaveMs}ms left of the ${timeoutMs}ms timeout after starting and connecting ` +
+          `(${Date.now() - progress.startedAt}ms since the command started): nothing was done, and nothing is known about the page. ` +
+          'Chrome or this machine is slow: retry with a longer "timeout"; if the tab stays silent, it may be blocked by a JavaScript dialog or its own script.',
+        { category: 'timeout' },
+      );
     throw new ConnectionError(
       `The tab did not answer within ${waitMs}ms: it is blocked, most likely by a JavaScript dialog ` +
         '(alert/confirm/prompt/beforeunload) that opened while no command was attached, or by its own script stuck in a loop. ' +

@@ -391,6 +391,16 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   if (pageState?.view && opts.before?.oopifs && !inFrame)
     pageState.view = mergeDiffs(pageState.view, await framesViewChanges(tab, opts.before, deadline));
   const out = await describe(tab, opts, pageState);
+  // An answer without the page's context, snapshot or diff says why they are missing (a huge page,
+  // a busy renderer or machine), rather than looking like a page with nothing to show.
+  const unread =
+    state.status === 'rejected'
+      ? `The page could not be read after the steps (${errorText(state.reason)}): no context, snapshot or changes this time`
+      : framed.status === 'rejected'
+        ? `The frame could not be read after the steps (${errorText(framed.reason)}): no snapshot or changes of it this time`
+        : undefined;
+  if (unread)
+    out.warning = `${unread}; the steps themselves are done. Look again with {"snapshot": true}, with a longer "timeout" on a huge page.`;
   // The bound ran out: say what the first look may be missing (e.g. "2 custom elements undefined (sl-input)").
   if (pending.length && out.context) out.context = { ...(out.context as object), pending };
   if (shot) {
@@ -398,11 +408,14 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
       out.screenshot = (await shot).path;
     } catch (err) {
       // Screenshot failure is non-fatal (SPEC §17.1): the field is absent, and the answer says why.
-      out.warning = `No screenshot this time: ${((err as Error).message || String(err)).slice(0, 200)}`;
+      const note = `No screenshot this time: ${errorText(err)}`;
+      out.warning = out.warning ? `${out.warning} ${note}` : note;
     }
   }
   return out;
 }
+
+const errorText = (err: unknown): string => ((err as Error)?.message || String(err)).slice(0, 200);
 
 interface PageState {
   context: Awaited<ReturnType<PageRuntime['pageContext']['pageContext']>>;

@@ -21,6 +21,8 @@ export type StepHooks = Partial<Record<HookName, string>>;
 
 /** Time kept back from settledWhen so that observe still runs when settling never happens. */
 const OBSERVE_RESERVE_MS = 500;
+/** settledWhen's share is never less than this (while the step has it): enough for one evaluation. */
+const SETTLE_MIN_MS = 300;
 const RETRY_AFTER_NAVIGATION_MS = 50;
 /** The page's poll ends this much before the step deadline, to report its last value in time. */
 const PAGE_MARGIN_MS = 150;
@@ -83,19 +85,29 @@ export async function waitReady(page: Page, source: string, deadline: Deadline):
     );
 }
 
-/** SPEC §10.1 step 4: a warning, not a failure, when the page never settles. */
+/**
+ * SPEC §10.1 step 4: a warning, not a failure, when the page never settles. An action that
+ * completed leaves settledWhen at least one evaluation while the step has time (observe's reserve
+ * gives way); when the action used up the step's time, the warning says so instead of a verdict.
+ */
 export async function waitSettled(
   page: Page,
   source: string,
   deadline: Deadline,
   reserveForObserve: boolean,
 ): Promise<string | undefined> {
-  const budget = deadline.cap(Math.max(0, deadline.remainingMs() - (reserveForObserve ? OBSERVE_RESERVE_MS : 0)));
+  const left = deadline.remainingMs();
+  const spent = (): string =>
+    `${deadline.elapsedMs()}ms of the step's ${deadline.totalMs}ms timeout had passed when its action was done`;
+  if (left === 0) return `settledWhen was not evaluated: ${spent()}; give the step a longer "timeout"`;
+  const share = reserveForObserve ? Math.max(left - OBSERVE_RESERVE_MS, Math.min(left, SETTLE_MIN_MS)) : left;
+  const budget = deadline.cap(share);
   try {
     const r = await poll(page, 'settledWhen', source, budget);
     return r.ok ? undefined : `settledWhen was not truthy after ${r.elapsedMs}ms (${lastSeen(r)})`;
   } catch (err) {
-    if (err instanceof TimeoutError) return `settledWhen did not answer within ${budget.totalMs}ms`;
+    if (err instanceof TimeoutError)
+      return `settledWhen gave no answer within the ${budget.totalMs}ms left to it (${spent()}; the page or Chrome was busy)`;
     throw err;
   }
 }

@@ -1,6 +1,8 @@
 // JavaScript dialogs (SPEC §19.2): answered at once (accepted unless a dialog step armed another
 // answer), every one reported with the step it opened in, a dismissed beforeunload a navigation
 // error — and nothing ever waits on an open dialog.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
@@ -11,6 +13,26 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
+
+/**
+ * Waits until the late confirm has been answered while no command ran: read from Chrome's own
+ * target list (the page sets its title then), not through a command that would report it.
+ */
+async function lateConfirmAnswered(tab: string): Promise<void> {
+  const registry = JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8')) as {
+    tabs: Record<string, { targetId: string }>;
+  };
+  const id = registry.tabs[tab]!.targetId;
+  await expect
+    .poll(
+      async () =>
+        ((await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as { id: string; title: string }[]).find(
+          (t) => t.id === id,
+        )?.title,
+      { timeout: 15_000, interval: 50 },
+    )
+    .toBe('Dialogs: answered later');
+}
 
 const answer = (tab: string): Promise<string> => h.value(tab, "document.getElementById('answer').textContent");
 
@@ -76,7 +98,7 @@ describe('dialogs', () => {
   it('answers a dialog that opens between commands without blocking, and reports it with the next command', async () => {
     const tab = await h.open('dialogs.html');
     await h.cli({ tab, steps: [{ click: '#late' }] });
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the confirm opens 1.5 s after the click
+    await lateConfirmAnswered(tab); // the confirm opens 1.5 s after the click
     const started = Date.now();
     const r = await h.cli({ tab, steps: [{ click: '#confirm' }] });
     expect(Date.now() - started).toBeLessThan(8_000);
@@ -92,7 +114,7 @@ describe('dialogs', () => {
   it('passes an unused dismiss on to a dialog that opens after the command', async () => {
     const tab = await h.open('dialogs.html');
     await h.cli({ tab, steps: [{ click: '#late' }, { dialog: { accept: false } }] });
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await lateConfirmAnswered(tab);
     const r = await h.cli({ tab, steps: [{ pageFunction: "document.getElementById('answer').textContent" }] });
     expect(r.out.steps[0].output.value).toBe('late=false');
     expect(r.out.dialogs).toEqual([{ type: 'confirm', message: 'Later?', action: 'dismissed', betweenCommands: true }]);

@@ -83,7 +83,13 @@ describe('a page that will not let go', () => {
     const tab = await h.open('basic.html');
     const r = await h.cli({ tab, timeout: 3_000, steps: [{ goto: `${h.baseUrl}/never` }] }, { timeoutMs: 30_000 });
     expect(r.ms, r.stdout).toBeLessThan(3_000 + MARGIN_MS);
-    expect(r.out.steps[0]).toMatchObject({ errorType: 'TimeoutError' });
+    // The goto's timeout, or — on a machine so loaded that start-up and attach used the 3 s —
+    // an answer that says the time ran out before the step started (and so says nothing of the page).
+    if (r.out.steps.length) expect(r.out.steps[0]).toMatchObject({ errorType: 'TimeoutError' });
+    else
+      expect(r.out.error.message, r.stdout).toMatch(
+        /^(No answer within the 3000ms timeout of step 1 \(goto\), counted from the command's start .* before the step started|The tab did not answer within the \d+ms left of the 3000ms timeout after starting and connecting)/,
+      );
   }, 60_000);
 });
 
@@ -122,9 +128,11 @@ describe('the CLI interrupted', () => {
       expect(out).toMatchObject({ status: 'error', tab, error: { type: 'EXECUTION' } });
       expect(out.error.message).toMatch(new RegExp(`Interrupted by ${signal}`));
       expect(existsSync(lock)).toBe(false);
-      const next = await h.cli({ tab, timeout: 3_000, steps: [{ pageFunction: 'document.title' }] });
+      // The lock is gone (above), so the next command does not wait on it: it answers well within
+      // its timeout however slow the machine is to start the CLI.
+      const next = await h.cli({ tab, timeout: 10_000, steps: [{ pageFunction: 'document.title' }] });
       expect(next.out, next.stdout).toMatchObject({ status: 'ok', steps: [{ output: { value: 'held' } }] });
-      expect(next.ms).toBeLessThan(3_000);
+      expect(next.ms).toBeLessThan(10_000);
     },
     60_000,
   );

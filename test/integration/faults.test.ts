@@ -120,26 +120,37 @@ describe('faults', () => {
 
   it('honours a per-step timeout on an infinite loop', async () => {
     const tab = await h.open('basic.html');
-    const r = await h.cli({ tab, steps: [{ pageFunction: '() => { while (true) {} }', timeout: 2_000 }] });
+    // A first step takes the start-up and attach (they count against the first step's timeout).
+    const r = await h.cli({
+      tab,
+      steps: [{ pageFunction: '1' }, { pageFunction: '() => { while (true) {} }', timeout: 2_000 }],
+    });
     expect(r.code).toBe(1);
-    expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'TimeoutError' });
-    expect(r.ms).toBeLessThan(5_000);
+    expect(r.out.steps[1], r.stdout).toMatchObject({ status: 'error', errorType: 'TimeoutError' });
+    expect(r.out.steps[1].error).toMatch(/2000ms/);
+    // The 2 s held, not the 30 s default: a bound on the step, not on the machine's speed.
+    expect(r.ms).toBeLessThan(15_000);
     const next = await h.cli({ tab, steps: [{ pageFunction: '1 + 1' }] });
     expect(next.out.steps?.[0].output).toEqual({ type: 'number', value: 2 });
   });
 
   it('times out a goto whose page never finishes loading, naming the load event', async () => {
     const tab = await h.open('basic.html');
-    const r = await h.cli({ tab, steps: [{ goto: { url: `${h.baseUrl}/never` }, timeout: 2_000 }] });
+    // A first step takes the start-up and attach (they count against the first step's timeout).
+    const r = await h.cli({
+      tab,
+      steps: [{ pageFunction: '1' }, { goto: { url: `${h.baseUrl}/never` }, timeout: 2_000 }],
+    });
     expect(r.code).toBe(1);
     expect(r.out.status).toBe('error');
-    expect(r.out.steps[0]).toMatchObject({ errorType: 'TimeoutError' });
+    expect(r.out.steps[1], r.stdout).toMatchObject({ errorType: 'TimeoutError' });
     // The call log says how far it got and what was still loading (issue 17).
-    expect(r.out.steps[0].error).toBe(
+    // A timer that fires late on a loaded machine names the time that really passed as well.
+    expect(r.out.steps[1].error.replace(/^Timed out after \d+ms \(timeout 2000ms\)/, 'Timed out after 2000ms')).toBe(
       `Timed out after 2000ms waiting for the load event of ${h.baseUrl}/never. Call log: ` +
         `navigation to ${h.baseUrl}/never started (HTTP 200); the document at ${h.baseUrl}/never reached no load event yet; 1 request in flight: ${h.baseUrl}/never`,
     );
-    expect(r.ms).toBeLessThan(6_000);
+    expect(r.ms).toBeLessThan(15_000); // the 2 s held, not the 30 s default
     const next = await h.cli({ tab, steps: [{ goto: `${h.baseUrl}/page2.html` }, { pageFunction: 'document.title' }] });
     expect(next.out.status).toBe('ok');
     expect(next.out.steps[1].output).toEqual({ type: 'string', value: 'Second page' });
@@ -153,8 +164,20 @@ describe('faults', () => {
     );
     expect(r.out.status, r.stdout.slice(0, 500)).toBe('ok');
     expect(r.stdout.length).toBeLessThan(16_384); // the inline snapshot is capped; long text runs are cut
+    // The look after the steps has its own few seconds (AUTO_SCREENSHOT_TIMEOUT_MS), whatever the
+    // step's timeout: on a loaded machine 50 MB may not be read in them, and the answer says so.
+    // Then the agent's next move, an explicit snapshot with a long timeout, is held to the bound.
+    let file = r.out.fullSnapshot as string | undefined;
+    if (!file) {
+      expect(r.out.warning, r.stdout.slice(0, 500)).toMatch(
+        /^The page could not be read after the steps \(.*\): no context, snapshot or changes this time; the steps themselves are done/,
+      );
+      const snap = await h.cli({ tab, steps: [{ snapshot: true, timeout: 60_000 }] }, { timeoutMs: 90_000 });
+      expect(snap.out.status, snap.stdout.slice(0, 500)).toBe('ok');
+      file = snap.out.steps[0].output.path as string;
+    }
     // Text runs are cut at 1,000 characters: the full snapshot of 50 MB of text stays a few MB.
-    expect(statSync(r.out.fullSnapshot).size).toBeLessThan(10 * 1024 * 1024);
+    expect(statSync(file).size).toBeLessThan(10 * 1024 * 1024);
     const next = await h.cli({ tab, steps: [{ click: '#top' }] });
     expect(next.out.status).toBe('ok');
   }, 120_000);
@@ -289,13 +312,15 @@ describe('faults', () => {
         { timeout: 15_000 },
       )
       .toBe('Looping');
-    const r = await h.cli({ tab, timeout: 3_000, steps: [{ pageFunction: '1' }] });
+    // 5 s, of which start-up takes at most a few on a loaded machine: the page gets the second of
+    // its own it needs before its silence is called a block (a shorter chance says "slow", not "blocked").
+    const r = await h.cli({ tab, timeout: 5_000, steps: [{ pageFunction: '1' }] });
     expect(r.code).toBe(1);
     expect(r.out.error).toMatchObject({ type: 'CONNECTION' });
     expect(r.out.error.message).toMatch(
-      /^The tab did not answer within 3000ms: it is blocked, most likely by a JavaScript dialog .* or by its own script stuck in a loop/,
+      /^The tab did not answer within 5000ms: it is blocked, most likely by a JavaScript dialog .* or by its own script stuck in a loop/,
     );
-    expect(r.ms).toBeLessThan(10_000);
+    expect(r.ms).toBeLessThan(15_000);
     const closed = await h.cli({ steps: [{ closeTab: tab }] });
     expect(closed.out).toMatchObject({ status: 'ok', steps: [{ output: { closed: tab } }] });
     const fresh = await h.open('basic.html');
