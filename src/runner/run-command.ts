@@ -157,10 +157,10 @@ async function lookAgainInFrame(run: Run, step: ValidatedStep): Promise<void> {
   if (!upTo.every((s) => s.action === 'frame' || s.def.readOnly)) return;
   const tab = run.session.tab;
   if (!tab || run.before?.frameId === tab.page.frame?.frameId) return;
+  // A command that chooses another frame later (back to the top) keeps the look it has.
+  if (run.cmd.steps.slice(upTo.length).some((s) => s.action === 'frame')) return;
   const before = await captureBefore(tab);
-  // The top's look at out-of-process frames stays: a command that goes back to the top tells their changes.
-  const oopifs = run.before?.oopifs;
-  run.before = before && { ...before, frameChosen: true, ...(oopifs ? { oopifs } : {}) };
+  run.before = before && { ...before, frameChosen: true };
 }
 
 /** Dialogs that opened during a step say which (SPEC §19.2: none goes unreported). */
