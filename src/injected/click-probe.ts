@@ -203,15 +203,21 @@ export function focusedDeep(): Element | null {
       doc = null;
     }
     const inner = doc?.activeElement;
-    if (!doc || !inner || inner === doc.body || inner === doc.documentElement) break;
+    if (!doc || !inner || onBody(inner)) break;
     el = inner;
     for (let root = el && shadowOf(el); root?.activeElement; root = shadowOf(el!)) el = root.activeElement;
   }
   return el;
 }
 
+/**
+ * Focus rests on the document, not on something that takes keys: no element, <html>, or a <body>
+ * that is not itself an editor (TinyMCE's and CKEditor's iframes edit a contenteditable body).
+ */
 export function onBody(el: Element | null): boolean {
-  return !el || el.localName === 'body' || el.localName === 'html';
+  if (!el) return true;
+  if (el.localName === 'html') return el.ownerDocument.designMode !== 'on';
+  return el.localName === 'body' && !(el as HTMLElement).isContentEditable && el.ownerDocument.designMode !== 'on';
 }
 
 /** Starts watching for effects of the next action (on `handle`'s element when given). */
