@@ -27,12 +27,10 @@ describe('Excalidraw (issue 14 item 15)', () => {
       'excalidraw.html',
       'window.excalidrawAPI && document.querySelector("canvas.interactive")',
     );
-    // As an agent does: find the tool in the snapshot, click its ref.
-    const found = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'Rectangle', role: 'radio' } }] });
-    const ref = found.out.steps?.[0]?.output?.matches?.[0]?.ref;
-    expect(ref, found.stdout).toBeTruthy();
-    const tool = await h.cli({ tab, steps: [{ click: { ref } }] });
+    // The tool is a hidden <input type=radio aria-label="Rectangle"> drawn by its <label>: by its name.
+    const tool = await h.cli({ tab, steps: [{ click: { text: 'Rectangle' } }] });
     expect(tool.out.status, tool.stdout).toBe('ok');
+    expect(tool.out.steps[0].output.target).toBe('radio "Rectangle"');
     expect(await h.value(tab, 'excalidrawAPI.getAppState().activeTool.type')).toBe('rectangle');
     const r = await h.cli({ tab, steps: [{ drag: { source: { x: 300, y: 200 }, target: { x: 450, y: 300 } } }] });
     expect(r.out.status, r.stdout).toBe('ok');
@@ -129,5 +127,19 @@ describe('TinyMCE (issue 13)', () => {
     expect(JSON.stringify(r.out.changes)).toMatch(/Hello world, typed here/);
     await h.cli({ tab, steps: [{ frame: 'top' }] });
     expect(await h.value(tab, 'tinymce.activeEditor.getContent()')).toBe('<p>Hello world, typed here</p>');
+  });
+
+  it('types from the top page into the editor a click put focus in, and names the editor as what took the keys', async () => {
+    const tab = await openReady('tinymce.html', 'window.tinymce?.activeEditor?.initialized');
+    const r = await h.cli({
+      tab,
+      steps: [{ click: { selector: 'iframe.tox-edit-area__iframe' } }, { press: 'Control+End' }, { type: '!' }],
+    });
+    expect(r.out.status, r.stdout).toBe('ok');
+    // A trusted click, received inside the frame: no element.click() fallback on the <iframe>.
+    expect(r.out.steps[0].output).toMatchObject({ method: 'cdp', targetReceived: true });
+    expect(r.out.steps[2].output.target).toBe('textbox "Rich Text Area"');
+    expect(JSON.stringify(r.out.changes)).toMatch(/Hello!/);
+    expect(await h.value(tab, 'tinymce.activeEditor.getContent()')).toBe('<p>Hello!</p>');
   });
 });
