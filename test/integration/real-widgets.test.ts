@@ -70,6 +70,27 @@ describe('FullCalendar', () => {
       '2026-03-10T10:00:00.000Z',
     ]);
     expect(await h.value(tab, '__drops')).toEqual(['2026-03-10T10:00:00.000Z']);
+    // Again by names, as an agent writes it: the event by its text onto the 11:00 slot. FullCalendar's
+    // slot table is aria-hidden, so the target waits out its timeout and is auto-forced (said in a warning).
+    const again = await h.cli({
+      tab,
+      steps: [
+        {
+          drag: {
+            source: { text: 'Standup' },
+            target: { selector: 'td.fc-timegrid-slot-lane[data-time="11:00:00"]' },
+            timeout: 1500,
+          },
+        },
+      ],
+    });
+    expect(again.out.status, again.stdout).toBe('ok');
+    expect(again.out.steps[0].output.dropped, again.stdout).toBe(true);
+    expect(again.out.steps[0].warning).toMatch(/auto-forced: .* is aria-hidden/);
+    expect(again.stdout).not.toMatch(/html5|ignored the drag|did not move/);
+    expect(await h.value(tab, 'calendar.getEvents().map((e) => e.start.toISOString())')).toEqual([
+      '2026-03-10T11:00:00.000Z',
+    ]);
   });
 });
 
