@@ -135,12 +135,15 @@ async function perform(
   return { method: g.native ? 'html5' : 'mouse', intercepted: intercept };
 }
 
+/** How long a drop that showed nothing yet is watched for a late re-render (as clicks wait for a reaction). */
+const DROP_WAIT_MS = 150;
+
 /** What a drop that navigated away did: plainly something. */
 const NAVIGATED: DragReport = { dragstarts: 0, drops: 1, moved: true, targetChanged: true, valueChanged: false };
 
 async function readEffect(page: Page, deadline: Deadline): Promise<DragReport> {
   try {
-    return await inPage(page, (rt) => rt.drag.readDragProbe(), undefined, deadline, 'the effect of the drop');
+    return await inPage(page, (rt, ms) => rt.drag.readDragProbe(ms), DROP_WAIT_MS, deadline, 'the effect of the drop');
   } catch (err) {
     if (isContextDestroyed(err)) return NAVIGATED;
     throw err;

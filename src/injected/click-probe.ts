@@ -98,14 +98,41 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
     const on = onTarget(e);
     state.move = { on, ...(!on && e.target instanceof Element ? { hit: describeElement(e.target) } : {}) };
   };
+  // A click on a same-origin <iframe> goes to the document inside it (TinyMCE's editing area):
+  // every trusted event there is on the target, and nothing there is swallowed.
+  const inner = frameWindow(target);
+  const innerListener = (e: Event): void => {
+    if (!e.isTrusted) return;
+    state.seen.push(e.type);
+    if (verdict === undefined) verdict = /down$/.test(e.type) ? 'reached' : 'missed';
+    if (verdict === 'reached') state.reached.push(e.type);
+  };
+  const innerMove = (e: Event): void => {
+    if (e.isTrusted) state.move = { on: true };
+  };
   for (const t of types) window.addEventListener(t, listener, { capture: true });
   window.addEventListener('pointermove', onMove, { capture: true });
+  for (const t of types) inner?.addEventListener(t, innerListener, { capture: true });
+  inner?.addEventListener('pointermove', innerMove, { capture: true });
   state.off = () => {
     for (const t of types) window.removeEventListener(t, listener, { capture: true });
     window.removeEventListener('pointermove', onMove, { capture: true });
+    for (const t of types) inner?.removeEventListener(t, innerListener, { capture: true });
+    inner?.removeEventListener('pointermove', innerMove, { capture: true });
   };
   probeSlot().probe = state;
   return true;
+}
+
+/** The window inside a same-origin <iframe>/<frame>, if `el` is one. */
+function frameWindow(el: Element): Window | undefined {
+  if (el.localName !== 'iframe' && el.localName !== 'frame') return undefined;
+  try {
+    const w = (el as HTMLIFrameElement).contentWindow;
+    return w?.document ? w : undefined;
+  } catch {
+    return undefined; // cross-origin
+  }
 }
 
 export function disarmClickProbe(): void {
@@ -203,15 +230,21 @@ export function focusedDeep(): Element | null {
       doc = null;
     }
     const inner = doc?.activeElement;
-    if (!doc || !inner || inner === doc.body || inner === doc.documentElement) break;
+    if (!doc || !inner || onBody(inner)) break;
     el = inner;
     for (let root = el && shadowOf(el); root?.activeElement; root = shadowOf(el!)) el = root.activeElement;
   }
   return el;
 }
 
+/**
+ * Focus rests on the document, not on something that takes keys: no element, <html>, or a <body>
+ * that is not itself an editor (TinyMCE's and CKEditor's iframes edit a contenteditable body).
+ */
 export function onBody(el: Element | null): boolean {
-  return !el || el.localName === 'body' || el.localName === 'html';
+  if (!el) return true;
+  if (el.localName === 'html') return el.ownerDocument.designMode !== 'on';
+  return el.localName === 'body' && !(el as HTMLElement).isContentEditable && el.ownerDocument.designMode !== 'on';
 }
 
 /** Starts watching for effects of the next action (on `handle`'s element when given). */

@@ -145,13 +145,25 @@ export function armDragProbe(sourceHandle: number | undefined, targetHandle: num
   dragProbeSlot().probe = probe;
 }
 
-/** After the drop (and one frame for the page to lay out): what the drag changed. */
-export async function readDragProbe(): Promise<DragReport> {
+/**
+ * After the drop (and one frame for the page to lay out): what the drag changed. A page that renders
+ * the drop later (FullCalendar re-renders its event after pointerup) gets up to `waitMs` to show it.
+ */
+export async function readDragProbe(waitMs = 0): Promise<DragReport> {
   const probe = dragProbeSlot().probe;
   if (!probe) return { dragstarts: 0, drops: 0, moved: false, targetChanged: false, valueChanged: false };
   probe.off();
   dragProbeSlot().probe = undefined;
   await nextFrame();
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const r = dropEffect(probe);
+    if (r.moved || r.targetChanged || r.valueChanged || r.drops > 0 || Date.now() >= until) return r;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+function dropEffect(probe: DragProbe): DragReport {
   const s = probe.source;
   const r = s?.getBoundingClientRect();
   const shifted =

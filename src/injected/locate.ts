@@ -154,7 +154,7 @@ export function textGroup(el: Element): number {
   if (el.matches('a[href]')) return 1;
   if (
     el.matches(
-      '[role=button], [role=link], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=checkbox], [role=radio], [role=switch], [role=treeitem]',
+      '[role=button], [role=link], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=checkbox], [role=radio], [role=switch], [role=treeitem], input[type=checkbox], input[type=radio]',
     )
   )
     return 2;
@@ -165,6 +165,12 @@ export function textGroup(el: Element): number {
   const pointer = (e: Element | null): boolean => !!e && getComputedStyle(e).cursor === 'pointer';
   if (pointer(el) && !pointer(el.parentElement)) return 3;
   return 4;
+}
+
+/** A checkbox or radio drawn by its <label> (the input itself hidden, as Excalidraw's tool icons): the label is what shows. */
+function shownByLabel(el: Element): boolean {
+  if (!isHtml(el, 'input') || !/^(checkbox|radio)$/.test(el.type)) return false;
+  return Array.from(el.labels ?? []).some((l) => isVisible(l));
 }
 
 export function findByText(root: Document | Element, text: string, exact: boolean): Element | undefined {
@@ -184,7 +190,7 @@ export function findByText(root: Document | Element, text: string, exact: boolea
     const own = (el as HTMLElement).innerText ?? el.textContent ?? '';
     let score = textScore(own, text, exact);
     if (group < 4) score = Math.max(score, textScore(accessibleName(el, roleOf(el)), text, exact));
-    if (!score || !isVisible(el)) continue;
+    if (!score || !(isVisible(el) || shownByLabel(el))) continue;
     if (group === 4) {
       leafMatches.add(el);
       continue;
