@@ -40,6 +40,17 @@ const originOf = (url: string): string => {
   }
 };
 
+/**
+ * A frame's origin: Chrome's `securityOrigin`, but an `about:srcdoc` or `about:blank` frame, which
+ * Chrome reports as "://", has its parent's (TinyMCE's editor is such a frame: same-origin).
+ */
+const frameOrigin = (f: Protocol.Page.Frame, parentOrigin?: string): string =>
+  f.securityOrigin && f.securityOrigin !== '://'
+    ? f.securityOrigin
+    : f.url.startsWith('about:') && parentOrigin
+      ? parentOrigin
+      : originOf(f.url);
+
 /** Tracks default execution contexts per (session, frame); install before Runtime.enable. */
 export class FrameContexts {
   readonly #contexts = new Map<string, number>();
@@ -116,18 +127,19 @@ export class Frames {
   async list(deadline: Deadline): Promise<FrameInfo[]> {
     await this.attachChildren(deadline);
     const out: FrameInfo[] = [];
-    const topOrigin = originOf((await this.#top.send('Page.getFrameTree')).frameTree.frame.url);
-    const add = (node: Protocol.Page.FrameTree, depth: number, parentId?: string): void => {
+    const topOrigin = frameOrigin((await this.#top.send('Page.getFrameTree')).frameTree.frame);
+    const add = (node: Protocol.Page.FrameTree, depth: number, parentId?: string, parentOrigin?: string): void => {
       const f = node.frame;
+      const origin = frameOrigin(f, parentOrigin);
       out.push({
         frameId: f.id,
         url: f.url + (f.urlFragment ?? ''),
         depth,
         ...(f.name ? { name: f.name } : {}),
         ...(parentId ? { parentId } : {}),
-        ...(depth > 0 && originOf(f.url) !== topOrigin ? { crossOrigin: true as const } : {}),
+        ...(depth > 0 && origin !== topOrigin ? { crossOrigin: true as const } : {}),
       });
-      for (const c of node.childFrames ?? []) add(c, depth + 1, f.id);
+      for (const c of node.childFrames ?? []) add(c, depth + 1, f.id, origin);
     };
     add((await this.#top.send('Page.getFrameTree')).frameTree, 0);
     for (const child of this.#children.values()) {
@@ -148,10 +160,22 @@ export class Frames {
     const topTree = (await this.#top.send('Page.getFrameTree')).frameTree;
     const topUrl = topTree.frame.url;
     if (frameId === topTree.frame.id) return { frameId, session: this.#top, url: topUrl, crossOrigin: false };
-    const findIn = (node: Protocol.Page.FrameTree): Protocol.Page.Frame | undefined =>
-      node.frame.id === frameId ? node.frame : (node.childFrames ?? []).map(findIn).find(Boolean);
+    const topOrigin = frameOrigin(topTree.frame);
+    // The frame with its origin (an about: frame's is its parent's).
+    const findIn = (
+      node: Protocol.Page.FrameTree,
+      parentOrigin?: string,
+    ): [Protocol.Page.Frame, string] | undefined => {
+      const origin = frameOrigin(node.frame, parentOrigin);
+      if (node.frame.id === frameId) return [node.frame, origin];
+      for (const c of node.childFrames ?? []) {
+        const found = findIn(c, origin);
+        if (found) return found;
+      }
+      return undefined;
+    };
     const local = findIn(topTree);
-    if (local) return this.#inSession(this.#top, frameId, local.url, topUrl);
+    if (local) return this.#inSession(this.#top, frameId, local[0].url, local[1] !== topOrigin);
     await this.attachChildren(deadline);
     const child = this.#children.get(frameId);
     if (child)
@@ -162,7 +186,7 @@ export class Frames {
         () => undefined,
       );
       const nested = tree && findIn(tree);
-      if (nested) return this.#inSession(c.session, frameId, nested.url, topUrl);
+      if (nested) return this.#inSession(c.session, frameId, nested[0].url, nested[1] !== topOrigin);
     }
     throw new ExecutionError(
       `No frame ${frameId} in this tab (it was removed or the page navigated). List frames with {"frame": {"list": true}}.`,
@@ -175,13 +199,13 @@ export class Frames {
     return t.contextId === undefined ? undefined : (this.#contexts.get(t.session, t.frameId) ?? t.contextId);
   }
 
-  #inSession(session: CdpSession, frameId: string, url: string, topUrl: string): FrameTarget {
+  #inSession(session: CdpSession, frameId: string, url: string, crossOrigin: boolean): FrameTarget {
     const contextId = this.#contexts.get(session, frameId);
     if (contextId === undefined)
       throw new ExecutionError(`Frame ${frameId} has no document yet (it is still loading); retry in a moment.`, {
         category: 'frame',
       });
-    return { frameId, session, contextId, url, crossOrigin: originOf(url) !== originOf(topUrl) };
+    return { frameId, session, contextId, url, crossOrigin };
   }
 
   /** Top-viewport offset of `frameId`'s content box: the boxes of its <iframe> owners, summed up the chain. */

@@ -148,6 +148,11 @@ describe('TinyMCE (issue 13)', () => {
     expect(JSON.stringify(r.out.changes)).toMatch(/Hello world, typed here/);
     await h.cli({ tab, steps: [{ frame: 'top' }] });
     expect(await h.value(tab, 'tinymce.activeEditor.getContent()')).toBe('<p>Hello world, typed here</p>');
+    // TinyMCE's iframe is of the page's own origin (the page reads its document): not told as cross-origin.
+    expect(await h.value(tab, 'document.querySelector("iframe.tox-edit-area__iframe").contentDocument !== null')).toBe(
+      true,
+    );
+    expect(r.out.steps[0].output.crossOrigin).toBeUndefined();
   });
 
   it('types from the top page into the editor a click put focus in, and names the editor as what took the keys', async () => {
