@@ -58,7 +58,7 @@ interface Run {
 }
 
 const tabState = (tab: AttachedTab): string =>
-  JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame, tab.entry.world]);
+  JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame, tab.entry.world, tab.entry.frameRefs]);
 
 /** The run's state and its session, which starts watching the tab (console, state) when one is attached. */
 function startRun(cmd: Command): Run {
@@ -157,6 +157,8 @@ async function lookAgainInFrame(run: Run, step: ValidatedStep): Promise<void> {
   if (!upTo.every((s) => s.action === 'frame' || s.def.readOnly)) return;
   const tab = run.session.tab;
   if (!tab || run.before?.frameId === tab.page.frame?.frameId) return;
+  // A cross-origin frame the top's look already watches: its changes are told under its frame.
+  if (run.before?.oopifs?.some((o) => o.target.frameId === tab.page.frame?.frameId)) return;
   const before = await captureBefore(tab);
   run.before = before && { ...before, frameChosen: true };
 }
@@ -238,6 +240,7 @@ async function saveTabState(watch: TabWatch): Promise<void> {
       snapshotHashes: entry.snapshotHashes,
       frame: entry.frame,
       world: entry.world,
+      frameRefs: entry.frameRefs,
     });
   } catch {
     // Refs still work in this document; only the cross-document counter floor is lost.
