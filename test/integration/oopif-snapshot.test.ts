@@ -44,6 +44,34 @@ async function cdpOn(pick: (t: Target) => boolean, method: string, params: objec
   }
 }
 
+/** Commands in turn on one socket; a command's `[, , key]` takes the previous answer's `key` as its contextId. */
+async function cdpOnMany(pick: (t: Target) => boolean, calls: [string, object, string?][]): Promise<any> {
+  const target = (await targets()).find(pick);
+  if (!target) throw new Error('no such target');
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((r) => ws.on('open', r));
+  const send = (id: number, method: string, params: object): Promise<any> =>
+    new Promise((resolve, reject) => {
+      const on = (d: WebSocket.RawData) => {
+        const m = JSON.parse(d.toString());
+        if (m.id !== id) return;
+        ws.off('message', on);
+        if (m.error) reject(new Error(JSON.stringify(m.error)));
+        else resolve(m.result);
+      };
+      ws.on('message', on);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  try {
+    let last: any;
+    for (const [i, [method, params, key]] of calls.entries())
+      last = await send(i + 1, method, key ? { ...params, contextId: last[key] } : params);
+    return last;
+  } finally {
+    ws.close();
+  }
+}
+
 const frameIs = (part: string) => (t: Target) => t.type === 'iframe' && t.url.includes(part);
 const pageIs = (part: string) => (t: Target) => t.type === 'page' && t.url.includes(part);
 const valueIn = async (pick: (t: Target) => boolean, expression: string): Promise<any> =>
@@ -93,6 +121,21 @@ describe('cross-origin frames in the snapshot', () => {
     // One frame prefix for the frame; the host's own refs stay plain.
     expect(new Set(ours.map((o) => o.ref.replace(/s.*/, ''))).size).toBe(1);
     expect(yaml).toMatch(/button "Top button" \[ref=s\d+e\d+\]/);
+    // The <iframe> is marked with its frame's id in our isolated world only: the page's own world
+    // sees nothing (Chrome hands back our world by its name; the frame's id is Chrome's own).
+    const host = pageIs('xframes.html');
+    const payId = (await targets()).find(frameIs('xframe-pay.html'))! as Target & { id: string };
+    expect(await valueIn(host, 'document.getElementById("pay").__cdpSkillFrameId')).toBeUndefined();
+    const { frameTree } = await cdpOn(host, 'Page.getFrameTree');
+    const tag = await cdpOnMany(host, [
+      ['Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'cdp-skill' }],
+      [
+        'Runtime.evaluate',
+        { expression: 'document.getElementById("pay").__cdpSkillFrameId', returnByValue: true },
+        'executionContextId',
+      ],
+    ]);
+    expect(tag.result.value).toBe(payId.id);
   });
 
   it('acts by frame refs in later calls: the frame changes, the host page does not', async () => {
@@ -129,7 +172,12 @@ describe('cross-origin frames in the snapshot', () => {
   });
 
   it('fills at most 5 frames, counts the rest, and skips a zero-size frame', async () => {
-    const tab = await h.open('xframes-many.html');
+    const opened = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/xframes-many.html`, port: h.port } }] });
+    expect(opened.out.status, opened.stdout).toBe('ok');
+    const tab: string = opened.out.tab;
+    // The first answer's view holds the frames' lines within the inline budget (~4 KB).
+    expect(refLines(frameSection(opened.out.viewportSnapshot, 'Ad 1')).length).toBe(3);
+    expect(Buffer.byteLength(opened.out.viewportSnapshot)).toBeLessThanOrEqual(4_096);
     const r = await h.cli({ tab, steps: [{ snapshot: {} }] });
     expect(r.out.status, r.stdout).toBe('ok');
     const yaml: string = r.out.steps[0].output.yaml;
