@@ -99,16 +99,17 @@ async function inRefFrame<T>(
   session: CommandSession,
   run: () => Promise<T>,
 ): Promise<T> {
-  const framed = refTargets(step.params).filter((t) => FRAME_REF.test(t.ref));
+  const all = refTargets(step.params);
+  const framed = all.filter((t) => FRAME_REF.test(t.ref));
   if (!framed.length) return run();
   const tab = session.requireTab();
   const { page } = tab;
-  const parts = framed.map((t) => ({ t, ...splitFrameRef(tab.entry, t.ref)! }));
+  const parts = framed.map((t) => ({ t, given: t.ref, ...splitFrameRef(tab.entry, t.ref)! }));
   const frameId = parts[0]!.frameId;
-  if (!frameId || parts.some((p) => p.frameId !== frameId))
+  if (!frameId || parts.some((p) => p.frameId !== frameId) || all.length > framed.length)
     throw new StaleElementError(
       frameId
-        ? `Refs of two frames in one step (${framed.map((t) => t.ref).join(', ')}): one frame per step.`
+        ? `Refs of two frames in one step (${all.map((t) => t.ref).join(', ')}): one frame per step.`
         : `Ref ${framed[0]!.ref} names a frame this tab no longer knows; take a new snapshot.`,
       { category: 'stale-ref' },
     );
@@ -126,10 +127,20 @@ async function inRefFrame<T>(
   page.frame = target;
   try {
     return await run();
+  } catch (err) {
+    // Told with the ref the agent gave, and without the hint to leave a frame it never chose.
+    if (err instanceof Error) {
+      for (const p of parts) err.message = err.message.replace(new RegExp(`\\b${p.ref}\\b`, 'g'), p.given);
+      err.message = err.message.replace(
+        / \(searched the frame .*goes back to the page\)/,
+        ` (in the frame ${target.url})`,
+      );
+    }
+    throw err;
   } finally {
     page.frame = saved;
     // The agent's ref stays as given (a retry of the same step routes again).
-    for (const p of parts) p.t.ref = `f${tab.entry.frameRefs!.indexOf(frameId) + 1}${p.ref}`;
+    for (const p of parts) p.t.ref = p.given;
   }
 }
 

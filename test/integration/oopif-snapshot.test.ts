@@ -165,6 +165,20 @@ describe('cross-origin frames in the snapshot', () => {
     const top = await h.cli({ tab, steps: [{ click: '#top-button' }] });
     expect(top.out.status, top.stdout).toBe('ok');
     expect(await valueIn(host, 'window.__events')).toEqual(['top']);
+    // Hover by a frame ref reaches the frame's own element.
+    await valueIn(
+      pay,
+      'window.__over = []; document.getElementById("pay-button").addEventListener("mouseover", (e) => __over.push(e.isTrusted)); 1',
+    );
+    const hovered = await h.cli({ tab, steps: [{ hover: ref('Pay now') }] });
+    expect(hovered.out.status, hovered.stdout).toBe('ok');
+    expect(await valueIn(pay, 'window.__over')).toContain(true);
+    // An element the frame removed: the error names the ref as the agent gave it.
+    await valueIn(pay, 'document.getElementById("save").closest("label").remove(); 1');
+    const gone = await h.cli({ tab, steps: [{ click: { ref: ref('Save card'), timeout: 500 } }] });
+    expect(gone.out.status).toBe('error');
+    expect(gone.out.steps[0].error).toContain(ref('Save card'));
+    expect(gone.out.steps[0].error).not.toContain('goes back to the page');
     // A frame ref the tab never handed out is stale, not a guess.
     const unknown = await h.cli({ tab, steps: [{ click: 'f9s1e1' }] });
     expect(unknown.out.status).toBe('error');
