@@ -123,8 +123,7 @@ export async function fillFrameSlots(
     return o.tree;
   };
   if (slots.some((s) => !s.frameId)) {
-    await page.frames.tagOwners(deadline);
-    const again = await snap(frame).catch(() => undefined);
+    const again = (await page.frames.tagOwners(deadline)) > 0 ? await snap(frame).catch(() => undefined) : undefined;
     if (again) {
       tree = again;
       slots = slotsOf(tree);

@@ -188,12 +188,14 @@ export class Frames {
   }
 
   /**
-   * Marks the <iframe> of every cross-origin frame, in our world of the document that holds it, with
+   * Marks the <iframe> of every child frame, in our world of the document that holds it, with
    * the frame's id (a property only our world sees): the snapshot then leaves a slot naming the
    * frame (injected/aria-snapshot.ts walkFrame) for its content. A frame that went is left unmarked.
    */
-  async tagOwners(deadline: Deadline): Promise<void> {
-    const frames = (await this.list(deadline)).filter((f) => f.crossOrigin && f.parentId);
+  async tagOwners(deadline: Deadline): Promise<number> {
+    // Every child frame: a sandboxed frame of the same URL is unreadable too (the tag is read only then).
+    const frames = (await this.list(deadline)).filter((f) => f.parentId);
+    let tagged = 0;
     await Promise.all(
       frames.map(async (f) => {
         try {
@@ -209,11 +211,13 @@ export class Frames {
               arguments: [{ value: f.frameId }],
             }),
           );
+          tagged++;
         } catch {
           // Gone or not answering: its slot stays unnamed and is left out.
         }
       }),
     );
+    return tagged;
   }
 
   /** Top-viewport offset of `frameId`'s content box: the boxes of its <iframe> owners, summed up the chain. */

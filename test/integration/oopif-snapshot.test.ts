@@ -211,6 +211,20 @@ describe('cross-origin frames in the snapshot', () => {
     expect(await valueIn(pageIs('xframes-many.html'), 'window.__hostInput')).toEqual([]);
   });
 
+  it('shows and acts in a sandboxed frame of the same URL origin (opaque: the host cannot read it)', async () => {
+    const tab = await h.open('xframes-sandbox.html');
+    const r = await h.cli({ tab, steps: [{ snapshot: {} }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    const ours = refLines(frameSection(r.out.steps[0].output.yaml, 'Sandboxed'));
+    const box = (t: Target) => t.type === 'iframe' && t.url.endsWith('/xframe-pay.html');
+    expect(ours.map(({ role, name }) => ({ role, name })).sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      (await chromeControls(box)).sort((a, b) => a.name.localeCompare(b.name)),
+    );
+    const click = await h.cli({ tab, steps: [{ click: ours.find((o) => o.name === 'Save card')!.ref }] });
+    expect(click.out.status, click.stdout).toBe('ok');
+    expect(await valueIn(box, 'document.getElementById("save").checked')).toBe(true);
+  });
+
   it('a page without frames makes no frame calls: no frame book in the tab', async () => {
     const tab = await h.open('actions.html');
     const r = await h.cli({ tab, steps: [{ snapshot: {} }, { click: '#save' }] });
