@@ -7,3 +7,12 @@ export { liftWrappers, shape, viewportOnly } from './shape.js';
 export type { Detail } from './shape.js';
 export { foldUnchanged, landmarkKey, UNCHANGED_NOTE } from './entries.js';
 export { capRuns, fitTree, headWithCount, VIEW_BUDGET_BYTES } from './budget.js';
+export {
+  fillFrameSlots,
+  hasFrameSlots,
+  knownFramePrefix,
+  splitFrameRef,
+  FRAME_REF,
+  MAX_SHOWN_FRAMES,
+} from './frames.js';
+export type { FrameBook, FramedTree } from './frames.js';

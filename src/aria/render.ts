@@ -50,6 +50,7 @@ export function nodeLine(n: AriaNode): string {
 export function renderTree(nodes: AriaNode[], indent = 0, out: string[] = []): string[] {
   const pad = '  '.repeat(indent);
   for (const n of nodes) {
+    if (n.role === 'oopif') continue; // a frame slot not filled (aria/frames.ts)
     out.push(`${pad}${nodeLine(n)}${n.children?.length ? ':' : ''}`);
     if (n.children?.length) renderTree(n.children, indent + 1, out);
   }

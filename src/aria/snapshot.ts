@@ -9,6 +9,7 @@ import type { AriaNode, SnapshotOptions } from '../injected/index.js';
 import type { Counters } from '../injected/index.js';
 import { renderYaml } from './render.js';
 import { shape, type Detail } from './shape.js';
+import { fillFrameSlots, hasFrameSlots, type FrameBook } from './frames.js';
 
 export const DEFAULT_INLINE_LIMIT = 9_000;
 
@@ -37,6 +38,8 @@ export async function takeSnapshot(
   options: TakeOptions,
   counters: Counters | undefined,
   deadline: Deadline,
+  /** The tab's frame book: cross-origin frames' content is filled in, its refs frame-qualified. */
+  book?: FrameBook,
 ): Promise<TakenSnapshot> {
   const opts: SnapshotOptions = {
     ...(options.root ? { root: options.root } : {}),
@@ -59,7 +62,14 @@ export async function takeSnapshot(
       throw new StepValidationError(`Invalid root selector "${options.root}": ${outcome.message}`);
     throw new ElementNotFoundError(`No element matches root "${options.root}"`);
   }
-  const tree = shape(outcome.tree, options.detail, options.viewportOnly);
+  let raw = outcome.tree;
+  let outCounters = outcome.counters;
+  if (book && hasFrameSlots(raw)) {
+    const framed = await fillFrameSlots(page, frame, raw, { ...opts, counters: outCounters }, book, deadline);
+    raw = framed.tree;
+    if (framed.counters) outCounters = framed.counters;
+  }
+  const tree = shape(raw, options.detail, options.viewportOnly);
   const yaml = renderYaml(tree, {
     ...(outcome.scope ? { scope: outcome.scope } : {}),
     ...(outcome.landmarks ? { landmarks: outcome.landmarks } : {}),
@@ -68,7 +78,7 @@ export async function takeSnapshot(
     tree,
     yaml,
     snapshotId: outcome.snapshotId,
-    counters: outcome.counters,
+    counters: outCounters,
     ...(outcome.truncated ? { truncated: true as const } : {}),
   };
 }

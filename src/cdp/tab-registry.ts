@@ -54,6 +54,8 @@ export interface TabEntry {
   counters?: { snapshot: number; element: number };
   /** Content hashes of recent agent snapshots by id, for snapshot {since}. */
   snapshotHashes?: Record<string, string>;
+  /** Cross-origin frames whose refs the agent was given: `f{i+1}s…e…` is in frameRefs[i] (aria/frames.ts). */
+  frameRefs?: string[];
   /** The frame steps run in (SPEC §13.2, §19.12), until {"frame": "top"} or a new top document. */
   frame?: { frameId: string; url: string };
   /**
@@ -113,7 +115,8 @@ function isEntry(v: unknown): v is TabEntry {
     ) &&
     optional(v.counters, (x) => isObject(x) && isInt(x.snapshot, 0) && isInt(x.element, 0)) &&
     optional(v.snapshotHashes, (x) => isObject(x) && Object.values(x).every((h) => typeof h === 'string')) &&
-    optional(v.frame, (x) => isObject(x) && typeof x.frameId === 'string' && typeof x.url === 'string')
+    optional(v.frame, (x) => isObject(x) && typeof x.frameId === 'string' && typeof x.url === 'string') &&
+    optional(v.frameRefs, (x) => Array.isArray(x) && x.every((f) => typeof f === 'string'))
   );
 }
 

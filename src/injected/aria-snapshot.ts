@@ -53,6 +53,11 @@ export interface AriaNode {
   interactive?: number;
   /** The element hosts a closed shadow root (its children are that root's content). */
   closed?: 1;
+  /**
+   * role "oopif": where an out-of-process frame's content goes (aria/frames.ts fills it in) — the
+   * frame's id once the Node side has tagged its <iframe>, absent until then.
+   */
+  frameId?: string;
 }
 
 export interface SnapshotOptions {
@@ -238,7 +243,13 @@ function walkShown(el: Element, style: CSSStyleDeclaration, depth: number, st: W
   if (!inline) pushText(out, ' ', false);
 }
 
-/** A same-origin frame's content, walked under its iframe node (cross-origin frames stay closed). */
+/** The property our world sets on an out-of-process frame's <iframe>: that frame's id (aria/frames.ts). */
+const FRAME_TAG = '__cdpSkillFrameId';
+
+/**
+ * A same-origin frame's content, walked under its iframe node. A cross-origin frame that shows
+ * (not zero-size) leaves a slot, filled on the Node side with the frame's own snapshot.
+ */
 export function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState, out: AriaNode[]): void {
   if (!st.opts.includeFrames) return;
   let doc: Document | null = null;
@@ -247,8 +258,15 @@ export function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState
   } catch {
     doc = null;
   }
-  if (!doc?.body) return;
   const box = frame.getBoundingClientRect();
+  if (!doc && frame.clientWidth > 0 && frame.clientHeight > 0) {
+    const id = (frame as unknown as Record<string, unknown>)[FRAME_TAG];
+    const slot: AriaNode = { role: 'oopif', ...(typeof id === 'string' ? { frameId: id } : {}) };
+    if (inClip(box, st.clip.clip, st.dx, st.dy)) slot.vp = 1;
+    out.push(slot);
+    return;
+  }
+  if (!doc?.body) return;
   const [dx, dy] = [st.dx, st.dy];
   const saved = { ...st.clip };
   st.dx = dx + box.left + frame.clientLeft;

@@ -6,6 +6,9 @@ import { ExecutionError, type Deadline } from '../common/index.js';
 import type { CdpSession, Connection, Protocol } from '../cdp/index.js';
 import type { IsolatedWorlds } from './worlds.js';
 
+/** The property our world sets on a cross-origin frame's <iframe> (injected/aria-snapshot.ts reads it). */
+const FRAME_TAG = '__cdpSkillFrameId';
+
 export interface FrameInfo {
   frameId: string;
   url: string;
@@ -206,6 +209,39 @@ export class Frames {
         category: 'frame',
       });
     return { frameId, session, contextId, url, crossOrigin };
+  }
+
+  /**
+   * Marks the <iframe> of every child frame, in our world of the document that holds it, with
+   * the frame's id (a property only our world sees): the snapshot then leaves a slot naming the
+   * frame (injected/aria-snapshot.ts walkFrame) for its content. A frame that went is left unmarked.
+   */
+  async tagOwners(deadline: Deadline): Promise<number> {
+    // Every child frame: a sandboxed frame of the same URL is unreadable too (the tag is read only then).
+    const frames = (await this.list(deadline)).filter((f) => f.parentId);
+    let tagged = 0;
+    await Promise.all(
+      frames.map(async (f) => {
+        try {
+          const { session } = await this.target(f.parentId!, deadline);
+          const send = <T>(p: Promise<T>): Promise<T> => deadline.race(p, "a cross-origin frame's <iframe>");
+          const { backendNodeId } = await send(session.send('DOM.getFrameOwner', { frameId: f.frameId }));
+          const executionContextId = await this.#worlds.contextId({ session, frameId: f.parentId! }, deadline);
+          const { object } = await send(session.send('DOM.resolveNode', { backendNodeId, executionContextId }));
+          await send(
+            session.send('Runtime.callFunctionOn', {
+              objectId: object.objectId!,
+              functionDeclaration: `function (id) { this.${FRAME_TAG} = id; }`,
+              arguments: [{ value: f.frameId }],
+            }),
+          );
+          tagged++;
+        } catch {
+          // Gone or not answering: its slot stays unnamed and is left out.
+        }
+      }),
+    );
+    return tagged;
   }
 
   /** Top-viewport offset of `frameId`'s content box: the boxes of its <iframe> owners, summed up the chain. */

@@ -17,8 +17,11 @@ import {
 } from '../page/index.js';
 import { isUnknownContext, type CdpSession, type TabEntry } from '../cdp/index.js';
 import {
+  fillFrameSlots,
   fitTree,
   foldUnchanged,
+  hasFrameSlots,
+  knownFramePrefix,
   headWithCount,
   liftWrappers,
   renderYaml,
@@ -219,7 +222,15 @@ async function framesViewChanges(tab: AttachedTab, before: BeforeCapture, deadli
           what: 'the changes in a cross-origin frame',
         });
         if (!d) return undefined;
-        for (const c of d.changes) c.frame = c.frame ? `${name} > ${c.frame}` : name;
+        // A ref in the frame is told as the agent has it (f2s1e7, from the frame's snapshot), else not at all.
+        const prefix = knownFramePrefix(tab.entry, target.frameId);
+        for (const c of d.changes) {
+          c.frame = c.frame ? `${name} > ${c.frame}` : name;
+          if (c.ref) {
+            if (prefix) c.ref = `${prefix}${c.ref}`;
+            else delete c.ref;
+          }
+        }
         return d as ObservedDiff;
       } catch {
         return undefined;
@@ -390,6 +401,24 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   // Out-of-process frames are told beside the top's changes (inside a chosen frame, its own diff is the answer).
   if (pageState?.view && opts.before?.oopifs && !inFrame)
     pageState.view = mergeDiffs(pageState.view, await framesViewChanges(tab, opts.before, deadline));
+  // Cross-origin frames' content under their frames, with refs an action routes there (aria/frames.ts).
+  const snap = pageState?.snapshot;
+  if (snap?.ok && snapOpts && hasFrameSlots(snap.tree)) {
+    try {
+      const framed = await fillFrameSlots(
+        page,
+        page.frame,
+        snap.tree,
+        { ...snapOpts, counters: snap.counters },
+        tab.entry,
+        deadline,
+      );
+      snap.tree = framed.tree;
+      if (framed.counters) snap.counters = framed.counters;
+    } catch {
+      // Best effort: the frames' slots are left out, the page's own snapshot stands.
+    }
+  }
   const out = await describe(tab, opts, pageState);
   // An answer without the page's context, snapshot or diff says why they are missing (a huge page,
   // a busy renderer or machine), rather than looking like a page with nothing to show.

@@ -58,7 +58,7 @@ interface Run {
 }
 
 const tabState = (tab: AttachedTab): string =>
-  JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame, tab.entry.world]);
+  JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame, tab.entry.world, tab.entry.frameRefs]);
 
 /** The run's state and its session, which starts watching the tab (console, state) when one is attached. */
 function startRun(cmd: Command): Run {
@@ -240,6 +240,7 @@ async function saveTabState(watch: TabWatch): Promise<void> {
       snapshotHashes: entry.snapshotHashes,
       frame: entry.frame,
       world: entry.world,
+      frameRefs: entry.frameRefs,
     });
   } catch {
     // Refs still work in this document; only the cross-document counter floor is lost.

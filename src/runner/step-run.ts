@@ -1,7 +1,9 @@
 // One step of a command: its hooks around its action within the step deadline, and its result
 // when it fails (params, failure context, a next step). run-command.ts strings these together.
 
-import { CdpSkillError, Deadline, pendingNow, TimeoutError } from '../common/index.js';
+import { CdpSkillError, Deadline, pendingNow, StaleElementError, TimeoutError } from '../common/index.js';
+import { FRAME_REF, splitFrameRef } from '../aria/index.js';
+import type { FrameTarget } from '../page/index.js';
 import type { StepContext } from '../steps/index.js';
 import type { CommandSession } from './command-session.js';
 import { gatherFailureContext, type StepFailureContext } from './diagnostics.js';
@@ -51,7 +53,7 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
 async function runAction(step: ValidatedStep, ctx: StepContext, session: CommandSession): Promise<StepRun> {
   const { hooks } = step;
   if (hooks?.readyWhen) await waitReady(session.requireTab().page, hooks.readyWhen, ctx.deadline);
-  const split = splitWarnings(await step.def.run(ctx, step.params));
+  const split = splitWarnings(await inRefFrame(step, ctx, session, () => step.def.run(ctx, step.params)));
   const { warning } = split;
   // Facts a lower layer noted on the deadline (the list it scrolled to find the target) join the output.
   const notes = ctx.deadline.notes();
@@ -76,6 +78,70 @@ async function runAction(step: ValidatedStep, ctx: StepContext, session: Command
     ...(warnings.length ? { warning: warnings.join('; ') } : {}),
     ...(observation ? { observation } : {}),
   };
+}
+
+/** The target objects ({by: 'ref', ref}) a step's parsed params hold. */
+function refTargets(v: unknown, out: { by: string; ref: string }[] = [], depth = 0): { by: string; ref: string }[] {
+  if (!v || typeof v !== 'object' || depth > 4) return out;
+  const o = v as Record<string, unknown>;
+  if (o.by === 'ref' && typeof o.ref === 'string') out.push(o as { by: string; ref: string });
+  else for (const x of Object.values(o)) refTargets(x, out, depth + 1);
+  return out;
+}
+
+/**
+ * A frame ref (`f2s3e7`, a cross-origin frame's element in the snapshot): the step runs in that
+ * frame, with the frame's own ref, as after a `frame` step; the frame steps ran in is restored after.
+ */
+async function inRefFrame<T>(
+  step: ValidatedStep,
+  ctx: StepContext,
+  session: CommandSession,
+  run: () => Promise<T>,
+): Promise<T> {
+  const all = refTargets(step.params);
+  const framed = all.filter((t) => FRAME_REF.test(t.ref));
+  if (!framed.length) return run();
+  const tab = session.requireTab();
+  const { page } = tab;
+  const parts = framed.map((t) => ({ t, given: t.ref, ...splitFrameRef(tab.entry, t.ref)! }));
+  const frameId = parts[0]!.frameId;
+  if (!frameId || parts.some((p) => p.frameId !== frameId) || all.length > framed.length)
+    throw new StaleElementError(
+      frameId
+        ? `Refs of two frames in one step (${all.map((t) => t.ref).join(', ')}): one frame per step.`
+        : `Ref ${framed[0]!.ref} names a frame this tab no longer knows; take a new snapshot.`,
+      { category: 'stale-ref' },
+    );
+  let target: FrameTarget;
+  try {
+    target = await page.frames.target(frameId, ctx.deadline);
+  } catch {
+    throw new StaleElementError(
+      `Ref ${framed[0]!.ref} is in a frame that is gone (the page navigated or removed it); take a new snapshot.`,
+      { category: 'stale-ref' },
+    );
+  }
+  const saved = page.frame;
+  for (const p of parts) p.t.ref = p.ref;
+  page.frame = target;
+  try {
+    return await run();
+  } catch (err) {
+    // Told with the ref the agent gave, and without the hint to leave a frame it never chose.
+    if (err instanceof Error) {
+      for (const p of parts) err.message = err.message.replace(new RegExp(`\\b${p.ref}\\b`, 'g'), p.given);
+      err.message = err.message.replace(
+        / \(searched the frame .*goes back to the page\)/,
+        ` (in the frame ${target.url})`,
+      );
+    }
+    throw err;
+  } finally {
+    page.frame = saved;
+    // The agent's ref stays as given (a retry of the same step routes again).
+    for (const p of parts) p.t.ref = p.given;
+  }
 }
 
 /** Runs a step whose time counts from `from` (the first step's includes the attach before it). */

@@ -86,6 +86,7 @@ defineStep<SnapshotParams>({
       { ...p, internal: false },
       tab.entry.counters,
       ctx.deadline,
+      tab.entry,
     );
     tab.entry.counters = snap.counters;
     const id = `s${snap.snapshotId}`;

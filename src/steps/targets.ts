@@ -5,7 +5,8 @@
 import type { TargetOptions, TargetSpec } from '../dom/index.js';
 import { describe, optBool, optNumber, optString, ParamError, type Obj } from './params.js';
 
-export const REF_PATTERN = /^s\d+e\d+$/;
+/** A ref: `s1e4`, or a cross-origin frame's `f2s1e4` (aria/frames.ts). */
+export const REF_PATTERN = /^(f\d+)?s\d+e\d+$/;
 export const TARGET_KEYS = [
   'selector',
   'ref',

@@ -159,8 +159,11 @@ describe('out-of-process frames', () => {
     expect(await pageValue('xframe-pay.html', 'document.getElementById("done").hidden', 'iframe')).toBe(false);
     const frameName = await pageValue('xframes.html', 'document.getElementById("pay").name');
     expect(r.out.changes.appeared).toContain(`in frame '${frameName}': status 'Payment accepted'`);
+    // The checkbox has the ref the frame's snapshot handed out (frame-qualified: f1s1e7).
+    const shown = readFileSync(r.out.fullSnapshot, 'utf8').match(/checkbox "Save card".*\[ref=(f\d+s\d+e\d+)\]/)?.[1];
+    expect(shown).toBeDefined();
     expect(r.out.changes.changed).toContainEqual({
-      of: `in frame '${frameName}': checkbox 'Save card'`,
+      ref: shown,
       field: 'checked',
       from: 'false',
       to: 'true',
