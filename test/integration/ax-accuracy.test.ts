@@ -1,8 +1,7 @@
 // Roles and names of every ref'd element agree with Chrome's own accessibility tree, except for
 // the deliberate differences listed here (each serves agents better than Chrome's internal role).
-import WebSocket from 'ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { cdpToPage, startHarness, type Harness } from './harness.js';
 
 /** Our role → Chrome's internal role where we choose an ARIA role agents know. */
 const DELIBERATE_ROLE: Record<string, string[]> = {
@@ -21,33 +20,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function cdp(
-  port: number,
-  url: string,
-): Promise<{ send: (m: string, p?: object) => Promise<any>; close: () => void }> {
-  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
-    url: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const ws = new WebSocket(list.find((t) => t.url === url)!.webSocketDebuggerUrl);
-  await new Promise((r) => ws.on('open', r));
-  let id = 0;
-  const pending = new Map<number, (v: any) => void>();
-  ws.on('message', (d) => {
-    const m = JSON.parse(d.toString());
-    pending.get(m.id)?.(m.result ?? m.error);
-    pending.delete(m.id);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve) => {
-        pending.set(++id, resolve);
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
-}
-
 it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html', 'names.html'])(
   'matches Chrome for every ref on %s',
   async (page) => {
@@ -57,7 +29,7 @@ it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html', 'names.ht
       ...(r.out.steps[0].output.yaml as string).matchAll(/^\s*- (\w+)(?: "((?:[^"\\]|\\.)*)")?.*\[ref=(s\d+e\d+)\]/gm),
     ].map((m) => ({ role: m[1]!, name: m[2] ? (JSON.parse(`"${m[2]}"`) as string) : '', ref: m[3]! }));
     expect(ours.length).toBeGreaterThan(3);
-    const client = await cdp(h.port, `${h.baseUrl}/${page}`);
+    const client = await cdpToPage(h.port, `${h.baseUrl}/${page}`);
     try {
       await client.send('DOM.getDocument', { depth: 0 });
       // Refs live in our isolated world (same name: Chrome hands back that world), not in the page's.
@@ -115,7 +87,7 @@ it('names from ::before/::after (Quill picker) and hints for controls with none'
   ])
     expect(yaml).toMatch(line);
   // A hint never stands in for a name: Chrome gives these elements none either.
-  const client = await cdp(h.port, `${h.baseUrl}/names.html`);
+  const client = await cdpToPage(h.port, `${h.baseUrl}/names.html`);
   try {
     const { root } = await client.send('DOM.getDocument', { depth: 0 });
     const axName = async (selector: string): Promise<string> => {

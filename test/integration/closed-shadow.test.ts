@@ -2,9 +2,8 @@
 // (test/fixtures/bundles/closed-lit.js). Snapshot, elementsAt and acting reach their content; names
 // are checked against Chrome's own accessibility tree and actions against the components' own state,
 // both read over this test's own CDP socket.
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { cdpToPage, startHarness, type CdpClient, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -14,47 +13,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-interface Cdp {
-  send: (method: string, params?: object) => Promise<any>;
-  /** A page expression's JSON value, in the page's own world. */
-  value: (expression: string) => Promise<any>;
-  close: () => void;
-}
-
-async function cdp(url: string): Promise<Cdp> {
-  const list = (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as {
-    url: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const ws = new WebSocket(list.find((t) => t.url === url)!.webSocketDebuggerUrl);
-  await new Promise((r) => ws.on('open', r));
-  let id = 0;
-  const pending = new Map<number, (v: any) => void>();
-  ws.on('message', (d) => {
-    const m = JSON.parse(d.toString());
-    pending.get(m.id)?.(m.result ?? m.error);
-    pending.delete(m.id);
-  });
-  const send = (method: string, params: object = {}): Promise<any> =>
-    new Promise((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return {
-    send,
-    value: async (expression) => {
-      const r = await send('Runtime.evaluate', { expression: `JSON.stringify(${expression})`, awaitPromise: true });
-      return JSON.parse(r.result.value);
-    },
-    close: () => ws.close(),
-  };
-}
-
 const PAGE = 'closed-shadow.html';
 
-async function openPage(): Promise<{ tab: string; client: Cdp }> {
+async function openPage(): Promise<{ tab: string; client: CdpClient }> {
   const tab = await h.open(PAGE);
-  const client = await cdp(`${h.baseUrl}/${PAGE}`);
+  const client = await cdpToPage(h.port, `${h.baseUrl}/${PAGE}`);
   await client.value(
     'Promise.all(["x-counter", "x-login", "x-outer", "x-inner"].map((n) => customElements.whenDefined(n)))',
   );
@@ -64,7 +27,7 @@ async function openPage(): Promise<{ tab: string; client: Cdp }> {
 }
 
 /** The top-viewport centre of the element Chrome finds by `match` in the pierced DOM tree. */
-async function centreOf(client: Cdp, match: (n: any) => boolean): Promise<{ x: number; y: number }> {
+async function centreOf(client: CdpClient, match: (n: any) => boolean): Promise<{ x: number; y: number }> {
   const { root } = await client.send('DOM.getDocument', { depth: -1, pierce: true });
   const found: any[] = [];
   const walk = (n: any): void => {
@@ -179,7 +142,7 @@ describe('closed shadow roots (item 14)', () => {
     const view: string = r.out.viewportSnapshot;
     expect(view).toMatch(/\[closed-shadow\]/);
     const ref = view.match(/button "Sign in" \[ref=(s\d+e\d+)\]/)![1]!;
-    const client = await cdp(`${h.baseUrl}/${PAGE}`);
+    const client = await cdpToPage(h.port, `${h.baseUrl}/${PAGE}`);
     try {
       const click = await h.cli({ tab, steps: [{ click: ref }] });
       expect(click.out.steps[0].output, click.stdout).toMatchObject({ method: 'cdp', targetReceived: true });

@@ -3,9 +3,8 @@
 // by this test from Chrome's own DOM snapshots (DOMSnapshot.captureSnapshot over its own socket,
 // elements known by backendNodeId): every line of `changes` must be true, and every visible
 // change must be listed or counted.
-import WebSocket from 'ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { cdpToPage, startHarness, type CdpClient, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,31 +14,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-type Send = (method: string, params?: object) => Promise<any>;
-
-async function cdp(port: number, url: string): Promise<{ send: Send; close: () => void }> {
-  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
-    url: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const ws = new WebSocket(list.find((t) => t.url === url)!.webSocketDebuggerUrl);
-  await new Promise((r) => ws.on('open', r));
-  let id = 0;
-  const pending = new Map<number, (v: any) => void>();
-  ws.on('message', (d) => {
-    const m = JSON.parse(d.toString());
-    pending.get(m.id)?.(m.result ?? m.error);
-    pending.delete(m.id);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve) => {
-        pending.set(++id, resolve);
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
-}
+type Send = CdpClient['send'];
 
 /** One tracked element as Chrome lays it out. */
 interface Seen {
@@ -183,7 +158,7 @@ const quotes = (line: string): string[] =>
 
 it('reports every visible change of 40 seeded random mutation batches, and nothing false', async () => {
   const tab = await h.open('diff-oracle.html');
-  const client = await cdp(h.port, `${h.baseUrl}/diff-oracle.html`);
+  const client = await cdpToPage(h.port, `${h.baseUrl}/diff-oracle.html`);
   const falseReports: string[] = [];
   const missed: string[] = [];
   let truths = 0;

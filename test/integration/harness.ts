@@ -174,3 +174,43 @@ export function execNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ stdo
     );
   });
 }
+
+/** The test's own CDP socket to one target: an independent look at the page, never through the CLI. */
+export interface CdpClient {
+  send: (method: string, params?: object) => Promise<any>;
+  /** A page expression's value (JSON-safe), evaluated in the page's own world and awaited. */
+  value: (expression: string) => Promise<any>;
+  close: () => void;
+}
+
+/** Opens a CdpClient on the page target at `url` (exactly) of the Chrome on `port`. */
+export async function cdpToPage(port: number, url: string): Promise<CdpClient> {
+  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    url: string;
+    webSocketDebuggerUrl: string;
+  }[];
+  const target = list.find((t) => t.url === url);
+  if (!target) throw new Error(`no target at ${url}`);
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((r) => ws.on('open', r));
+  let id = 0;
+  const pending = new Map<number, (v: any) => void>();
+  ws.on('message', (d) => {
+    const m = JSON.parse(d.toString());
+    pending.get(m.id)?.(m.result ?? m.error);
+    pending.delete(m.id);
+  });
+  const send = (method: string, params: object = {}): Promise<any> =>
+    new Promise((resolve) => {
+      pending.set(++id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return {
+    send,
+    value: async (expression) => {
+      const r = await send('Runtime.evaluate', { expression: `JSON.stringify(${expression})`, awaitPromise: true });
+      return r.result.value === undefined ? undefined : JSON.parse(r.result.value);
+    },
+    close: () => ws.close(),
+  };
+}
