@@ -4,9 +4,8 @@
 // the interactive snapshot drops wrappers of one element and the inline view lifts list items
 // around one element. The oracle is the page itself, read over this test's own CDP socket.
 import { readFileSync, statSync } from 'node:fs';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { cdpTo, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -18,25 +17,11 @@ afterAll(async () => {
 
 /** A page expression's value read over our own socket (the CLI's answers are not consulted). */
 async function pageValue(urlPart: string, expression: string, type = 'page'): Promise<any> {
-  const list = (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as {
-    url: string;
-    type: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const target = list.find((t) => t.type === type && t.url.includes(urlPart));
-  if (!target) throw new Error(`no tab at ${urlPart}`);
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((r) => ws.on('open', r));
+  const client = await cdpTo(h.port, (t) => t.type === type && t.url.includes(urlPart), urlPart);
   try {
-    return await new Promise((resolve) => {
-      ws.on('message', (d) => {
-        const m = JSON.parse(d.toString());
-        if (m.id === 1) resolve(m.result?.result?.value);
-      });
-      ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }));
-    });
+    return await client.value(expression);
   } finally {
-    ws.close();
+    client.close();
   }
 }
 

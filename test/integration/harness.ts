@@ -184,13 +184,23 @@ export interface CdpClient {
 }
 
 /** Opens a CdpClient on the page target at `url` (exactly) of the Chrome on `port`. */
-export async function cdpToPage(port: number, url: string): Promise<CdpClient> {
+export function cdpToPage(port: number, url: string): Promise<CdpClient> {
+  return cdpTo(port, (t) => t.url === url, url);
+}
+
+/** Opens a CdpClient on the first target of the Chrome on `port` that `pick` chooses (a page, an iframe…). */
+export async function cdpTo(
+  port: number,
+  pick: (t: { type: string; url: string }) => boolean,
+  what = 'the target asked for',
+): Promise<CdpClient> {
   const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    type: string;
     url: string;
     webSocketDebuggerUrl: string;
   }[];
-  const target = list.find((t) => t.url === url);
-  if (!target) throw new Error(`no target at ${url}`);
+  const target = list.find(pick);
+  if (!target) throw new Error(`no target at ${what}`);
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((r) => ws.on('open', r));
   let id = 0;

@@ -2,9 +2,8 @@
 // live region's "N results available…" chatter is told once, not in summary, transient and changed
 // over again; choosing an option tells the value change and the app's own message, checked against
 // the app's state read over this test's own CDP socket.
-import WebSocket from 'ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { cdpTo, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let tab: string;
@@ -17,24 +16,11 @@ afterAll(async () => {
 });
 
 async function appValue(expression: string): Promise<any> {
-  const list = (await (await fetch(`http://127.0.0.1:${h.port}/json/list`)).json()) as {
-    url: string;
-    type: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const target = list.find((t) => t.type === 'page' && t.url.includes('react-select.html'))!;
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((r) => ws.on('open', r));
+  const client = await cdpTo(h.port, (t) => t.type === 'page' && t.url.includes('react-select.html'));
   try {
-    return await new Promise((resolve) => {
-      ws.on('message', (d) => {
-        const m = JSON.parse(d.toString());
-        if (m.id === 1) resolve(m.result?.result?.value);
-      });
-      ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }));
-    });
+    return await client.value(expression);
   } finally {
-    ws.close();
+    client.close();
   }
 }
 
