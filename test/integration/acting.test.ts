@@ -1,8 +1,7 @@
 // Acting on what real apps are built from (issue 14): Shoelace web components and Tom Select, served
 // from node_modules. Every claim is checked against the app's own state, not read back from our answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { startHarness, type Harness } from './harness.js';
+import { cdpTo, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -221,16 +220,15 @@ describe('clicks inside iframes (item 3)', () => {
         expect(r.out.steps[i].output, r.stdout).toMatchObject({ clicked: true, method: 'cdp', targetReceived: true });
       // The apps' own records, read over this test's own CDP sockets: the out-of-process payment
       // frame's button got exactly one trusted click, the details frame's one, the host's content none.
-      const tabs = await targets(h.port);
-      const host = await cdpTo(tabs.find((t) => t.type === 'page' && t.url.endsWith('/xframes.html'))!);
-      const pay = await cdpTo(tabs.find((t) => t.type === 'iframe' && t.url.includes('/xframe-pay.html'))!);
+      const host = await cdpTo(h.port, (t) => t.type === 'page' && t.url.endsWith('/xframes.html'));
+      const pay = await cdpTo(h.port, (t) => t.type === 'iframe' && t.url.includes('/xframe-pay.html'));
       try {
-        expect(await pay.eval('[window.__pay, document.getElementById("done").hidden]')).toEqual([
+        expect(await pay.value('[window.__pay, document.getElementById("done").hidden]')).toEqual([
           { trusted: 1, untrusted: 0 },
           false,
         ]);
         expect(
-          await host.eval('[document.getElementById("same").contentWindow.__events, window.__hostInput, scrollY > 0]'),
+          await host.value('[document.getElementById("same").contentWindow.__events, window.__hostInput, scrollY > 0]'),
         ).toEqual([['child'], [], true]);
       } finally {
         host.close();
@@ -266,43 +264,6 @@ describe('clicks inside iframes (item 3)', () => {
     expect(got.untrusted).toBe(1);
   });
 });
-
-/** The page and frame targets of this test's Chrome. */
-async function targets(port: number): Promise<{ type: string; url: string; webSocketDebuggerUrl: string }[]> {
-  return (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
-    type: string;
-    url: string;
-    webSocketDebuggerUrl: string;
-  }[];
-}
-
-/** This test's own CDP socket to a target: evaluates expressions in its page's world. */
-async function cdpTo(t: {
-  webSocketDebuggerUrl: string;
-}): Promise<{ eval: (e: string) => Promise<any>; close: () => void }> {
-  const ws = new WebSocket(t.webSocketDebuggerUrl);
-  await new Promise((r) => ws.on('open', r));
-  let id = 0;
-  const pending = new Map<number, (v: any) => void>();
-  ws.on('message', (d) => {
-    const m = JSON.parse(d.toString());
-    pending.get(m.id)?.(m.result ?? m.error);
-    pending.delete(m.id);
-  });
-  const send = (method: string, params: object): Promise<any> =>
-    new Promise((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return {
-    eval: async (expression) => {
-      const r = await send('Runtime.evaluate', { expression: `JSON.stringify(${expression})`, returnByValue: true });
-      if (typeof r.result?.value !== 'string') throw new Error(`evaluating ${expression}: ${JSON.stringify(r)}`);
-      return JSON.parse(r.result.value);
-    },
-    close: () => ws.close(),
-  };
-}
 
 describe('frames by name at any depth (item 8)', () => {
   it('finds a grandchild and a sibling frame by name, right after a goto, and suggests the frameId of a near name', async () => {
