@@ -1,7 +1,7 @@
 // Roles and names of every ref'd element agree with Chrome's own accessibility tree, except for
 // the deliberate differences listed here (each serves agents better than Chrome's internal role).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cdpToPage, startHarness, type Harness } from './harness.js';
+import { axNodeOfRef, cdpToPage, startHarness, type Harness } from './harness.js';
 
 /** Our role → Chrome's internal role where we choose an ARIA role agents know. */
 const DELIBERATE_ROLE: Record<string, string[]> = {
@@ -42,16 +42,7 @@ it.each(['aria.html', 'changes.html', 'rerender.html', 'actions.html', 'names.ht
         'undefined',
       );
       for (const { role, name, ref } of ours) {
-        const { result } = await client.send('Runtime.evaluate', {
-          expression: `window.__ariaRefs.get(${JSON.stringify(ref)})`,
-          contextId,
-        });
-        const { node } = await client.send('DOM.describeNode', { objectId: result.objectId });
-        const { nodes } = await client.send('Accessibility.getPartialAXTree', {
-          backendNodeId: node.backendNodeId,
-          fetchRelatives: false,
-        });
-        const ax = nodes[0];
+        const ax = await axNodeOfRef(client, contextId, ref);
         const chromeRole: string = ax.role?.value;
         const chromeName: string = ax.name?.value ?? '';
         if (!DELIBERATE_ROLE[role]?.includes(chromeRole))

@@ -3,7 +3,7 @@
 // are checked against Chrome's own accessibility tree and actions against the components' own state,
 // both read over this test's own CDP socket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cdpToPage, startHarness, type CdpClient, type Harness } from './harness.js';
+import { axNodeOfRef, cdpToPage, startHarness, type CdpClient, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -79,16 +79,8 @@ describe('closed shadow roots (item 14)', () => {
         worldName: 'cdp-skill',
       });
       for (const { role, name, ref } of ours) {
-        const { result } = await client.send('Runtime.evaluate', {
-          expression: `window.__ariaRefs.get(${JSON.stringify(ref)})`,
-          contextId,
-        });
-        const { node } = await client.send('DOM.describeNode', { objectId: result.objectId });
-        const { nodes } = await client.send('Accessibility.getPartialAXTree', {
-          backendNodeId: node.backendNodeId,
-          fetchRelatives: false,
-        });
-        expect(`${ref} ${nodes[0].role?.value} "${nodes[0].name?.value ?? ''}"`).toBe(`${ref} ${role} "${name}"`);
+        const ax = await axNodeOfRef(client, contextId, ref);
+        expect(`${ref} ${ax.role?.value} "${ax.name?.value ?? ''}"`).toBe(`${ref} ${role} "${name}"`);
       }
       // And the full tree has what we show inside the closed roots.
       const { nodes: all } = await client.send('Accessibility.getFullAXTree');

@@ -224,3 +224,20 @@ export async function cdpTo(
     close: () => ws.close(),
   };
 }
+
+/**
+ * Chrome's own accessibility node for one of our refs: the element the ref map (in the `cdp-skill`
+ * isolated world `contextId`) holds for `ref`, looked up in Chrome's AX tree by its backend node.
+ */
+export async function axNodeOfRef(client: CdpClient, contextId: number, ref: string): Promise<any> {
+  const { result } = await client.send('Runtime.evaluate', {
+    expression: `window.__ariaRefs.get(${JSON.stringify(ref)})`,
+    contextId,
+  });
+  const { node } = await client.send('DOM.describeNode', { objectId: result.objectId });
+  const { nodes } = await client.send('Accessibility.getPartialAXTree', {
+    backendNodeId: node.backendNodeId,
+    fetchRelatives: false,
+  });
+  return nodes[0];
+}
