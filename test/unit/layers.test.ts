@@ -90,7 +90,9 @@ it('opens network connections only in cdp/discovery.ts and cdp/websocket.ts', ()
 it('reads and writes the chosen frame only inside page/', () => {
   const tab = readFileSync(join(SRC, 'page/tab.ts'), 'utf8');
   // No public field, accessor or Proxy that would hand the chosen frame to other layers.
-  expect(tab).not.toMatch(/^\s+(public\s+)?(readonly\s+)?frame[?!]?\s*:[^,]*;\s*$|\bget frame\(|\bset frame\(|new Proxy\(/m);
+  expect(tab).not.toMatch(
+    /^\s+(public\s+)?(readonly\s+)?frame[?!]?\s*:[^,]*;\s*$|\bget frame\(|\bset frame\(|new Proxy\(/m,
+  );
   const users = files(SRC)
     .filter((f) => !/\/(page|injected)\//.test(f))
     .flatMap((f) =>
