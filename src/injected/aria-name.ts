@@ -4,6 +4,7 @@
 import { allowsNameFromContent, roleOf } from './aria-role.js';
 import { isHtml } from './dom-describe.js';
 import { shadowOf } from './closed-shadow.js';
+import { isSecretField, REDACTED } from '../shared/index.js';
 
 /** Names longer than this are cut, ending in "…" (documented in SKILL.md). */
 export function nameMaxLength(): number {
@@ -35,43 +36,17 @@ export function isInlineDisplay(el: Element): boolean {
   return display === 'inline' || display === 'contents';
 }
 
-/**
- * Whether a field's name, id or label says it holds a secret (DECISIONS: token, api key, secret,
- * otp, cvc/cvv, card number, pin; and the password family). Words are split at camelCase, `_`,
- * `-`, `.` and brackets, so `cardPin` and `api_key` match but `spinner`, `shipping` or `author` do
- * not. Pure: common/secrets.ts says the same on the Node side (a unit test keeps them agreeing).
- */
-export function isSecretText(text: string): boolean {
-  const words = ` ${text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')} `;
-  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(
-    words,
-  );
-}
-
-/**
- * A field whose value is a secret (DECISIONS): type=password; autocomplete current-password,
- * new-password, one-time-code or cc-*; or a name, id or label that says so (isSecretText). A plain
- * search box is not one. Its value is shown as •••• everywhere and never echoed.
- */
+/** A field whose value is a secret, by the one rule (shared/secrets.ts): never shown, never echoed. */
 export function isSecretInput(el: HTMLInputElement): boolean {
-  if (el.type === 'password') return true;
-  if (/^(checkbox|radio|submit|button|reset|image|file|range|color|date|datetime-local|month|week|time)$/.test(el.type))
-    return false;
-  const autocomplete = (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
-  if (
-    autocomplete.some(
-      (t) => t === 'current-password' || t === 'new-password' || t === 'one-time-code' || t.startsWith('cc-'),
-    )
-  )
-    return true;
   const labels = Array.from(el.labels ?? [])
     .map((l) => l.textContent ?? '')
     .join(' ');
-  return isSecretText(`${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`.slice(0, 500));
+  return isSecretField({
+    type: el.type,
+    autocomplete: el.getAttribute('autocomplete') ?? '',
+    role: roleOf(el),
+    words: `${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`,
+  });
 }
 
 /** The value an embedded control contributes to a name or shows after a colon. */
@@ -82,7 +57,7 @@ export function controlValue(el: Element, role: string): string | undefined {
       .join(', ');
   }
   if (isHtml(el, 'input')) {
-    if (isSecretInput(el)) return el.value ? '••••' : '';
+    if (isSecretInput(el)) return el.value ? REDACTED : '';
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider')
       return el.value;
     return undefined;

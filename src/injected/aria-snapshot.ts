@@ -7,6 +7,7 @@ import { isInteractiveRole, isLandmarkRole, roleOf } from './aria-role.js';
 import { isHtml, isVisible } from './dom-describe.js';
 import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
 import { hasClosedRoot, shadowOf } from './closed-shadow.js';
+import { FRAME_TAG } from '../shared/index.js';
 import {
   clipAbove,
   type ClipState,
@@ -242,9 +243,6 @@ function walkShown(el: Element, style: CSSStyleDeclaration, depth: number, st: W
   out.push(node);
   if (!inline) pushText(out, ' ', false);
 }
-
-/** The property our world sets on an out-of-process frame's <iframe>: that frame's id (aria/frames.ts). */
-const FRAME_TAG = '__cdpSkillFrameId';
 
 /**
  * A same-origin frame's content, walked under its iframe node. A cross-origin frame that shows

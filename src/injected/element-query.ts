@@ -12,6 +12,7 @@ import { nodeStates } from './aria-states.js';
 import { isVisible } from './dom-describe.js';
 import { roundedBox } from './ref-box.js';
 import { deepElements, recycledAs, refFor, shownOf, skillState, syncCounters } from './ref-map.js';
+import { REDACTED, type CssQuery, type QueryOutput, type QuerySpec, type RoleQuery } from '../shared/index.js';
 
 /** Per-evaluation caches: roles and names are computed once per element. */
 export interface RefContext {
@@ -21,28 +22,6 @@ export interface RefContext {
   names: Map<Element, string>;
 }
 
-export type QueryOutput = string | string[] | { attribute: string | string[] };
-export interface CssQuery {
-  kind: 'css';
-  selector: string;
-  limit: number;
-  output: QueryOutput;
-  clean: boolean;
-  metadata: boolean;
-}
-export interface RoleQuery {
-  kind: 'role';
-  roles: string[];
-  name?: string;
-  nameExact?: boolean;
-  nameRegex?: string;
-  level?: number;
-  checked?: boolean | 'mixed';
-  disabled?: boolean;
-  countOnly: boolean;
-  limit: number;
-}
-export type QuerySpec = CssQuery | RoleQuery;
 export type QueryFailure = {
   ok: false;
   reason: 'invalid-selector' | 'invalid-pattern';
@@ -157,7 +136,7 @@ export function valueMaxLength(mode: string): number {
 
 /** A form control's value (passwords masked, as in snapshots), else the value attribute. */
 export function fieldValue(el: Element): string | null {
-  if (el instanceof HTMLInputElement) return isSecretInput(el) ? (el.value ? '••••' : '') : el.value;
+  if (el instanceof HTMLInputElement) return isSecretInput(el) ? (el.value ? REDACTED : '') : el.value;
   if (
     el instanceof HTMLTextAreaElement ||
     el instanceof HTMLSelectElement ||

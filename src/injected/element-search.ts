@@ -12,18 +12,8 @@ import { cachedName, cachedRole, deepList, parentOrHost, refContext, refOf } fro
 import { elementFromPointThroughRoots, shadowOf } from './closed-shadow.js';
 import { roundedBox } from './ref-box.js';
 import { syncCounters } from './ref-map.js';
+import type { SearchCriteria } from '../shared/index.js';
 
-export interface SearchCriteria {
-  text?: string;
-  pattern?: string;
-  role?: string;
-  exact: boolean;
-  limit: number;
-  context: number;
-  near?: { x: number; y: number; radius: number };
-  maxDepth: number;
-  maxElements: number;
-}
 export interface SearchMatch {
   path: string;
   role: string;

@@ -9,6 +9,7 @@ import { isInteractiveRole, roleOf } from './aria-role.js';
 import { isVisible } from './dom-describe.js';
 import { cachedName, cachedRole, deepList, refContext, refOf } from './element-query.js';
 import { deepElements, syncCounters } from './ref-map.js';
+import { editDistance } from '../shared/index.js';
 
 export interface FailureContextRequest {
   /** What the failing step looked for (text, label, words of a selector or a ref's name). */
@@ -49,19 +50,6 @@ export function normaliseTerm(s: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
-}
-
-/** Levenshtein distance (two rows). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /**

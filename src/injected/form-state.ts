@@ -6,6 +6,7 @@ import { accessibleName, collapseSpace } from './aria-name.js';
 import { roleOf } from './aria-role.js';
 import { isHtml, selectorFor } from './dom-describe.js';
 import { describeElement, heldElement } from './locate.js';
+import { REDACTED } from '../shared/index.js';
 
 export interface FieldState {
   selector: string;
@@ -126,7 +127,7 @@ export function fieldState(el: Element, group: Element[]): FieldState {
   } else if (type === 'file') {
     value = Array.from(f.files ?? []).map((file) => file.name);
   } else if (isHtml(el, 'input') && isSecretInput(el)) {
-    value = f.value ? '\u2022\u2022\u2022\u2022' : ''; // a secret: never echoed, not even its length
+    value = f.value ? REDACTED : ''; // a secret: never echoed, not even its length
   } else {
     value = clip(String(f.value ?? ''));
   }

@@ -3,6 +3,7 @@ import { effectSlot } from './effect-probe.js';
 import { isSecretInput } from './aria-name.js';
 import { isHtml, isVisible, selectorFor } from './dom-describe.js';
 import { shadowOf } from './closed-shadow.js';
+import { REDACTED } from '../shared/index.js';
 
 export interface ActiveElementInfo {
   tag: string;
@@ -73,7 +74,7 @@ export function describeActiveElement(): ActiveElementInfo | undefined {
   if (isHtml(el, 'input') || isHtml(el, 'textarea')) {
     if (isHtml(el, 'input')) info.type = el.type;
     // Never echo a secret back into the agent's transcript.
-    info.value = isHtml(el, 'input') && isSecretInput(el) && el.value ? '••••' : el.value.slice(0, 200);
+    info.value = isHtml(el, 'input') && isSecretInput(el) && el.value ? REDACTED : el.value.slice(0, 200);
     if (el.placeholder) info.placeholder = el.placeholder;
   }
   return info;

@@ -9,6 +9,7 @@ import { cssMatches, describeElement, preferVisible } from './locate.js';
 import { resolveRef } from './ref-map.js';
 import { serializeErrorText } from './serialize.js';
 import { pageValue } from './hook-value.js';
+import { isRef } from '../shared/index.js';
 
 export type PipelineOp =
   | { op: 'fill' | 'type'; find: string; value: string }
@@ -59,7 +60,7 @@ export function pipelineStop(reason: PipelineFailureReason, message: string): Pi
 }
 
 export function pipelineFind(target: string): Element {
-  if (/^s\d+e\d+$/.test(target)) {
+  if (isRef(target)) {
     const r = resolveRef(target);
     if (r.ok) return r.el;
     throw pipelineStop(

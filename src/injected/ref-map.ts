@@ -5,6 +5,7 @@ import { roleOf } from './aria-role.js';
 import { cssEscapeIdent, isShadowRoot, isVisible, selectorFor, textSnippet } from './dom-describe.js';
 import { virtualScrollerOf } from './virtual-scroll.js';
 import { shadowOf } from './closed-shadow.js';
+import { isRef, refElementNumber, refName } from '../shared/index.js';
 
 export interface RefMeta {
   role: string;
@@ -182,7 +183,7 @@ export function refFor(el: Element, role: string, name: string, sid: number, ord
       return existing;
     }
   }
-  const ref = `s${sid}e${++s.elementCounter}`;
+  const ref = refName(sid, ++s.elementCounter);
   s.refs.set(ref, el);
   s.byElement.set(el, ref);
   const meta: RefMeta = { role, name, ordinal };
@@ -265,8 +266,8 @@ function showingAgain(meta: RefMeta, old: Element): Element | undefined {
 }
 
 export function resolveRef(ref: string): RefResolution {
-  const m = /^s(\d+)e(\d+)$/.exec(ref);
-  if (!m) return { ok: false, reason: 'malformed' };
+  const element = refElementNumber(ref);
+  if (element === undefined) return { ok: false, reason: 'malformed' };
   const s = skillState();
   const el = s.refs.get(ref);
   const meta = s.meta.get(ref);
@@ -281,7 +282,7 @@ export function resolveRef(ref: string): RefResolution {
     return { ok: true, el: again, reResolved: true };
   }
   if (!meta) {
-    return { ok: false, reason: Number(m[2]) <= s.firstElement ? 'earlier-page' : 'unknown' };
+    return { ok: false, reason: element <= s.firstElement ? 'earlier-page' : 'unknown' };
   }
   const found = reResolve(meta);
   if (!found) return { ok: false, reason: 'stale', role: meta.role, name: meta.name };
@@ -324,7 +325,7 @@ export function refsView(): Map<string, Element> {
     get(target, prop) {
       if (prop === 'get') return lookup;
       if (prop === 'has') return (ref: unknown) => resolveRef(String(ref)).ok;
-      if (typeof prop === 'string' && /^s\d+e\d+$/.test(prop)) return lookup(prop);
+      if (typeof prop === 'string' && isRef(prop)) return lookup(prop);
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -2,9 +2,8 @@
 // `{ type, value }`; inside it JSON-safe values are plain JSON, and only what JSON cannot carry is
 // tagged where it occurs (`{ $type: 'undefined' }`, `{ $type: 'number', value: 'NaN' }`, …).
 //
-// Self-contained on purpose: no other page function is called, so this module can be installed in
-// the page's main world (pageFunction) as well as in our own. Elements are described by the
-// `element` option (the runtime passes one that hands out refs); without it, by tag, id and text.
+// It calls no other page module: elements are described by the `element` option (the runtime passes
+// one that hands out refs); without it, by tag, id and text.
 //
 // Limits: arrays 100 items, objects 50 keys, Map/Set 50 entries, strings 2,000 characters inside a
 // value (50,000 at the top), 5,000 values in all. A cut array ends with `{ $truncated: <left out> }`,
@@ -12,6 +11,7 @@
 // containers below `maxDepth` (default 6) are expanded, deeper ones are `{ $type: 'maxDepth' }`.
 // Type checks are brand checks or `Object.prototype.toString` tags, never `instanceof` alone, so
 // values from other frames serialize the same; DOM values are recognised by shape.
+import { MAX_STRING_CHARS } from '../shared/index.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** A value JSON cannot carry, in place: `$type` names it. */
@@ -53,8 +53,8 @@ export function serializeValue(value: unknown, options: SerializeOptions | numbe
   };
   // A page may return megabytes (issue 15 item 7): cut here, before it crosses the wire.
   if (typeof value === 'string') {
-    return value.length > 50_000
-      ? { type: 'string', value: `${value.slice(0, 50_000)}…`, length: value.length, truncated: true }
+    return value.length > MAX_STRING_CHARS
+      ? { type: 'string', value: `${value.slice(0, MAX_STRING_CHARS)}…`, length: value.length, truncated: true }
       : { type: 'string', value };
   }
   const inner = serializeNested(value, 0, state);

@@ -11,53 +11,21 @@ import { skillState } from './ref-map.js';
 import { armMutationClock } from './view-settle.js';
 import { viewSlot, walkView } from './view-walk.js';
 import type { ViewUnit, ViewWalk } from './view-walk.js';
-
-export type ViewChangeKind =
-  | 'appeared'
-  | 'gone'
-  | 'leftView'
-  | 'enteredView'
-  | 'text'
-  | 'moved'
-  | 'reordered'
-  | 'state'
-  | 'rows';
-
-export interface ViewChange {
-  kind: ViewChangeKind;
-  role: string;
-  label: string;
-  ref?: string;
-  /** text: old/new text; moved: old/new position (1-based); state: old/new value; rows: old/new count. */
-  from?: string;
-  to?: string;
-  field?: string;
-  /** Units inside it that changed the same way (a dialog that appeared with its fields). */
-  inside?: number;
-  /** rows/reordered: the first row or item's text now. */
-  first?: string;
-  frame?: string;
-  live?: 1;
-  /** Read by screen readers, not shown on screen. */
-  sr?: 1;
-  /** Next to the element the steps acted on. */
-  near?: 1;
-}
-
-export interface ViewDiff {
-  changes: ViewChange[];
-  counts: Partial<Record<ViewChangeKind, number>>;
-  /** Header/menu/footer/sidebar landmarks on screen before and after with nothing changed inside: `role|name`. */
-  unchanged: string[];
-  truncated?: true;
-}
+import { STATE_FIELDS, type ObservedChange, type ObservedDiff, type ObservedKind } from '../shared/index.js';
 
 interface Found {
-  change: ViewChange;
+  change: ObservedChange;
   el: Element;
 }
 
-// Page functions are installed one by one from their source: constants live inside them.
+/** Changes listed per kind; the rest are only counted. */
+const PER_KIND = 60;
+/** Events that mark the element the steps act on. */
+const ACTING_EVENTS = ['pointerdown', 'keydown', 'input', 'dragstart'];
+/** The landmarks that frame a page (header, menu, footer, sidebar), by role and by the elements that have them. */
+const FRAME_ROLES = ',banner,navigation,contentinfo,complementary,';
+const FRAME_LANDMARKS =
+  'header, nav, footer, aside, [role=banner], [role=navigation], [role=contentinfo], [role=complementary]';
 
 /** Before the steps: walks the view and listens for the element the steps act on. */
 export function viewStart(): void {
@@ -71,16 +39,15 @@ export function viewStart(): void {
     const t = e.composedPath()[0];
     if (t && (t as Node).nodeType === 1) slot.acted = t as Element;
   };
-  const types = ['pointerdown', 'keydown', 'input', 'dragstart'];
-  for (const t of types) document.addEventListener(t, note, true);
+  for (const t of ACTING_EVENTS) document.addEventListener(t, note, true);
   slot.stop = () => {
-    for (const t of types) document.removeEventListener(t, note, true);
+    for (const t of ACTING_EVENTS) document.removeEventListener(t, note, true);
     slot.stop = undefined;
   };
 }
 
 /** After the steps: what changed since viewStart (undefined when no before-walk was taken). */
-export function viewChanges(): ViewDiff | undefined {
+export function viewChanges(): ObservedDiff | undefined {
   const slot = viewSlot();
   const before = slot.before;
   slot.stop?.();
@@ -90,9 +57,8 @@ export function viewChanges(): ViewDiff | undefined {
   const found: Found[] = [...compareUnits(before, after), ...findMoves(before, after)];
   const kept = foldTables(rollUp(dropLabels(cancelRerenders(found))), before, after);
   const acted = slot.acted?.isConnected ? slot.acted : undefined;
-  const PER_KIND = 60;
-  const counts: ViewDiff['counts'] = {};
-  const changes: ViewChange[] = [];
+  const counts: ObservedDiff['counts'] = {};
+  const changes: ObservedChange[] = [];
   for (const { change, el } of kept) {
     // Focus landing on the element clicked or typed into is expected, not news.
     if (change.field === 'focused' && acted && (el === acted || el.contains(acted))) continue;
@@ -119,16 +85,13 @@ export function viewChanges(): ViewDiff | undefined {
 
 /** Header, menu, footer and sidebar landmarks on screen, outermost only. */
 export function frameLandmarks(): Element[] {
-  const ROLES = ',banner,navigation,contentinfo,complementary,';
-  const all = Array.from(
-    document.querySelectorAll(
-      'header, nav, footer, aside, [role=banner], [role=navigation], [role=contentinfo], [role=complementary]',
-    ),
-  ).filter((el) => ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el));
+  const all = Array.from(document.querySelectorAll(FRAME_LANDMARKS)).filter(
+    (el) => FRAME_ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el),
+  );
   return all.filter((el) => !all.some((other) => other !== el && other.contains(el)));
 }
 
-export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
+export function describeUnit(u: ViewUnit, kind: ObservedKind): ObservedChange {
   return {
     kind,
     role: u.role,
@@ -189,7 +152,7 @@ export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   if (b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
   else if (b.label !== a.label && (a.states || a.role === 'img'))
     out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
-  for (const field of ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'focused']) {
+  for (const field of STATE_FIELDS) {
     const from = b.states?.[field];
     const to = a.states?.[field];
     if (from !== to)
@@ -214,7 +177,7 @@ export function keepFocusGain(found: Found[], focusedNow: boolean): Found[] {
 
 /** A re-render replaces elements with equal ones: a gone and an appeared unit that read the same cancel out. */
 export function cancelRerenders(found: Found[]): Found[] {
-  const sig = (c: ViewChange): string => `${c.role}|${c.label}|${c.frame ?? ''}`;
+  const sig = (c: ObservedChange): string => `${c.role}|${c.label}|${c.frame ?? ''}`;
   const appeared = new Map<string, Found[]>();
   for (const f of found)
     if (f.change.kind === 'appeared') {
@@ -238,7 +201,7 @@ export function cancelRerenders(found: Found[]): Found[] {
  * text, with its ref) says it; the label alone would be the same words again.
  */
 export function dropLabels(found: Found[]): Found[] {
-  const moving = new Map<Element, ViewChangeKind>();
+  const moving = new Map<Element, ObservedKind>();
   for (const f of found) moving.set(f.el, f.change.kind);
   return found.filter((f) => {
     if (f.el.localName !== 'label' || f.change.role !== 'text') return true;

@@ -231,7 +231,7 @@ async function framesViewChanges(tab: AttachedTab, before: BeforeCapture, deadli
             else delete c.ref;
           }
         }
-        return d as ObservedDiff;
+        return d;
       } catch {
         return undefined;
       }

@@ -18,7 +18,8 @@ import {
 import { categoryOf, classify, FAILURE_CATEGORIES } from '../../src/runner/failure.js';
 import { nextStep, retarget, type NextStepInput } from '../../src/runner/next-step.js';
 import { searchTerm, selectorWords } from '../../src/runner/diagnostics.js';
-import { editDistance, matchScore, normaliseTerm } from '../../src/injected/failure-context.js';
+import { matchScore, normaliseTerm } from '../../src/injected/failure-context.js';
+import { editDistance } from '../../src/shared/index.js';
 
 describe('categoryOf', () => {
   it('maps every error class to its category', () => {
@@ -231,6 +232,30 @@ describe('near-match scoring', () => {
     expect(normaliseTerm('submitBtn')).toBe('submit btn');
     expect(normaliseTerm('  Submit__order-now ')).toBe('submit order now');
     expect(editDistance('kitten', 'sitting')).toBe(3);
+  });
+
+  it('measures edit distance as the full Levenshtein table does (seeded random pairs)', () => {
+    const table = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i + j));
+      for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++)
+          d[i]![j] = Math.min(
+            d[i - 1]![j]! + 1,
+            d[i]![j - 1]! + 1,
+            d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+          );
+      return d[a.length]![b.length]!;
+    };
+    let seed = 26;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const word = (): string => Array.from({ length: next(9) }, () => 'abcAé'[next(5)]).join('');
+    for (let i = 0; i < 300; i++) {
+      const [a, b] = [word(), word()];
+      expect(editDistance(a, b), `${a} → ${b}`).toBe(table(a, b));
+    }
   });
 
   it('scores per SPEC §16.3, with typos in between', () => {
