@@ -7,31 +7,26 @@ import { shadowOf } from './closed-shadow.js';
 import { isSecretField, REDACTED } from '../shared/index.js';
 
 /** Names longer than this are cut, ending in "…" (documented in SKILL.md). */
-export function nameMaxLength(): number {
-  return 100;
-}
+const NAME_MAX_CHARS = 100;
 
 /** Text runs longer than this are cut, ending in "…": a snapshot shows what a page says, getDom/query read it whole. */
-export function textMaxLength(): number {
-  return 1_000;
-}
+export const TEXT_MAX_CHARS = 1_000;
 
 export function collapseSpace(s: string): string {
   return s.replace(/[\s\u200b]+/g, ' ').trim();
 }
 
 export function capName(s: string): string {
-  const max = nameMaxLength();
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  return s.length > NAME_MAX_CHARS ? `${s.slice(0, NAME_MAX_CHARS - 1)}…` : s;
 }
 
-export function isHiddenForName(el: Element): boolean {
+function isHiddenForName(el: Element): boolean {
   if (el.getAttribute('aria-hidden') === 'true') return true;
   const style = getComputedStyle(el);
   return style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse';
 }
 
-export function isInlineDisplay(el: Element): boolean {
+function isInlineDisplay(el: Element): boolean {
   const display = getComputedStyle(el).display;
   return display === 'inline' || display === 'contents';
 }
@@ -84,7 +79,7 @@ export function controlValue(el: Element, role: string): string | undefined {
  * `attr(data-label)`), as Chrome's accessibility tree counts it: strings and attr(), or the
  * alternative text after a `/`; counters, quotes and images add nothing here.
  */
-export function generatedText(el: Element, pseudo: '::before' | '::after'): string {
+function generatedText(el: Element, pseudo: '::before' | '::after'): string {
   const style = getComputedStyle(el, pseudo);
   const content = style.content;
   if (!content || content === 'none' || content === 'normal') return '';
@@ -103,7 +98,7 @@ export function generatedText(el: Element, pseudo: '::before' | '::after'): stri
 }
 
 /** Text of a subtree for name-from-content: text nodes, descendants' own names, control values. */
-export function textFromSubtree(root: Element, visited: Set<Element>): string {
+function textFromSubtree(root: Element, visited: Set<Element>): string {
   const own = root.nodeType === Node.ELEMENT_NODE;
   let out = own ? generatedText(root, '::before') : '';
   // A <slot> shows the nodes assigned to it (web components), or its own fallback content.
@@ -129,7 +124,7 @@ export function textFromSubtree(root: Element, visited: Set<Element>): string {
   return own ? out + generatedText(root, '::after') : out;
 }
 
-export function descendantName(el: Element, visited: Set<Element>): string {
+function descendantName(el: Element, visited: Set<Element>): string {
   const role = roleOf(el);
   const value = controlValue(el, role);
   if (value !== undefined) return value;
@@ -143,7 +138,7 @@ export function descendantName(el: Element, visited: Set<Element>): string {
   return textFromSubtree(el, visited);
 }
 
-export function inputButtonName(el: HTMLInputElement): string {
+function inputButtonName(el: HTMLInputElement): string {
   if (el.value) return el.value;
   if (el.type === 'submit') return 'Submit';
   if (el.type === 'reset') return 'Reset';
@@ -164,7 +159,7 @@ export function labelledByText(el: Element): string | undefined {
   return text || undefined;
 }
 
-export function nativeLabel(el: Element): string | undefined {
+function nativeLabel(el: Element): string | undefined {
   if (isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) {
     return inputButtonName(el);
   }

@@ -8,6 +8,7 @@ import { targetName } from './locate.js';
 import { pointReaches } from './actionability.js';
 import { deepActiveElement, isHtml } from './dom-describe.js';
 import { describeElement, heldElement } from './locate.js';
+import { state } from './state.js';
 
 export interface ProbeState {
   target: Element;
@@ -40,12 +41,6 @@ export interface ProbeReport {
   detached?: true;
 }
 
-export function probeSlot(): { probe?: ProbeState } {
-  const g = globalThis as unknown as { __cdpSkillProbe?: { probe?: ProbeState } };
-  if (!g.__cdpSkillProbe) g.__cdpSkillProbe = {};
-  return g.__cdpSkillProbe;
-}
-
 /**
  * Arms the probe for a click at (x, y). The first event of the click decides: if it reaches the
  * target, nothing interferes; if it lands elsewhere (the layout shifted since the point was
@@ -60,7 +55,7 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
   const control =
     controlEl && isHtml(controlEl, 'input') && /^(checkbox|radio)$/.test(controlEl.type) ? controlEl : undefined;
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick'];
-  const state: ProbeState = {
+  const probe: ProbeState = {
     target,
     seen: [],
     reached: [],
@@ -74,19 +69,19 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
       (isHtml(e.target, 'label') && (e.target as HTMLLabelElement).control === target) ||
       closedHitAt(target, e));
   const listener = (e: Event): void => {
-    state.seen.push(e.type);
+    probe.seen.push(e.type);
     const reached = onTarget(e);
     // A click begins with its press: a release (or click) seen first in this document belongs to a
     // press that went elsewhere (the host page of a frame, under stale hit-testing), so it is a miss.
     if (verdict === undefined)
       verdict = reached && (e.type === 'pointerdown' || e.type === 'mousedown') ? 'reached' : 'missed';
-    if (reached && verdict === 'reached') state.reached.push(e.type);
-    else if (verdict === 'reached' && !state.other && e.target instanceof Element)
-      state.other = describeElement(e.target);
-    if (verdict === 'missed' && !state.other && !/down$/.test(e.type))
-      state.other = 'something outside this document (only the release arrived here)';
+    if (reached && verdict === 'reached') probe.reached.push(e.type);
+    else if (verdict === 'reached' && !probe.other && e.target instanceof Element)
+      probe.other = describeElement(e.target);
+    if (verdict === 'missed' && !probe.other && !/down$/.test(e.type))
+      probe.other = 'something outside this document (only the release arrived here)';
     if (verdict === 'missed') {
-      if (!state.other && e.target instanceof Element) state.other = describeElement(e.target);
+      if (!probe.other && e.target instanceof Element) probe.other = describeElement(e.target);
       e.stopImmediatePropagation();
       e.preventDefault();
       if (e.type === 'click' || e.type === 'dblclick') verdict = undefined; // the next click decides afresh
@@ -96,31 +91,31 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
   const onMove = (e: Event): void => {
     if (!e.isTrusted) return;
     const on = onTarget(e);
-    state.move = { on, ...(!on && e.target instanceof Element ? { hit: describeElement(e.target) } : {}) };
+    probe.move = { on, ...(!on && e.target instanceof Element ? { hit: describeElement(e.target) } : {}) };
   };
   // A click on a same-origin <iframe> goes to the document inside it (TinyMCE's editing area):
   // every trusted event there is on the target, and nothing there is swallowed.
   const inner = frameWindow(target);
   const innerListener = (e: Event): void => {
     if (!e.isTrusted) return;
-    state.seen.push(e.type);
+    probe.seen.push(e.type);
     if (verdict === undefined) verdict = /down$/.test(e.type) ? 'reached' : 'missed';
-    if (verdict === 'reached') state.reached.push(e.type);
+    if (verdict === 'reached') probe.reached.push(e.type);
   };
   const innerMove = (e: Event): void => {
-    if (e.isTrusted) state.move = { on: true };
+    if (e.isTrusted) probe.move = { on: true };
   };
   for (const t of types) window.addEventListener(t, listener, { capture: true });
   window.addEventListener('pointermove', onMove, { capture: true });
   for (const t of types) inner?.addEventListener(t, innerListener, { capture: true });
   inner?.addEventListener('pointermove', innerMove, { capture: true });
-  state.off = () => {
+  probe.off = () => {
     for (const t of types) window.removeEventListener(t, listener, { capture: true });
     window.removeEventListener('pointermove', onMove, { capture: true });
     for (const t of types) inner?.removeEventListener(t, innerListener, { capture: true });
     inner?.removeEventListener('pointermove', innerMove, { capture: true });
   };
-  probeSlot().probe = state;
+  state.clickProbe = probe;
   return true;
 }
 
@@ -135,10 +130,9 @@ function frameWindow(el: Element): Window | undefined {
   }
 }
 
-export function disarmClickProbe(): void {
-  const slot = probeSlot();
-  slot.probe?.off();
-  slot.probe = undefined;
+function disarmClickProbe(): void {
+  state.clickProbe?.off();
+  state.clickProbe = undefined;
 }
 
 /**
@@ -148,33 +142,33 @@ export function disarmClickProbe(): void {
  * `hit`: no move arrived in this document at all.
  */
 export async function awaitPointerOn(timeoutMs: number): Promise<{ on: boolean; hit?: string }> {
-  const state = probeSlot().probe;
-  if (!state) return { on: false };
+  const probe = state.clickProbe;
+  if (!probe) return { on: false };
   const until = Date.now() + timeoutMs;
-  while (!state.move?.on && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-  return state.move ?? { on: false };
+  while (!probe.move?.on && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  return probe.move ?? { on: false };
 }
 
 export function readClickProbe(clickCount = 1): ProbeReport {
-  const state = probeSlot().probe;
-  if (!state) return { armed: false, reached: [], seen: [], clicked: false };
+  const probe = state.clickProbe;
+  if (!probe) return { armed: false, reached: [], seen: [], clicked: false };
   disarmClickProbe();
-  const clicked = state.reached.includes('click') && (clickCount < 2 || state.reached.includes('dblclick'));
-  const pressed = state.reached.includes('pointerdown') || state.reached.includes('mousedown');
+  const clicked = probe.reached.includes('click') && (clickCount < 2 || probe.reached.includes('dblclick'));
+  const pressed = probe.reached.includes('pointerdown') || probe.reached.includes('mousedown');
   const report: ProbeReport = {
     armed: true,
-    reached: state.reached,
-    seen: state.seen,
+    reached: probe.reached,
+    seen: probe.seen,
     clicked,
-    ...(state.other ? { other: state.other } : {}),
+    ...(probe.other ? { other: probe.other } : {}),
     ...(pressed && !clicked ? { pressedOnly: true as const } : {}),
-    ...(!state.target.isConnected ? { detached: true as const } : {}),
+    ...(!probe.target.isConnected ? { detached: true as const } : {}),
   };
-  if (state.control) {
-    report.checked = state.control.checked;
+  if (probe.control) {
+    report.checked = probe.control.checked;
     // A radio clicked when already on stays on: that is the expected effect.
     report.toggled =
-      state.control.type === 'radio' ? state.control.checked : state.control.checked !== state.checkedBefore;
+      probe.control.type === 'radio' ? probe.control.checked : probe.control.checked !== probe.checkedBefore;
   }
   return report;
 }
@@ -205,7 +199,7 @@ export interface EffectReport {
   focusOnBody: boolean;
 }
 
-interface EffectWatch {
+export interface EffectWatch {
   target?: Element;
   before: Element | null;
   mutations: number;
@@ -213,14 +207,8 @@ interface EffectWatch {
   off: () => void;
 }
 
-export function effectSlot(): { watch?: EffectWatch } {
-  const g = globalThis as unknown as { __cdpSkillEffects?: { watch?: EffectWatch } };
-  if (!g.__cdpSkillEffects) g.__cdpSkillEffects = {};
-  return g.__cdpSkillEffects;
-}
-
 /** The focused element, through open shadow roots and same-origin frames. */
-export function focusedDeep(): Element | null {
+function focusedDeep(): Element | null {
   let el = deepActiveElement();
   for (let i = 0; i < 10 && el && (el.localName === 'iframe' || el.localName === 'frame'); i++) {
     let doc: Document | null = null;
@@ -241,7 +229,7 @@ export function focusedDeep(): Element | null {
  * Focus rests on the document, not on something that takes keys: no element, <html>, or a <body>
  * that is not itself an editor (TinyMCE's and CKEditor's iframes edit a contenteditable body).
  */
-export function onBody(el: Element | null): boolean {
+function onBody(el: Element | null): boolean {
   if (!el) return true;
   if (el.localName === 'html') return el.ownerDocument.designMode !== 'on';
   return el.localName === 'body' && !(el as HTMLElement).isContentEditable && el.ownerDocument.designMode !== 'on';
@@ -249,7 +237,7 @@ export function onBody(el: Element | null): boolean {
 
 /** Starts watching for effects of the next action (on `handle`'s element when given). */
 export function watchEffects(handle: number | undefined): void {
-  effectSlot().watch?.off();
+  state.effectWatch?.off();
   const target = handle === undefined ? undefined : heldElement(handle);
   const w: EffectWatch = {
     ...(target ? { target } : {}),
@@ -270,17 +258,17 @@ export function watchEffects(handle: number | undefined): void {
     observer.disconnect();
     window.removeEventListener('scroll', onScroll, { capture: true });
   };
-  effectSlot().watch = w;
+  state.effectWatch = w;
 }
 
 /** Reads (and ends) the watch; when nothing showed yet, gives the page up to `waitMs` to react. */
 export async function readEffects(waitMs: number): Promise<EffectReport> {
-  const w = effectSlot().watch;
+  const w = state.effectWatch;
   const quiet = (): boolean => !!w && w.mutations === 0 && !w.scrolled && focusedDeep() === w.before;
   const until = Date.now() + waitMs;
   while (quiet() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   w?.off();
-  effectSlot().watch = undefined;
+  state.effectWatch = undefined;
   const now = focusedDeep();
   const focusInTarget = !!(w?.target && now && composedContains(w.target, now));
   const moved = !!w && !!now && now !== w.before;
@@ -295,7 +283,7 @@ export async function readEffects(waitMs: number): Promise<EffectReport> {
 }
 
 /** `outer` contains `inner` across shadow boundaries (a host's shadow input counts as the host). */
-export function composedContains(outer: Element, inner: Element): boolean {
+function composedContains(outer: Element, inner: Element): boolean {
   for (let n: Node | null = inner; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null) if (n === outer) return true;
   return false;
 }

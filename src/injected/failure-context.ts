@@ -30,7 +30,7 @@ export interface NearMatch {
   score: number;
 }
 
-export interface FailureContext {
+interface FailureContext {
   title: string;
   url: string;
   scrollPosition: { x: number; y: number; maxY: number; percentY: number };
@@ -77,7 +77,7 @@ export function matchScore(term: string, candidate: string): number {
 }
 
 /** The strings an element answers to: its accessible name and the attributes selectors use. */
-export function answersTo(el: Element, name: string): string[] {
+function answersTo(el: Element, name: string): string[] {
   const out = [name];
   for (const attr of ['id', 'name', 'placeholder', 'aria-label', 'data-testid', 'title', 'value']) {
     const v = el.getAttribute(attr);
@@ -86,13 +86,13 @@ export function answersTo(el: Element, name: string): string[] {
   return out;
 }
 
-export function isInViewport(el: Element): boolean {
+function isInViewport(el: Element): boolean {
   const r = el.getBoundingClientRect();
   return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
 }
 
 /** Error messages on show: alerts, error classes, and the messages of fields marked invalid. */
-export function visibleErrorTexts(limit: number): string[] {
+function visibleErrorTexts(limit: number): string[] {
   const out: string[] = [];
   const add = (text: string): void => {
     const t = collapseSpace(text).slice(0, 120);
@@ -121,7 +121,7 @@ export function visibleErrorTexts(limit: number): string[] {
 }
 
 /** The button that closes or accepts the covering layer: close/dismiss first, then accept/ok, then decline. */
-export function dismissButtonIn(layerSelector: string, ctx: RefContext): RefName | undefined {
+function dismissButtonIn(layerSelector: string, ctx: RefContext): RefName | undefined {
   let layer: Element | null = null;
   try {
     layer = document.querySelector(layerSelector);
