@@ -280,34 +280,3 @@ describe('near-match scoring', () => {
     expect(searchTerm({ target: { by: 'coords', value: '1,2' } })).toBeUndefined();
   });
 });
-
-// Issue 17: the step registry is the only place that knows a step; the runner reads its facts.
-// A word that is also a failure category ('frame') or an output field ('console') means that.
-describe('the runner and the diff name no step', () => {
-  it('has no step name as a string literal in src/runner/ or src/diff/', async () => {
-    const { readdirSync, readFileSync } = await import('node:fs');
-    const { allSteps, stepNames } = await import('../../src/steps/index.js');
-    const { OUTPUT_ORDER } = await import('../../src/runner/output.js');
-    const otherMeanings = new Set<string>([...FAILURE_CATEGORIES, ...OUTPUT_ORDER]);
-    // In the diff, 'dialog' is the ARIA role (a dialog's salience), not the step.
-    const roles = new Set(['dialog']);
-    const literal = (n: string) => new RegExp(`(['\`])${n}\\1`);
-    // A step's summary verb ('Clicked') belongs to its definition too: a table of them here would name steps.
-    const verbs = [...new Set(allSteps().flatMap((d) => d.verb ?? []))];
-    const named = (['runner', 'diff'] as const).flatMap((layer) => {
-      const dir = new URL(`../../src/${layer}/`, import.meta.url);
-      return readdirSync(dir)
-        .filter((f) => f.endsWith('.ts'))
-        .flatMap((f) => {
-          const text = readFileSync(new URL(f, dir), 'utf8');
-          return [...stepNames(), ...verbs]
-            .filter((n) => !otherMeanings.has(n) && !(layer === 'diff' && roles.has(n)) && literal(n).test(text))
-            .map((n) => `${layer}/${f}: ${n}`);
-        });
-    });
-    expect(named).toEqual([]);
-    // The check itself finds a literal, and a verb.
-    expect(stepNames().filter((n) => literal(n).test("x === 'goto'"))).toEqual(['goto']);
-    expect(verbs.filter((n) => literal(n).test("{ back: 'Went back' }"))).toEqual(['Went back']);
-  });
-});
