@@ -33,14 +33,16 @@ function isInlineDisplay(el: Element): boolean {
 
 /** A field whose value is a secret, by the one rule (shared/secrets.ts): never shown, never echoed. */
 export function isSecretInput(el: HTMLInputElement): boolean {
-  const labels = Array.from(el.labels ?? [])
-    .map((l) => l.textContent ?? '')
-    .join(' ');
   return isSecretField({
     type: el.type,
     autocomplete: el.getAttribute('autocomplete') ?? '',
     role: roleOf(el),
-    words: `${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`,
+    words: () => {
+      const labels = Array.from(el.labels ?? [])
+        .map((l) => l.textContent ?? '')
+        .join(' ');
+      return `${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`;
+    },
   });
 }
 

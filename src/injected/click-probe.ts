@@ -8,7 +8,8 @@ import { targetName } from './locate.js';
 import { pointReaches } from './actionability.js';
 import { deepActiveElement, isHtml } from './dom-describe.js';
 import { describeElement, heldElement } from './locate.js';
-import { state } from './state.js';
+// The runtime's state object, by another name: `state` here is a probe's own.
+import { state as runtimeState } from './state.js';
 
 export interface ProbeState {
   target: Element;
@@ -55,7 +56,7 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
   const control =
     controlEl && isHtml(controlEl, 'input') && /^(checkbox|radio)$/.test(controlEl.type) ? controlEl : undefined;
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick'];
-  const probe: ProbeState = {
+  const state: ProbeState = {
     target,
     seen: [],
     reached: [],
@@ -69,19 +70,19 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
       (isHtml(e.target, 'label') && (e.target as HTMLLabelElement).control === target) ||
       closedHitAt(target, e));
   const listener = (e: Event): void => {
-    probe.seen.push(e.type);
+    state.seen.push(e.type);
     const reached = onTarget(e);
     // A click begins with its press: a release (or click) seen first in this document belongs to a
     // press that went elsewhere (the host page of a frame, under stale hit-testing), so it is a miss.
     if (verdict === undefined)
       verdict = reached && (e.type === 'pointerdown' || e.type === 'mousedown') ? 'reached' : 'missed';
-    if (reached && verdict === 'reached') probe.reached.push(e.type);
-    else if (verdict === 'reached' && !probe.other && e.target instanceof Element)
-      probe.other = describeElement(e.target);
-    if (verdict === 'missed' && !probe.other && !/down$/.test(e.type))
-      probe.other = 'something outside this document (only the release arrived here)';
+    if (reached && verdict === 'reached') state.reached.push(e.type);
+    else if (verdict === 'reached' && !state.other && e.target instanceof Element)
+      state.other = describeElement(e.target);
+    if (verdict === 'missed' && !state.other && !/down$/.test(e.type))
+      state.other = 'something outside this document (only the release arrived here)';
     if (verdict === 'missed') {
-      if (!probe.other && e.target instanceof Element) probe.other = describeElement(e.target);
+      if (!state.other && e.target instanceof Element) state.other = describeElement(e.target);
       e.stopImmediatePropagation();
       e.preventDefault();
       if (e.type === 'click' || e.type === 'dblclick') verdict = undefined; // the next click decides afresh
@@ -91,31 +92,31 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
   const onMove = (e: Event): void => {
     if (!e.isTrusted) return;
     const on = onTarget(e);
-    probe.move = { on, ...(!on && e.target instanceof Element ? { hit: describeElement(e.target) } : {}) };
+    state.move = { on, ...(!on && e.target instanceof Element ? { hit: describeElement(e.target) } : {}) };
   };
   // A click on a same-origin <iframe> goes to the document inside it (TinyMCE's editing area):
   // every trusted event there is on the target, and nothing there is swallowed.
   const inner = frameWindow(target);
   const innerListener = (e: Event): void => {
     if (!e.isTrusted) return;
-    probe.seen.push(e.type);
+    state.seen.push(e.type);
     if (verdict === undefined) verdict = /down$/.test(e.type) ? 'reached' : 'missed';
-    if (verdict === 'reached') probe.reached.push(e.type);
+    if (verdict === 'reached') state.reached.push(e.type);
   };
   const innerMove = (e: Event): void => {
-    if (e.isTrusted) probe.move = { on: true };
+    if (e.isTrusted) state.move = { on: true };
   };
   for (const t of types) window.addEventListener(t, listener, { capture: true });
   window.addEventListener('pointermove', onMove, { capture: true });
   for (const t of types) inner?.addEventListener(t, innerListener, { capture: true });
   inner?.addEventListener('pointermove', innerMove, { capture: true });
-  probe.off = () => {
+  state.off = () => {
     for (const t of types) window.removeEventListener(t, listener, { capture: true });
     window.removeEventListener('pointermove', onMove, { capture: true });
     for (const t of types) inner?.removeEventListener(t, innerListener, { capture: true });
     inner?.removeEventListener('pointermove', innerMove, { capture: true });
   };
-  state.clickProbe = probe;
+  runtimeState.clickProbe = state;
   return true;
 }
 
@@ -131,8 +132,8 @@ function frameWindow(el: Element): Window | undefined {
 }
 
 function disarmClickProbe(): void {
-  state.clickProbe?.off();
-  state.clickProbe = undefined;
+  runtimeState.clickProbe?.off();
+  runtimeState.clickProbe = undefined;
 }
 
 /**
@@ -142,33 +143,33 @@ function disarmClickProbe(): void {
  * `hit`: no move arrived in this document at all.
  */
 export async function awaitPointerOn(timeoutMs: number): Promise<{ on: boolean; hit?: string }> {
-  const probe = state.clickProbe;
-  if (!probe) return { on: false };
+  const state = runtimeState.clickProbe;
+  if (!state) return { on: false };
   const until = Date.now() + timeoutMs;
-  while (!probe.move?.on && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-  return probe.move ?? { on: false };
+  while (!state.move?.on && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  return state.move ?? { on: false };
 }
 
 export function readClickProbe(clickCount = 1): ProbeReport {
-  const probe = state.clickProbe;
-  if (!probe) return { armed: false, reached: [], seen: [], clicked: false };
+  const state = runtimeState.clickProbe;
+  if (!state) return { armed: false, reached: [], seen: [], clicked: false };
   disarmClickProbe();
-  const clicked = probe.reached.includes('click') && (clickCount < 2 || probe.reached.includes('dblclick'));
-  const pressed = probe.reached.includes('pointerdown') || probe.reached.includes('mousedown');
+  const clicked = state.reached.includes('click') && (clickCount < 2 || state.reached.includes('dblclick'));
+  const pressed = state.reached.includes('pointerdown') || state.reached.includes('mousedown');
   const report: ProbeReport = {
     armed: true,
-    reached: probe.reached,
-    seen: probe.seen,
+    reached: state.reached,
+    seen: state.seen,
     clicked,
-    ...(probe.other ? { other: probe.other } : {}),
+    ...(state.other ? { other: state.other } : {}),
     ...(pressed && !clicked ? { pressedOnly: true as const } : {}),
-    ...(!probe.target.isConnected ? { detached: true as const } : {}),
+    ...(!state.target.isConnected ? { detached: true as const } : {}),
   };
-  if (probe.control) {
-    report.checked = probe.control.checked;
+  if (state.control) {
+    report.checked = state.control.checked;
     // A radio clicked when already on stays on: that is the expected effect.
     report.toggled =
-      probe.control.type === 'radio' ? probe.control.checked : probe.control.checked !== probe.checkedBefore;
+      state.control.type === 'radio' ? state.control.checked : state.control.checked !== state.checkedBefore;
   }
   return report;
 }
@@ -237,7 +238,7 @@ function onBody(el: Element | null): boolean {
 
 /** Starts watching for effects of the next action (on `handle`'s element when given). */
 export function watchEffects(handle: number | undefined): void {
-  state.effectWatch?.off();
+  runtimeState.effectWatch?.off();
   const target = handle === undefined ? undefined : heldElement(handle);
   const w: EffectWatch = {
     ...(target ? { target } : {}),
@@ -258,17 +259,17 @@ export function watchEffects(handle: number | undefined): void {
     observer.disconnect();
     window.removeEventListener('scroll', onScroll, { capture: true });
   };
-  state.effectWatch = w;
+  runtimeState.effectWatch = w;
 }
 
 /** Reads (and ends) the watch; when nothing showed yet, gives the page up to `waitMs` to react. */
 export async function readEffects(waitMs: number): Promise<EffectReport> {
-  const w = state.effectWatch;
+  const w = runtimeState.effectWatch;
   const quiet = (): boolean => !!w && w.mutations === 0 && !w.scrolled && focusedDeep() === w.before;
   const until = Date.now() + waitMs;
   while (quiet() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   w?.off();
-  state.effectWatch = undefined;
+  runtimeState.effectWatch = undefined;
   const now = focusedDeep();
   const focusInTarget = !!(w?.target && now && composedContains(w.target, now));
   const moved = !!w && !!now && now !== w.before;

@@ -31,8 +31,8 @@ export interface FieldFacts {
   autocomplete: string;
   /** Its ARIA role (combobox, searchbox, textbox, …). */
   role: string;
-  /** Its name, id, aria-label and labels' text. */
-  words: string;
+  /** Its name, id, aria-label and labels' text: read only when type and hints leave the answer open. */
+  words: () => string;
 }
 
 /** Input types whose value is never typed text. */
@@ -51,5 +51,5 @@ export function isSecretField(field: FieldFacts): boolean {
     hints.some((t) => t === 'current-password' || t === 'new-password' || t === 'one-time-code' || t.startsWith('cc-'))
   )
     return true;
-  return isSecretText(field.words.slice(0, 500));
+  return isSecretText(field.words().slice(0, 500));
 }

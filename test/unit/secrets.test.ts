@@ -1,7 +1,7 @@
 // Issue 15 item 4: which names and fields say "secret" — one rule (shared/secrets.ts) that the page
 // and the Node side both call — and how known secrets are kept out of every answer.
 import { describe, expect, it } from 'vitest';
-import { isSecretField, isSecretText } from '../../src/shared/index.js';
+import { isSecretField, isSecretText, type FieldFacts } from '../../src/shared/index.js';
 import { markSecret, redactSecrets } from '../../src/common/secrets.js';
 
 const SECRET = [
@@ -95,8 +95,8 @@ describe('secret field names (DECISIONS: token, api key, secret, otp, cvc/cvv, c
 });
 
 describe('secret fields (DECISIONS: type=password, secret autocomplete hints, secret names; a search box is not one)', () => {
-  const field = (facts: Partial<Parameters<typeof isSecretField>[0]>) =>
-    isSecretField({ type: 'text', autocomplete: '', role: 'textbox', words: '', ...facts });
+  const field = ({ words = '', ...facts }: Partial<Omit<FieldFacts, 'words'>> & { words?: string }) =>
+    isSecretField({ type: 'text', autocomplete: '', role: 'textbox', words: () => words, ...facts });
   it('is secret by type, by an autocomplete hint or by its words', () => {
     expect(field({ type: 'password' })).toBe(true);
     expect(field({ autocomplete: 'current-password' })).toBe(true);
