@@ -1,7 +1,6 @@
 // What the page runtime keeps between calls: one object, made when the runtime is installed in a
-// world and living as long as that runtime does (the document's life). In our isolated world the
-// page can neither see nor forge it; the runtime the page's own world gets for agents' code keeps
-// its own (their refs, the dialog guard, a pipeline's progress). Each module keeps its part here.
+// world and living as long as it does (the document's life) — private in our isolated world; the
+// runtime of the page's world (agents' code, the dialog guard) has its own. Modules keep their part here.
 import type { DialogGuard } from './dialog-guard.js';
 import type { DragProbe } from './drag.js';
 import type { EffectProbe } from './effect-probe.js';

@@ -1,7 +1,6 @@
-// Which fields hold secrets (DECISIONS: passwords, one-time codes, API keys, card numbers…), and
-// what is shown in a secret's place. The page decides fields by isSecretField (injected/aria-name.ts
-// gathers the facts); the Node side reads names, selectors and keys by isSecretText (common/secrets.ts,
-// dom/, capture/debug-log.ts).
+// Which fields hold secrets (DECISIONS: passwords, one-time codes, API keys, card numbers…), and what
+// shows in a secret's place. The page decides fields by isSecretField (injected/aria-name.ts gathers
+// the facts); the Node side reads names, selectors and keys by isSecretText.
 
 /** What every answer and log shows in place of a secret value. */
 export const REDACTED = '\u2022\u2022\u2022\u2022';
