@@ -6,8 +6,9 @@
 import { deepElements, syncCounters } from './ref-map.js';
 import type { Counters } from './ref-map.js';
 import { shadowOf } from './closed-shadow.js';
+import { state } from './state.js';
 
-interface EffectProbe {
+export interface EffectProbe {
   observers: MutationObserver[];
   off: Array<() => void>;
   seen: string | undefined;
@@ -16,23 +17,30 @@ interface EffectProbe {
   controls: string;
 }
 
-export interface Effects {
+interface Effects {
   changed: boolean;
   /** The first effect seen, for the record (e.g. 'mutation', 'scroll'). */
   why?: string;
   counters: Counters;
 }
 
-/** The events that may change what the page shows (a function: the runtime carries functions only). */
-export function effectEvents(): string[] {
-  return ['input', 'change', 'scroll', 'animationstart', 'transitionrun', 'toggle', 'mouseover', 'pointerdown'];
-}
+/** The events that may change what the page shows. */
+const EFFECT_EVENTS = [
+  'input',
+  'change',
+  'scroll',
+  'animationstart',
+  'transitionrun',
+  'toggle',
+  'mouseover',
+  'pointerdown',
+];
 
 /**
  * The state of the page's form controls as one string: a script that sets `checked`, `value` or
  * `selectedIndex` changes what the page shows without a mutation or an event.
  */
-export function controlStates(roots: Array<Document | ShadowRoot>): string {
+function controlStates(roots: Array<Document | ShadowRoot>): string {
   const parts: string[] = [];
   for (const root of roots) {
     for (const el of Array.from(root.querySelectorAll('input, select, textarea'))) {
@@ -47,13 +55,8 @@ export function controlStates(roots: Array<Document | ShadowRoot>): string {
   return parts.join('|');
 }
 
-export function effectSlot(): { probe?: EffectProbe; scroller?: Element } {
-  const g = globalThis as unknown as { __cdpSkillEffects?: { probe?: EffectProbe; scroller?: Element } };
-  return (g.__cdpSkillEffects ??= {});
-}
-
 /** Where the page can change unseen by a document-wide observer: open shadow roots and same-origin frame documents. */
-export function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, depth: number): void {
+function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, depth: number): void {
   out.push(doc);
   for (const el of deepElements(doc)) {
     const root = shadowOf(el);
@@ -70,7 +73,7 @@ export function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, de
 }
 
 /** An event that may have changed what the page shows; a pointer press only on content we cannot watch. */
-export function effectEvent(e: Event): string | undefined {
+function effectEvent(e: Event): string | undefined {
   if (e.type !== 'pointerdown') return e.type;
   const t = e.target as Element | null;
   return t && /^(canvas|video|iframe|embed|object)$/.test(t.localName ?? '')
@@ -79,9 +82,8 @@ export function effectEvent(e: Event): string | undefined {
 }
 
 export function armEffectProbe(): void {
-  const slot = effectSlot();
-  if (slot.probe) disarmEffectProbe(slot.probe);
-  slot.scroller = undefined;
+  if (state.effectProbe) disarmEffectProbe(state.effectProbe);
+  state.scroller = undefined;
   const roots: Array<Document | ShadowRoot> = [];
   effectRoots(document, roots, 0);
   const probe: EffectProbe = {
@@ -102,17 +104,17 @@ export function armEffectProbe(): void {
     const listener = (e: Event): void => {
       probe.seen ??= effectEvent(e);
       // The element that scrolled, for context.scroll (page-context.ts); the document's own scroll is window's.
-      if (e.type === 'scroll' && (e.target as Node | null)?.nodeType === 1) slot.scroller = e.target as Element;
+      if (e.type === 'scroll' && (e.target as Node | null)?.nodeType === 1) state.scroller = e.target as Element;
     };
-    for (const type of effectEvents()) root.addEventListener(type, listener, { capture: true, passive: true });
+    for (const type of EFFECT_EVENTS) root.addEventListener(type, listener, { capture: true, passive: true });
     probe.off.push(() => {
-      for (const type of effectEvents()) root.removeEventListener(type, listener, { capture: true });
+      for (const type of EFFECT_EVENTS) root.removeEventListener(type, listener, { capture: true });
     });
   }
-  slot.probe = probe;
+  state.effectProbe = probe;
 }
 
-export function disarmEffectProbe(probe: EffectProbe): void {
+function disarmEffectProbe(probe: EffectProbe): void {
   for (const o of probe.observers) {
     if (o.takeRecords().length) probe.seen ??= 'mutation';
     o.disconnect();
@@ -126,13 +128,12 @@ export function disarmEffectProbe(probe: EffectProbe): void {
  * scroll event only fires with the next frame.
  */
 export async function takeEffects(): Promise<Effects> {
-  const slot = effectSlot();
-  const probe = slot.probe;
+  const probe = state.effectProbe;
   if (probe && !probe.seen)
     await Promise.race([new Promise((r) => requestAnimationFrame(r)), new Promise((r) => setTimeout(r, 50))]);
   const counters = syncCounters(undefined);
   if (!probe) return { changed: true, why: 'new document', counters };
-  slot.probe = undefined;
+  state.effectProbe = undefined;
   disarmEffectProbe(probe);
   if (!probe.seen && location.href !== probe.url) probe.seen = 'url';
   if (!probe.seen && `${window.scrollX},${window.scrollY}` !== probe.scroll) probe.seen = 'scroll';

@@ -15,13 +15,14 @@ import type { GuardedDialog } from '../injected/index.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts } from './frames.js';
 import { IsolatedWorlds } from './worlds.js';
+import { READ_RUNTIME } from './runtime-global.js';
 import { applyViewport } from './viewport.js';
 import { applyGeolocation, grantGeolocation } from './geolocation.js';
 
 /** Records of the dialog guard of the previous command (restoring the page's own functions). */
 export async function takeGuardedDialogs(session: CdpSession, contextId?: number): Promise<GuardedDialog[]> {
   const { result } = await session.send('Runtime.evaluate', {
-    expression: 'globalThis.__cdpSkillDialogGuard?.restore() ?? []',
+    expression: `${READ_RUNTIME}?.dialogGuard.takeGuardedDialogs() ?? []`,
     returnByValue: true,
     ...(contextId !== undefined ? { contextId } : {}),
   });

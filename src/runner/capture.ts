@@ -232,7 +232,7 @@ async function framesViewChanges(tab: AttachedTab, before: BeforeCapture, deadli
             else delete c.ref;
           }
         }
-        return d as ObservedDiff;
+        return d;
       } catch {
         return undefined;
       }

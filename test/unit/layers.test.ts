@@ -4,7 +4,10 @@ import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
 
 const SRC = join(__dirname, '../../src');
-const ALLOWED: Record<string, string[]> = {
+// shared/ (facts both sides of the page boundary need) imports nothing, and every layer may import
+// it: the page runtime (injected/) and diff/ included.
+const BELOW: Record<string, string[]> = {
+  shared: [],
   common: [],
   cdp: ['common'],
   injected: [],
@@ -19,6 +22,9 @@ const ALLOWED: Record<string, string[]> = {
   install: ['common'],
   '.': ['runner', 'capture', 'steps', 'common', 'install'],
 };
+const ALLOWED: Record<string, string[]> = Object.fromEntries(
+  Object.entries(BELOW).map(([layer, below]) => [layer, layer === 'shared' ? below : [...below, 'shared']]),
+);
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -44,6 +50,21 @@ it('imports only downward, through index.ts', () => {
     }
   }
   expect(bad).toEqual([]);
+});
+
+// Issue 26 item 2: shared/ is pure, so both the Node side and the page runtime can load it — no
+// import at all (not even a package or a Node built-in), and no Node or DOM global.
+it('keeps shared/ pure: it imports nothing and uses no Node or DOM global', () => {
+  const found = files(join(SRC, 'shared')).flatMap((file) => {
+    const text = readFileSync(file, 'utf8').replace(/^\s*(\/\/|\*|\/\*).*$/gm, '');
+    const imports = Array.from(text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g), (m) => m[1]!).filter(
+      (spec) => !spec.startsWith('./'),
+    );
+    const globals = text.match(/\b(process|Buffer|require|window|document|globalThis|navigator|Element|Node)\b/g) ?? [];
+    return [...imports, ...globals].map((what) => `${relative(SRC, file)}: ${what}`);
+  });
+  expect(found).toEqual([]);
+  expect(files(join(SRC, 'shared')).length).toBeGreaterThan(1);
 });
 
 /** Modules a file loads at run time: value imports and re-exports (type-only imports are erased). */
