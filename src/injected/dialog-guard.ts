@@ -20,6 +20,12 @@ interface DialogGuard {
   restore: () => GuardedDialog[];
 }
 
+/** The next command takes over: the page's own functions come back, with what the guard answered. */
+export function takeGuardedDialogs(): GuardedDialog[] {
+  const w = window as unknown as { __cdpSkillDialogGuard?: DialogGuard };
+  return w.__cdpSkillDialogGuard?.restore() ?? [];
+}
+
 export function armDialogGuard(answer: GuardAnswer | undefined): void {
   const w = window as unknown as Record<string, unknown> & { __cdpSkillDialogGuard?: DialogGuard };
   w.__cdpSkillDialogGuard?.restore();
