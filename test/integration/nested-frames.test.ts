@@ -45,8 +45,16 @@ function frameTarget(marker: string): Promise<CdpClient> {
 describe('frames nested in frames', () => {
   it('chooses an iframe inside another frame by its selector alone, and acts inside it', async () => {
     const tab = await openNested();
-    const r = await h.cli({ tab, steps: [{ frame: '#profile-frame' }, { fill: { selector: '#name', value: 'Ada' } }] });
+    const r = await h.cli({
+      tab,
+      // observe runs after the step, where steps run now: in the frame just chosen.
+      steps: [
+        { frame: '#profile-frame', observe: '() => location.search' },
+        { fill: { selector: '#name', value: 'Ada' } },
+      ],
+    });
     expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].observation).toEqual({ type: 'string', value: '?in=outer-profile' });
     const chosen = r.out.steps[0].output;
     expect(chosen.url).toMatch(/nested-profile\.html\?in=outer-profile$/);
     expect(chosen.foundIn).toMatch(/nested-outer\.html\?in=outer$/);

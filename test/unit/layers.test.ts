@@ -103,6 +103,12 @@ it('reads and writes the chosen frame only inside page/', () => {
         ),
     );
   expect(users).toEqual([]);
+  // Only the runner builds scopes from the tab's chosen frame; steps and dom get theirs passed.
+  const builders = files(SRC)
+    .filter((f) => !/\/(page|injected|runner)\//.test(f))
+    .filter((f) => /\bpage\.(scope|scopeAt|chosenFrameEntry)\(/.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(SRC, f));
+  expect(builders).toEqual([]);
 });
 
 // Issue 26 item 4: every call into the page runtime is a typed function sent as source (page/evaluate.ts,
