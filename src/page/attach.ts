@@ -5,6 +5,7 @@
 import {
   ConnectionError,
   Deadline,
+  EvaluationError,
   firstStepStart,
   MIN_FIRST_WINDOW_MS,
   PageCrashedError,
@@ -28,7 +29,11 @@ export async function takeGuardedDialogs(session: CdpSession, contextId?: number
     { session, ...(contextId !== undefined ? { contextId } : {}) },
     (rt) => rt.dialogGuard.takeGuardedDialogs(),
     undefined,
-  );
+  ).catch((err) => {
+    // A page that broke its own dialog functions costs the records, never the attach.
+    if (err instanceof EvaluationError) return undefined;
+    throw err;
+  });
   return Array.isArray(seen) ? seen : [];
 }
 

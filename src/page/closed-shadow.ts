@@ -3,7 +3,7 @@
 // hands that root to our world, where the runtime keeps it (injected/closed-shadow.ts). Paid only
 // when the page has custom elements not looked at yet: a page call tells, in the same evaluation.
 
-import type { Deadline } from '../common/index.js';
+import { EvaluationError, type Deadline } from '../common/index.js';
 import type { PageRuntime } from '../injected/index.js';
 import { callOn, handleFrom } from './handles.js';
 import type { Scope } from './scope.js';
@@ -62,7 +62,10 @@ export async function revealClosedRoots(page: Page, ref: FrameRef, deadline: Dea
           rt.closedShadow.registerClosedRoots(hosts, shadowRoots),
         undefined,
         { deadline, what: 'the closed shadow roots', handles: roots },
-      ),
+      ).catch((err) => {
+        // A host the page broke on the way costs its roots, not the call that wanted them.
+        if (!(err instanceof EvaluationError)) throw err;
+      }),
     );
     return hosts.length;
   } finally {

@@ -53,7 +53,8 @@ async function send(
     arguments: [{ value: arg ?? null }, ...(o.handles ?? []).map((id) => (id ? { objectId: id } : { value: null }))],
     returnByValue,
     awaitPromise: true,
-    userGesture: true,
+    // Agents' code acts as the user would (a click handler it calls may open a window); our own calls do not.
+    ...(o.agentBody !== undefined ? { userGesture: true } : {}),
     ...(objectGroup ? { objectGroup } : {}),
   };
   const call = on.session.sendWith('Runtime.callFunctionOn', params, { timeoutMs: o.deadline.remainingMs() + 5_000 });
