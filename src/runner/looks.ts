@@ -3,10 +3,14 @@
 // steps and read after them the same way (one page function each way, one loop over the list);
 // a frame's changes are told under its name, with refs as the agent has them there.
 
+import { AUTO_SCREENSHOT_TIMEOUT_MS } from '../common/index.js';
 import type { FrameTarget, Scope } from '../page/index.js';
 import { knownFramePrefix, type FrameBook } from '../aria/index.js';
 import type { ObservedDiff } from '../diff/index.js';
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
+
+/** The bound of the capture's looks before and after the steps (each phase its own). */
+export const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
 
 /** One document the capture looks at. */
 export interface Look {
