@@ -8,7 +8,14 @@ import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
 import type { FailedRequest } from '../page/index.js';
 import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
-import { captureAfter, captureBefore, startBefore, type AfterCapture, type BeforeCapture } from './capture.js';
+import {
+  captureAfter,
+  captureBefore,
+  lookAgain,
+  startBefore,
+  type AfterCapture,
+  type BeforeCapture,
+} from './capture.js';
 import { CommandSession } from './command-session.js';
 import { classify, type ClassifiedError } from './failure.js';
 import { assemble } from './output.js';
@@ -116,7 +123,7 @@ async function runSteps(run: Run): Promise<void> {
       const done = await runStep(step, run.session, from).finally(() => tagDialogs(run.watch, step.index));
       run.navigatedTo = landedUrl(step, done.output) ?? run.navigatedTo;
       run.steps.push(okStep(step, done));
-      await lookAgainInFrame(run, step);
+      await lookAgainAfterFrameStep(run, step);
     } catch (err) {
       const c = classify(err);
       if (!step.optional)
@@ -148,19 +155,16 @@ async function runSteps(run: Run): Promise<void> {
 }
 
 /**
- * A `frame` step before anything acted: the steps that follow act in that frame, so the look to
- * diff against is taken there (keys typed into a framed editor then answer with their changes).
+ * A step that chose a frame, before anything acted: the steps that follow act in that frame, so the
+ * look to diff against is taken there (keys typed into a framed editor then answer with their changes).
  */
-async function lookAgainInFrame(run: Run, step: ValidatedStep): Promise<void> {
-  if (!run.visual || !step.def.choosesFrame) return;
+async function lookAgainAfterFrameStep(run: Run, step: ValidatedStep): Promise<void> {
+  if (!run.visual || !step.def.choosesFrame || !run.session.tab) return;
   const upTo = run.cmd.steps.slice(0, run.cmd.steps.indexOf(step) + 1);
   if (!upTo.every((s) => s.def.choosesFrame || s.def.readOnly)) return;
-  const tab = run.session.tab;
-  if (!tab || run.before?.frameId === tab.page.chosenFrameEntry()?.frameId) return;
   // A command that chooses another frame later (back to the top) keeps the look it has.
   if (run.cmd.steps.slice(upTo.length).some((s) => s.def.choosesFrame)) return;
-  const before = await captureBefore(tab);
-  run.before = before && { ...before, frameChosen: true };
+  run.before = await lookAgain(run.session.tab, run.before);
 }
 
 /** Dialogs that opened during a step say which (SPEC §19.2: none goes unreported). */

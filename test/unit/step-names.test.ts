@@ -21,6 +21,7 @@ const FIELD_KEYS = new Set<string>(['type', ...OUTPUT_ORDER]);
 /** Object keys that are the field of some other object in one file (`file: key` → why). */
 const FIELD_KEYS_IN: Record<string, string> = {
   'runner/capture.ts: snapshot': "the after-look's snapshot (PageState.snapshot)",
+  'runner/looks.ts: snapshot': "a look's snapshot of its document (PageState.snapshot)",
   'runner/run-command.ts: frame': "the tab entry's chosen frame (TabEntry.frame)",
 };
 /** Strings equal to a step name that mean something else, counted (`file: word` → [count, why]): one more fails. */
