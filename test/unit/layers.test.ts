@@ -17,7 +17,8 @@ const ALLOWED: Record<string, string[]> = {
   runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles', 'injected'],
   profiles: ['common'],
   install: ['common'],
-  '.': ['runner', 'capture', 'steps', 'common', 'install'],
+  mcp: ['runner', 'steps', 'capture', 'common'],
+  '.': ['runner', 'capture', 'steps', 'common', 'install', 'mcp'],
 };
 
 function files(dir: string): string[] {
