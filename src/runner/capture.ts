@@ -353,17 +353,23 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   const snapOpts = opts.visual ? internalOptions(tab.entry) : undefined;
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
   const inFrame = page.frame !== undefined;
-  if (opts.visual && opts.before) await settle(tab, opts.before, deadline);
+  // The page settles in the same evaluation as the look at it (one round trip), unless the look is of a frame.
+  const settled = opts.visual && opts.before ? await settleRequests(tab, opts.before, deadline) : undefined;
+  if (settled && inFrame) await settleView(tab, settled, deadline);
   const stateP = page.call(
     undefined,
-    (rt, o) => ({
-      context: rt.pageContext.pageContext(),
-      snapshot: o ? rt.ariaSnapshot.ariaSnapshot(o) : undefined,
-      live: o ? rt.liveRecorder.takeLiveRecords() : [],
-      view: o ? rt.viewDiff.viewChanges() : undefined,
-      scrollY: Math.round(window.scrollY),
-    }),
-    inFrame ? undefined : snapOpts,
+    async (rt, a) => {
+      if (a.settle) await rt.viewSettle.viewSettle(a.settle.maxMs, a.settle.quietMs);
+      const o = a.snap;
+      return {
+        context: rt.pageContext.pageContext(),
+        snapshot: o ? rt.ariaSnapshot.ariaSnapshot(o) : undefined,
+        live: o ? rt.liveRecorder.takeLiveRecords() : [],
+        view: o ? rt.viewDiff.viewChanges() : undefined,
+        scrollY: Math.round(window.scrollY),
+      };
+    },
+    { snap: inFrame ? undefined : snapOpts, settle: inFrame ? undefined : settled },
     { deadline, what: 'the page context' },
   );
   const frameP =
@@ -454,21 +460,27 @@ interface PageState {
   scrollY: number;
 }
 
+/** How long the page may still take to settle in view (injected/view-settle.ts), and the quiet that counts. */
+type ViewSettle = { maxMs: number; quietMs: number };
+
 /**
- * Lets what the steps set going finish before the after-look: requests they started, then
- * animations and re-renders in the page (bounded by SETTLE_MAX_MS and the capture deadline).
+ * Lets what the steps set going finish before the after-look, first the requests they started
+ * (bounded by SETTLE_MAX_MS and the capture deadline); returns what is left for animations and
+ * re-renders in the page, which the after-look waits for in its own evaluation.
  */
-async function settle(tab: AttachedTab, before: BeforeCapture, deadline: Deadline): Promise<void> {
+async function settleRequests(tab: AttachedTab, before: BeforeCapture, deadline: Deadline): Promise<ViewSettle> {
   const started = Date.now();
+  await tab.page.network.settleSince(before.networkMark, deadline.cap(SETTLE_MAX_MS));
+  return { maxMs: Math.max(0, SETTLE_MAX_MS - (Date.now() - started)), quietMs: SETTLE_QUIET_MS };
+}
+
+/** A chosen frame settles on its own before the looks (the top's context is read beside the frame's). */
+async function settleView(tab: AttachedTab, settle: ViewSettle, deadline: Deadline): Promise<void> {
   try {
-    await tab.page.network.settleSince(before.networkMark, deadline.cap(SETTLE_MAX_MS));
-    const leftMs = Math.max(0, SETTLE_MAX_MS - (Date.now() - started));
-    await tab.page.call(
-      tab.page.frame,
-      (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs),
-      { maxMs: leftMs, quietMs: SETTLE_QUIET_MS },
-      { deadline, what: 'the page to settle' },
-    );
+    await tab.page.call(tab.page.frame, (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs), settle, {
+      deadline,
+      what: 'the page to settle',
+    });
   } catch {
     // Best effort: an unsettled page is still looked at, as it is.
   }
