@@ -170,17 +170,56 @@ function packageRoot(): string {
   return dirname(dirname(fileURLToPath(import.meta.url)));
 }
 
-async function runInstall(action: 'install' | 'uninstall', copy: boolean): Promise<void> {
+async function runInstall(action: 'install' | 'uninstall', copy: boolean, mcp?: string): Promise<void> {
   try {
-    const { installSkill, uninstallSkill } = await import('./install/index.js');
+    const install = await import('./install/index.js');
+    if (mcp !== undefined) return emitMcpInstall(install, action, mcp);
     const report =
       action === 'install'
-        ? installSkill({ root: packageRoot(), home: homeDir(), copy })
-        : uninstallSkill({ home: homeDir() });
+        ? {
+            ...install.installSkill({ root: packageRoot(), home: homeDir(), copy }),
+            mcp: install.mcpInstructions(packageRoot(), homeDir()),
+          }
+        : install.uninstallSkill({ home: homeDir() });
     emit(report, report.status === 'ok' ? 0 : 1);
   } catch (err) {
     emit({ status: 'error', action, error: { type: 'EXECUTION', message: (err as Error).message } }, 1);
   }
+}
+
+/** `install --mcp claude,cursor` / `uninstall --mcp …`: only the MCP server's entry in those clients' configuration. */
+function emitMcpInstall(
+  install: typeof import('./install/index.js'),
+  action: 'install' | 'uninstall',
+  mcp: string,
+): void {
+  const names = mcp.split(',').map((n) => n.trim());
+  const known: readonly string[] = install.MCP_CLIENTS;
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length || !names.length) {
+    emit(
+      {
+        status: 'error',
+        action,
+        error: { type: 'VALIDATION', message: `--mcp takes ${known.join(', ')} (comma-separated), got "${mcp}"` },
+      },
+      1,
+    );
+    return;
+  }
+  const targets = install.mcpTargets(homeDir()).filter((t) => names.includes(t.client));
+  const entry = install.mcpServerEntry(packageRoot());
+  const reports = targets.map((t) => (action === 'install' ? install.installMcp(t, entry) : install.uninstallMcp(t)));
+  const conflicts = reports.filter((r) => r.result === 'conflict');
+  emit(
+    {
+      status: conflicts.length ? 'error' : 'ok',
+      action,
+      mcp: reports,
+      ...(conflicts.length ? { error: { type: 'EXECUTION', message: conflicts.map((c) => c.reason).join(' ') } } : {}),
+    },
+    conflicts.length ? 1 : 0,
+  );
 }
 
 async function runCli(args: string[]): Promise<void> {
@@ -219,7 +258,8 @@ async function runCli(args: string[]): Promise<void> {
       'Install the skill into ~/.claude/skills and ~/.codex/skills: a link from a git checkout, a copy from npm',
     )
     .option('--copy', 'copy the files even from a git checkout')
-    .action(async (opts: { copy?: boolean }) => runInstall('install', Boolean(opts.copy)));
+    .option('--mcp <clients>', 'instead: add the MCP server to claude, cursor and/or vscode (comma-separated)')
+    .action(async (opts: { copy?: boolean; mcp?: string }) => runInstall('install', Boolean(opts.copy), opts.mcp));
   program
     .command('mcp')
     .description('Serve the same engine over MCP on stdio: one tool, "browser", taking the same JSON command')
@@ -227,7 +267,8 @@ async function runCli(args: string[]): Promise<void> {
   program
     .command('uninstall')
     .description('Remove what install put there, and nothing else')
-    .action(async () => runInstall('uninstall', false));
+    .option('--mcp <clients>', 'instead: remove the MCP server from claude, cursor and/or vscode')
+    .action(async (opts: { mcp?: string }) => runInstall('uninstall', false, opts.mcp));
   await program.parseAsync(args, { from: 'user' });
 }
 
