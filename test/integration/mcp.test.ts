@@ -117,6 +117,34 @@ describe('the MCP server', () => {
   });
 });
 
+describe('install', () => {
+  it('prints the MCP entry, and --mcp cursor writes one whose server answers a real client', async () => {
+    const printed = await h.cli(undefined, { args: ['install'] });
+    expect(printed.out.mcp.server['cdp-skill'].args).toEqual([CLI, 'mcp']);
+    expect(Object.keys(printed.out.mcp.clients)).toEqual(['claude', 'cursor', 'vscode']);
+    const written = await h.cli(undefined, { args: ['install', '--mcp', 'cursor'] });
+    expect(written.out).toMatchObject({ status: 'ok', mcp: [{ client: 'cursor', result: 'created' }] });
+    const file = join(h.env.HOME!, '.cursor', 'mcp.json');
+    const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers['cdp-skill'];
+    expect((await h.cli(undefined, { args: ['install', '--mcp', 'cursor'] })).out.mcp[0].result).toBe('unchanged');
+    // The entry as a client starts it: its command and arguments, nothing else.
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: h.env as Record<string, string>,
+    });
+    const client = new Client({ name: 'cursor-like', version: '1' });
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['browser']);
+    await client.close();
+    expect((await h.cli(undefined, { args: ['uninstall', '--mcp', 'cursor'] })).out.mcp[0].result).toBe('removed');
+    expect(JSON.parse(readFileSync(file, 'utf8')).mcpServers).toEqual({});
+    const bad = await h.cli(undefined, { args: ['install', '--mcp', 'emacs'] });
+    expect(bad.code).toBe(1);
+    expect(bad.out.error.type).toBe('VALIDATION');
+  });
+});
+
 /** An answer with what differs between two tabs and two runs left out: aliases, target ids, file paths, timings. */
 function normalise(out: unknown, alias: string, targetId: string): unknown {
   const text = JSON.stringify(out)
