@@ -48,15 +48,7 @@ export function deadlineAnswer(): { output: Record<string, unknown>; code: numbe
   if (failed) {
     const { type, ...step } = failed;
     const steps = done.some((s) => (s as { error?: string }).error === failed.error) ? done : [...done, step];
-    return {
-      code: 1,
-      output: assemble({
-        status: 'error',
-        tab: progress.tab,
-        steps,
-        error: { type, message: failed.error, category: failed.category },
-      }),
-    };
+    return failedAnswer(steps, { type, message: failed.error, category: failed.category });
   }
   if (progress.phase === CAPTURE_PHASE && done.every((s) => (s as { status?: string }).status !== 'error')) {
     const warning =
@@ -64,14 +56,17 @@ export function deadlineAnswer(): { output: Record<string, unknown>; code: numbe
       `${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}: no screenshot or snapshot this time.`;
     return { code: 0, output: assemble({ status: 'ok', tab: progress.tab, steps: done, warning }) };
   }
-  const steps = done;
-  return {
-    code: 1,
-    output: assemble({
-      status: 'error',
-      tab: progress.tab,
-      steps,
-      error: { type: chrome ? 'CONNECTION' : 'EXECUTION', message, category: chrome ? 'connection' : 'timeout' },
-    }),
-  };
+  return failedAnswer(done, {
+    type: chrome ? 'CONNECTION' : 'EXECUTION',
+    message,
+    category: chrome ? 'connection' : 'timeout',
+  });
+}
+
+/** The answer of a command that failed: the steps so far and the error. */
+function failedAnswer(
+  steps: unknown[],
+  error: Record<string, unknown>,
+): { output: Record<string, unknown>; code: number } {
+  return { code: 1, output: assemble({ status: 'error', tab: progress.tab, steps, error }) };
 }
