@@ -183,6 +183,17 @@ describe('the same commands through both fronts', () => {
     }
   });
 
+  it('answer session-less steps alike, and list the same tabs with the same aliases', async () => {
+    const m = await mcp();
+    const command = { steps: [{ listTabs: { port: h.port } }] };
+    const [a, b] = [await h.cli(command), await m.call(command)];
+    expect(b.isError).toBe(false);
+    expect(b.out).toEqual(a.out);
+    const listed = b.out.steps[0].output.tabs as { tab?: string; targetId: string }[];
+    expect(new Set(listed.map((t) => t.targetId))).toEqual(new Set(await openTargets()));
+    for (const t of listed.filter((x) => x.tab)) expect(registry().tabs[t.tab!]!.targetId).toBe(t.targetId);
+  });
+
   it('share aliases, registry and locks: a tab opened through one front is driven through the other', async () => {
     const m = await mcp();
     const tab = (await m.call({ steps: [{ openTab: { url: `${h.baseUrl}/actions.html`, port: h.port } }] })).out
