@@ -159,9 +159,10 @@ function normalise(out: unknown, alias: string, targetId: string): unknown {
 describe('the same commands through both fronts', () => {
   it('give the same answers (timings, aliases and paths aside)', async () => {
     const m = await mcp();
-    const viaCli = await h.open('actions.html');
-    const viaMcp = (await m.call({ steps: [{ openTab: { url: `${h.baseUrl}/actions.html`, port: h.port } }] })).out
-      .tab as string;
+    // The page adds a button 400 ms after load: both first looks wait for it, so refs are numbered alike.
+    const opening = { steps: [{ openTab: { url: `${h.baseUrl}/actions.html`, port: h.port } }, { wait: '#late' }] };
+    const viaCli = (await h.cli(opening)).out.tab as string;
+    const viaMcp = (await m.call(opening)).out.tab as string;
     const commands: unknown[][] = [
       [{ snapshot: true }],
       [{ click: '#save' }],
