@@ -3,6 +3,9 @@ export * from './errors.js';
 export { Deadline } from './deadline.js';
 export {
   progress,
+  newClock,
+  setClockSource,
+  type Clock,
   CAPTURE_PHASE,
   openWindow,
   pendingStart,

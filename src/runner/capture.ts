@@ -17,7 +17,7 @@ import type { AttachedTab } from '../steps/index.js';
 import { contextToSend } from './context-delta.js';
 import { describe, type AfterCapture, type DescribeOptions, type PageState } from './describe.js';
 import type { BeforeCapture } from './capture-before.js';
-import { CAPTURE_TIMEOUT_MS, joinViews, read, type Look, type Read, type ReadAsk } from './looks.js';
+import { CAPTURE_TIMEOUT_MS, joinViews, read, type Look, type Read, type ReadAsk, type ViewSettle } from './looks.js';
 
 export type { AfterCapture } from './describe.js';
 export type { BeforeCapture } from './capture-before.js';
@@ -155,11 +155,19 @@ function describeOptions(opts: CaptureOptions, scope: Scope): DescribeOptions {
 }
 
 /** The looks to read after the steps, each with what it reads; the first reads the steps' own scope. */
-function looksAfter(scope: Scope, before: BeforeCapture | undefined, snapshot?: SnapshotOptions): [Look, ReadAsk][] {
+function looksAfter(
+  scope: Scope,
+  before: BeforeCapture | undefined,
+  snapshot?: SnapshotOptions,
+  settle?: ViewSettle,
+): [Look, ReadAsk][] {
   const top = scope.at(undefined);
   // A read-only command: the tab's context alone.
   if (!snapshot) return [[{ scope: top }, { context: true, view: false }]];
-  const steps: [Look, ReadAsk] = [{ scope }, { context: !scope.frame, snapshot, view: true }];
+  const steps: [Look, ReadAsk] = [
+    { scope },
+    { context: !scope.frame, snapshot, view: true, ...(settle ? { settle } : {}) },
+  ];
   // Inside a chosen frame its own changes are the answer; the context is still the tab's.
   if (scope.frame) return [steps, [{ scope: top }, { context: true, view: false }]];
   const frames = (before?.looks.slice(1) ?? []).map((l): [Look, ReadAsk] => [
@@ -179,8 +187,9 @@ async function readLooks(
   scope: Scope,
   before: BeforeCapture | undefined,
   snapshot: SnapshotOptions | undefined,
+  settle?: ViewSettle,
 ): Promise<{ state?: PageState; unread?: string }> {
-  const plan = looksAfter(scope, before, snapshot);
+  const plan = looksAfter(scope, before, snapshot, settle);
   const reads = await Promise.allSettled(plan.map(([look, ask]) => read(look, ask, tab.entry)));
   const got = (r: PromiseSettledResult<Read>): Read | undefined => (r.status === 'fulfilled' ? r.value : undefined);
   const withContext = reads[plan.findIndex(([, ask]) => ask.context)]!;
@@ -240,8 +249,8 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   // The snapshot and diff are of the scope the steps act in; the context is the tab's.
   const scope = tab.page.scope(Deadline.after(CAPTURE_TIMEOUT_MS));
   const snapshot = opts.visual ? internalOptions(tab.entry) : undefined;
-  if (opts.visual && opts.before) await settle(tab, scope, opts.before);
-  const looked = readLooks(tab, scope, opts.before, snapshot);
+  const settled = opts.visual && opts.before ? await settle(tab, scope, opts.before) : undefined;
+  const looked = readLooks(tab, scope, opts.before, snapshot, settled);
   // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
   const shot = opts.visual ? startScreenshot(tab, scope.at(undefined)) : undefined;
   const { state, unread } = await looked;
@@ -269,19 +278,19 @@ const errorText = (err: unknown): string => ((err as Error)?.message || String(e
 
 /**
  * Lets what the steps set going finish before the after-look: requests they started, then
- * animations and re-renders in the page (bounded by SETTLE_MAX_MS and the capture deadline).
+ * animations and re-renders in the page (bounded by SETTLE_MAX_MS and the capture deadline). When
+ * the steps' own look is the only one (the common case), the page settles in that look's own
+ * evaluation (one round trip fewer): the view settle is returned for it; else it is waited here.
  */
-async function settle(tab: AttachedTab, scope: Scope, before: BeforeCapture): Promise<void> {
+async function settle(tab: AttachedTab, scope: Scope, before: BeforeCapture): Promise<ViewSettle | undefined> {
   const started = Date.now();
   try {
     await tab.page.network.settleSince(before.networkMark, scope.deadline.cap(SETTLE_MAX_MS));
-    const leftMs = Math.max(0, SETTLE_MAX_MS - (Date.now() - started));
-    await scope.call(
-      (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs),
-      { maxMs: leftMs, quietMs: SETTLE_QUIET_MS },
-      { what: 'the page to settle' },
-    );
+    const view = { maxMs: Math.max(0, SETTLE_MAX_MS - (Date.now() - started)), quietMs: SETTLE_QUIET_MS };
+    if (!scope.frame && before.looks.length <= 1) return view;
+    await scope.call((rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs), view, { what: 'the page to settle' });
   } catch {
     // Best effort: an unsettled page is still looked at, as it is.
   }
+  return undefined;
 }

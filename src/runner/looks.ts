@@ -33,6 +33,14 @@ export interface ReadAsk {
   snapshot?: SnapshotOptions;
   /** The changes since the look was armed. */
   view: boolean;
+  /** Let the page settle first, in the same evaluation (one round trip): how long at most, and the quiet that counts. */
+  settle?: ViewSettle;
+}
+
+/** How long the page may still take to settle in view (injected/view-settle.ts), and the quiet that counts. */
+export interface ViewSettle {
+  maxMs: number;
+  quietMs: number;
 }
 
 export type PageContext = Awaited<ReturnType<PageRuntime['pageContext']['pageContext']>>;
@@ -67,15 +75,21 @@ export const ARM = (rt: PageRuntime, full: boolean): Armed => {
   return { scrollY: Math.round(window.scrollY), ...(closedFrames ? { closedFrames } : {}) };
 };
 
-/** Reads a look in one evaluation: what `a` asks for, in this order (the snapshot before the changes are taken). */
-const READ = (rt: PageRuntime, a: ReadAsk) => ({
-  ...(a.context ? { context: rt.pageContext.pageContext() } : {}),
-  ...(a.snapshot
-    ? { snapshot: rt.ariaSnapshot.ariaSnapshot(a.snapshot), live: rt.liveRecorder.takeLiveRecords() }
-    : { live: [] as string[] }),
-  ...(a.view ? { view: rt.viewDiff.viewChanges() } : {}),
-  scrollY: Math.round(window.scrollY),
-});
+/**
+ * Reads a look in one evaluation: the page settled first when asked, then what `a` asks for, in this
+ * order (the snapshot before the changes are taken).
+ */
+const READ = async (rt: PageRuntime, a: ReadAsk) => {
+  if (a.settle) await rt.viewSettle.viewSettle(a.settle.maxMs, a.settle.quietMs);
+  return {
+    ...(a.context ? { context: rt.pageContext.pageContext() } : {}),
+    ...(a.snapshot
+      ? { snapshot: rt.ariaSnapshot.ariaSnapshot(a.snapshot), live: rt.liveRecorder.takeLiveRecords() }
+      : { live: [] as string[] }),
+    ...(a.view ? { view: rt.viewDiff.viewChanges() } : {}),
+    scrollY: Math.round(window.scrollY),
+  };
+};
 
 export function arm(look: Look): Promise<Armed> {
   return look.scope.call(ARM, look.under === undefined, {

@@ -17,6 +17,7 @@ import {
   type BeforeCapture,
 } from './capture.js';
 import { CommandSession } from './command-session.js';
+import type { TabHost } from './tab-host.js';
 import { classify, type ClassifiedError } from './failure.js';
 import { assemble } from './output.js';
 import { summarizeDialogs } from './answer-bound.js';
@@ -42,6 +43,8 @@ interface TabWatch {
   startUrl: string;
   /** Per-tab state as the registry had it, to write back only what changed. */
   startEntry: string;
+  /** What the warm host saw on the tab since the previous call (the answer's `betweenCommands`). */
+  between?: Record<string, unknown>;
 }
 
 /** What a command builds up as it runs, phase by phase. */
@@ -68,20 +71,22 @@ const tabState = (tab: AttachedTab): string =>
   JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame, tab.entry.world, tab.entry.frameRefs]);
 
 /** The run's state and its session, which starts watching the tab (console, state) when one is attached. */
-function startRun(cmd: Command): Run {
+function startRun(cmd: Command, host: TabHost | undefined): Run {
   const startedMs = Date.now();
   const visual = cmd.steps.some((s) => !isReadOnlyStep(s.def, s.params));
   const first = cmd.steps[0]!;
   // A command that starts by loading a new document has nothing to diff against: no early look.
   const earlyLook =
     visual && cmd.tab !== undefined && !first.def.providesTab && first.def.replacesDocument === undefined;
-  const onAttach = (tab: AttachedTab): void => {
+  const onAttach = (tab: AttachedTab, between?: Record<string, unknown>): void => {
     progress.tab = tab.alias;
+    run.watch?.console.stop(); // a second tab (openTab after a tab was attached): its console is the one told
     run.watch = {
       tab,
       console: new ConsoleCollector(tab.page.session, startedMs),
       startUrl: tab.page.lifecycle.url,
       startEntry: tabState(tab),
+      ...(between ? { between } : {}),
     };
   };
   const session = new CommandSession(
@@ -92,6 +97,7 @@ function startRun(cmd: Command): Run {
           run.early ??= startBefore(s, entry);
         }
       : undefined,
+    host,
   );
   const run: Run = { cmd, session, visual, steps: [], errors: [] };
   return run;
@@ -261,7 +267,8 @@ async function capturePhase(
   const { watch, session, fatal } = run;
   const usable = watch && !session.closedOwnTab && !fatal ? watch : undefined;
   const alive = usable && !usable.tab.page.fatalError ? usable : undefined;
-  const guarded = usable?.tab.page.guardDialogsUntilNextCommand();
+  // A warm host answers dialogs itself between calls; the CLI leaves the page-side guard behind.
+  const guarded = session.host.keepsWatching ? undefined : usable?.tab.page.guardDialogsUntilNextCommand();
   const profile = profileFor(run.navigatedTo);
   progress.phase = CAPTURE_PHASE;
   const captured = alive
@@ -308,6 +315,7 @@ function answer(
     console: watch?.console.report(),
     dialogs: summarizeDialogs(watch?.tab.page.dialogs),
     network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
+    betweenCommands: watch?.between,
     steps: run.steps,
     errors,
     error:
@@ -322,8 +330,15 @@ function answer(
   return { output, ok };
 }
 
-export async function runCommand(cmd: Command): Promise<CommandResult> {
-  const run = startRun(cmd);
+/**
+ * Runs `cmd` on tabs reached through `host`: the CLI's cold host by default, the MCP server's warm
+ * one. `abandon` (a front that answered without waiting: its deadline ran out, the client
+ * cancelled) lets the tabs go at once: their locks released, a warm host's sessions detached.
+ */
+export async function runCommand(cmd: Command, host?: TabHost, abandon?: AbortSignal): Promise<CommandResult> {
+  const run = startRun(cmd, host);
+  const letGo = (): void => void run.session.close(true);
+  abandon?.addEventListener('abort', letGo, { once: true });
   try {
     await attach(run);
     if (!run.fatal) await runSteps(run);
@@ -331,6 +346,8 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     const { captured, profile, capturedPage } = await capturePhase(run);
     return { ...answer(run, captured, profile), tab: run.session.tab?.alias, capturedPage };
   } finally {
+    abandon?.removeEventListener('abort', letGo);
+    run.watch?.console.stop();
     await run.session.close();
   }
 }

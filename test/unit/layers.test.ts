@@ -20,7 +20,8 @@ const BELOW: Record<string, string[]> = {
   runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles', 'injected'],
   profiles: ['common'],
   install: ['common'],
-  '.': ['runner', 'capture', 'steps', 'common', 'install'],
+  mcp: ['runner', 'steps', 'capture', 'common'],
+  '.': ['runner', 'capture', 'steps', 'common', 'install', 'mcp'],
 };
 const ALLOWED: Record<string, string[]> = Object.fromEntries(
   Object.entries(BELOW).map(([layer, below]) => [layer, layer === 'shared' ? below : [...below, 'shared']]),

@@ -33,8 +33,10 @@ const WORDS_IN: Record<string, [number, string]> = {
     2,
     'the failure category switched on, and the remedy kind (steps/registry.ts RemedyKind)',
   ],
+  'runner/between-calls.ts: console': [1, "a between-calls watcher's name, its field in betweenCommands"],
   'runner/output.ts: console': [1, 'an answer field (OUTPUT_ORDER)'],
   'runner/output.ts: screenshot': [1, 'an answer field (OUTPUT_ORDER)'],
+  'runner/warm-host.ts: frame': [1, 'a TabEntry field kept per command (TabEntry.frame)'],
 };
 /** Receivers that hold a step's parameters or a command's step: `raw.fill` reads the fill step's. */
 const STEP_HOLDERS = new Set(['raw', 'step', 'params', 'input']);
