@@ -3,9 +3,12 @@
 
 import { ANSWER_MARGIN_MS, ConnectionError, Deadline, progress } from '../common/index.js';
 import {
+  addressKey,
   attachToTarget,
   canLaunchAt,
   connectBrowser,
+  discardNewBrowser,
+  entryFor,
   forgetTab,
   isTargetClosed,
   lockTab,
@@ -30,20 +33,6 @@ const DEFAULT_WINDOW = { width: 1280, height: 800 };
 const FRAME_RESTORE_MS = 5_000;
 /** How long openTab waits for a closing Chrome to be gone before launching a new one. */
 const SHUTDOWN_WAIT_MS = 5_000;
-const addressKey = (a: BrowserAddress): string => (a.own ? 'own' : (a.wsEndpoint ?? `${a.host}:${a.port}`));
-
-/** How a new tab entry names its browser: our own Chrome at its current port, or the address as given. */
-function entryFor(targetId: string, address: BrowserAddress, conn: Connection): TabEntry {
-  const a = resolvedAddress(address, conn);
-  return {
-    targetId,
-    host: a.host,
-    port: a.port,
-    ...(a.wsEndpoint ? { wsEndpoint: a.wsEndpoint } : {}),
-    ...(a.own ? { own: true } : {}),
-  };
-}
-
 export class CommandSession implements CommandState {
   readonly #connections = new Map<string, Promise<Connection>>();
   readonly #timeoutMs: number;
@@ -80,11 +69,11 @@ export class CommandSession implements CommandState {
     return this.tab;
   }
 
-  #connect(address: BrowserAddress, autoLaunch: boolean, headless?: boolean): Promise<Connection> {
+  #connect(address: BrowserAddress, autoLaunch: boolean, headless?: boolean, forNewTab = false): Promise<Connection> {
     const key = addressKey(address);
     let conn = this.#connections.get(key);
     if (!conn) {
-      conn = connectBrowser(address, { autoLaunch, headless, timeoutMs: this.#timeoutMs }).then((r) => {
+      conn = connectBrowser(address, { autoLaunch, headless, timeoutMs: this.#timeoutMs, forNewTab }).then((r) => {
         if (r.launched) this.launched = true;
         return r.conn;
       });
@@ -132,8 +121,8 @@ export class CommandSession implements CommandState {
   }
 
   async openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab> {
-    const autoLaunch = address.own === true || (!address.wsEndpoint && canLaunchAt(address.host));
-    let conn = await this.#connect(address, autoLaunch, headless);
+    const autoLaunch = address.own === true || (!address.wsEndpoint && !address.grid && canLaunchAt(address.host));
+    let conn = await this.#connect(address, autoLaunch, headless, true);
     // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
     // and a screenshot of such a tab would stall.
     const create = (c: Connection) =>
@@ -142,6 +131,7 @@ export class CommandSession implements CommandState {
     try {
       created = await create(conn);
     } catch (err) {
+      await discardNewBrowser(conn); // a farm session made for this tab is not left behind
       // A local Chrome that is shutting down (closed by its user a moment ago) still answers but
       // opens no tabs: once it is gone, launch a new one and try once more.
       if (!autoLaunch || !(await this.#goneSoon(resolvedAddress(address, conn)))) throw err;
@@ -187,6 +177,7 @@ export class CommandSession implements CommandState {
     try {
       conn = await this.#connect(address, false);
     } catch (err) {
+      if (err instanceof ConnectionError && err.details.browserGone) throw err; // the farm said why, in full
       throw new ConnectionError(
         `Tab ${alias} is unreachable: ${(err as Error).message}. If Chrome was restarted, its tabs are gone: open a new one with openTab.`,
       );
