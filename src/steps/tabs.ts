@@ -74,7 +74,7 @@ interface OpenTabParams {
 
 const OPEN_TAB_PARAMS: ParamSchema = {
   forms: ['true', '"url"'],
-  keys: { url: '', host: '', port: '', wsEndpoint: '', grid: '', capabilities: '', session: '-', headless: '' },
+  keys: { url: '', host: '', port: '', wsEndpoint: '', grid: '', capabilities: '', session: '-', headless: '-' },
   returns: '{url, status}',
   note: 'first step',
 };

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examples } from './examples-md.js';
 import { startHarness, type Harness } from './harness.js';
 import {
   announceSkip,
@@ -47,6 +48,17 @@ describe.skipIf(missing)('Selenium Grid farms', () => {
     await Promise.all([standalone?.stop(), hub?.stop()]);
     await h?.close();
   }, 60_000);
+
+  it('runs the Grid examples of EXAMPLES.md, and the Grid lists no session after them', async () => {
+    const grid = examples('grid');
+    expect(grid.length).toBeGreaterThanOrEqual(2);
+    for (const ex of grid) {
+      const command = ex.command.replaceAll('http://hub:4444', hub.url).replaceAll('http://localhost:8080', h.baseUrl);
+      const r = await h.cli(command);
+      expect(r.out.status, `${ex.command}\n→ ${r.stdout}`).toBe(ex.expectError ? 'error' : 'ok');
+    }
+    expect(await gridSessionIds(hub.url)).toEqual([]);
+  });
 
   it('opens, acts and closes through a standalone Grid: the Grid lists the session made, then deleted', async () => {
     const url = `${h.baseUrl}/basic.html?grid=standalone`;
