@@ -34,7 +34,8 @@ export function throughGrid(gridUrl: string, seCdp: string): string {
   const grid = new URL(gridUrl);
   const cdp = new URL(seCdp);
   cdp.protocol = grid.protocol === 'https:' ? 'wss:' : 'ws:';
-  cdp.host = grid.host;
+  cdp.hostname = grid.hostname;
+  cdp.port = grid.port; // '' when the Grid URL names none: the scheme's own, not se:cdp's 4444
   cdp.username = grid.username;
   cdp.password = grid.password;
   if (!cdp.search) cdp.search = grid.search;
