@@ -33,7 +33,7 @@ const cdpOf = (grid: Farm, session: string) => rawCdp(`${grid.url.replace('http'
 const registry = () => JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8'));
 
 async function openOn(grid: Farm, url: string, extra: object = { capabilities: CAPS }) {
-  const r = await h.cli({ steps: [{ openTab: { url, grid: grid.url, ...extra } }] });
+  const r = await h.cli({ timeout: 75_000, steps: [{ openTab: { url, grid: grid.url, ...extra } }] });
   expect(r.out.status, r.stdout).toBe('ok');
   return { tab: r.out.tab as string, session: r.out.steps[0].output.session as string };
 }
