@@ -87,24 +87,13 @@ try {
       startHubAndNode(300, session.dir),
     ]);
     farms.push(standalone, hub);
-    rows.push(
-      ...(await measure(
-        'Grid standalone',
-        session.env,
-        { grid: standalone.url, capabilities: CAPS },
-        session.server.url,
-        floorMs,
-      )),
-    );
-    rows.push(
-      ...(await measure(
-        'Grid hub + node',
-        session.env,
-        { grid: hub.url, capabilities: CAPS },
-        session.server.url,
-        floorMs,
-      )),
-    );
+    for (const [name, grid] of [
+      ['Grid standalone', standalone],
+      ['Grid hub + node', hub],
+    ])
+      rows.push(
+        ...(await measure(name, session.env, { grid: grid.url, capabilities: CAPS }, session.server.url, floorMs)),
+      );
   }
   if (missing.browserless) console.log(`browserless skipped: ${missing.browserless}`);
   else {
