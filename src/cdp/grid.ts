@@ -99,6 +99,9 @@ export async function deleteGridSession(grid: GridSession, timeoutMs: number): P
   });
   if (answer.status === 200) return 'deleted';
   if (answer.status === 404) return 'gone';
+  // Two agents closing a shared session's last tabs at once both delete it: the second may hear an
+  // error other than 404 while the Grid is still stopping it.
+  if ((await gridSessionGone(grid, timeoutMs).catch(() => undefined)) !== undefined) return 'gone';
   throw new ConnectionError(
     `The Selenium Grid did not delete session ${grid.sessionId} (${webDriverMessage(answer)}); it ends by its idle timeout.`,
   );

@@ -199,6 +199,7 @@ describe.skipIf(missing)('Selenium Grid farms', () => {
       cdp.close();
     }
     const closed = await Promise.all([first.tab, ...tabs].map((tab) => h.cli({ steps: [{ closeTab: tab }] })));
+    for (const c of closed) expect(c.out.status, c.stdout).toBe('ok');
     expect(closed.filter((c) => c.out.steps[0].output.gridSession === 'deleted')).toHaveLength(1);
     expect(await gridSessionIds(hub.url)).toEqual([]);
   }, 120_000);
