@@ -105,7 +105,15 @@ export async function releaseIfLast(addr: EndpointAddress, timeoutMs: number): P
   const grid = addr.grid;
   if (!isGridSession(grid) || !grid.created) return {};
   if (Object.values(readRegistry().tabs).some(sameSession(grid))) return {};
-  return { gridSession: await deleteGridSession(grid, timeoutMs) };
+  try {
+    return { gridSession: await deleteGridSession(grid, timeoutMs) };
+  } catch (err) {
+    // The tab is closed either way; only the session's end is not confirmed (a loaded Grid).
+    const why = (err as Error).message;
+    return {
+      warnings: [`The Grid did not confirm deleting session ${grid.sessionId} (${why}); it ends by its idle timeout.`],
+    };
+  }
 }
 
 /** A refused connection, explained by the farm: a reaped Grid session or a closed service browser forgets its tabs. */

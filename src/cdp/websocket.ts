@@ -81,15 +81,7 @@ export class WebSocketClient {
     const key = randomBytes(16).toString('base64');
     return new Promise((resolve, reject) => {
       let head: Buffer = Buffer.alloc(0);
-      const timer = setTimeout(
-        () =>
-          fail(
-            new Error(
-              `no WebSocket handshake within ${options.timeoutMs}ms (a browser service may be holding the connection in its queue while all its browsers are busy)`,
-            ),
-          ),
-        options.timeoutMs,
-      );
+      const timer = setTimeout(() => fail(new Error(noHandshake(options.timeoutMs))), options.timeoutMs);
       const cleanUp = (): void => {
         clearTimeout(timer);
         socket.removeListener('data', onData);
@@ -192,6 +184,9 @@ export function handshakeProblem(head: string, key: string): string | undefined 
   if (headers.has('sec-websocket-extensions')) return 'the server enabled a WebSocket extension that was not asked for';
   return undefined;
 }
+
+const noHandshake = (ms: number): string =>
+  `no WebSocket handshake within ${ms}ms (a browser service may be holding the connection in its queue while all its browsers are busy)`;
 
 /** The first line of a refusal's body (a browser service says why there: "Couldn't locate browser …"). */
 function bodyLine(body: Buffer): string {

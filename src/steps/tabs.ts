@@ -296,7 +296,13 @@ defineStep<CloseTabParams>({
       }
       const released = await releaseIfLast(address, ctx.deadline.remainingMs()); // a farm session with its last tab
       const gone = `${alias} was already closed (by another program, or Chrome restarted); its alias is forgotten`;
-      return { closed: alias ?? targetId, ...released, ...(wasOpen ? {} : { wasOpen: false, warnings: [gone] }) };
+      const warnings = [...((released.warnings as string[] | undefined) ?? []), ...(wasOpen ? [] : [gone])];
+      return {
+        closed: alias ?? targetId,
+        ...released,
+        ...(wasOpen ? {} : { wasOpen: false }),
+        ...(warnings.length ? { warnings } : {}),
+      };
     } finally {
       release?.();
     }
