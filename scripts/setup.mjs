@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Makes a fresh checkout ready to run: installs dependencies, builds build/ and dist/, and makes sure a
-// Chrome or Chromium exists (on Debian/Ubuntu as root it installs Debian's chromium package).
-// Plain Node with no dependencies, so it runs before `npm install` has. Progress goes to stderr.
+// Makes a fresh checkout ready to run: installs dependencies, builds build/ and dist/, makes sure a
+// Chrome or Chromium exists (on Debian/Ubuntu as root it installs Debian's chromium package), and
+// with --farms installs the browser farms the farm tests start (scripts/farm-tools.mjs). Plain Node with no
+// dependencies, so it runs before `npm install` has. Progress goes to stderr.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -68,6 +69,8 @@ try {
   installDependencies();
   build();
   await ensureChrome();
+  // The farm tests' Grid and browserless (npm test and npm run bench ask for them): not for a demo.
+  if (process.argv.includes('--farms')) await (await import('./farm-tools.mjs')).ensureFarmTools(log);
 } catch (err) {
   log(`setup failed: ${err.message.split('\n')[0]}`);
   process.exit(1);

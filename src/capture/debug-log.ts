@@ -4,7 +4,7 @@
 
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { knownSecrets, redactSecrets } from '../common/index.js';
+import { knownSecrets, redactSecrets, urlSecretsIn } from '../common/index.js';
 import { isSecretText, REDACTED } from '../shared/index.js';
 
 export function debugLogName(seq: number, tab: string | undefined, actions: string[], status: string): string {
@@ -91,6 +91,8 @@ function replaceSecrets(value: unknown, secrets: string[]): unknown {
 /** The request and response as the log may show them: every secret typed or named replaced by ••••. */
 export function redactForLog(request: unknown, response: unknown): { request: unknown; response: unknown } {
   const secrets = [...knownSecrets(), ...typedSecrets(request, focusIsSecret(response))];
+  // Endpoint tokens (?token=…) of any URL the request holds, even one no step got to read.
+  secrets.push(...urlSecretsIn(typeof request === 'string' ? request : (JSON.stringify(request) ?? '')));
   keyedSecrets(request, secrets);
   const unique = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
   // redactSecrets: the userinfo of any URL, and what the steps marked (endpoint tokens among them).

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFile
 import { join } from 'node:path';
 import { stateDir } from '../common/index.js';
 import { createWhole } from './lock.js';
+import type { GridSession } from './tab-registry.js';
 
 export interface ClaimedTab {
   targetId: string;
@@ -19,6 +20,9 @@ export interface ClaimedTab {
   wsEndpoint?: string;
   /** A tab of our own Chrome: reached only once that browser proves its id (own-browser.ts). */
   own?: boolean;
+  /** The Grid session holding it, so a rebuilt registry still deletes the session with its last tab. */
+  grid?: GridSession;
+  keep?: 'reconnect';
 }
 
 /** What an alias looks like: t1, t2, … (anything else — "__proto__", "constructor" — is no alias). */
@@ -40,7 +44,9 @@ function isClaim(v: unknown): v is ClaimedTab {
     typeof c.host === 'string' &&
     Number.isInteger(c.port) &&
     (c.wsEndpoint === undefined || typeof c.wsEndpoint === 'string') &&
-    (c.own === undefined || typeof c.own === 'boolean')
+    (c.own === undefined || typeof c.own === 'boolean') &&
+    (c.grid === undefined || (typeof c.grid === 'object' && c.grid !== null && typeof c.grid.sessionId === 'string')) &&
+    (c.keep === undefined || c.keep === 'reconnect')
   );
 }
 

@@ -5,10 +5,12 @@
 import { ConnectionError, DEFAULT_HOST, markEndpointSecrets, NAMED_PORT } from '../common/index.js';
 import { Connection } from './connection.js';
 import { getVersion, rehostWsUrl, type BrowserVersion } from './discovery.js';
+import { connectEndpoint, madeAddressOf, sessionCreatedByUs } from './endpoint-connect.js';
+import { gridCdpUrl, type GridTarget } from './grid.js';
 import { defaultHeadless, ensureLocalChrome } from './launcher.js';
 import { connectOwnBrowser, ownPort } from './own-browser.js';
 import type { CdpSession } from './protocol.js';
-import { readRegistry, updateRegistry } from './tab-registry.js';
+import { readRegistry, updateRegistry, type TabEntry } from './tab-registry.js';
 
 export interface BrowserAddress {
   host: string;
@@ -17,12 +19,18 @@ export interface BrowserAddress {
   wsEndpoint?: string;
   /** Our own Chrome (no port named): host/port are where it listened last, 0 before it is known. */
   own?: boolean;
+  /** A Selenium Grid: a session to create (capabilities) or join (sessionId); wsEndpoint is then its se:cdp. */
+  grid?: GridTarget;
+  /** The endpoint's browser is kept by the service's reconnect command, renewed at every connect. */
+  keep?: 'reconnect';
 }
 
 export interface ConnectOptions {
   autoLaunch: boolean;
   headless?: boolean;
   timeoutMs: number;
+  /** For openTab: a farm endpoint must first show that its browser outlives this call. */
+  forNewTab?: boolean;
 }
 
 export interface BrowserConnection {
@@ -35,6 +43,7 @@ export interface BrowserConnection {
  * used as given — or else our own Chrome.
  */
 export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
+  if (a.grid) return gridAddress(a.grid, a.wsEndpoint);
   if (a.wsEndpoint) {
     markEndpointSecrets(a.wsEndpoint); // from the registry too: its credentials are never shown
     const url = new URL(a.wsEndpoint);
@@ -42,6 +51,7 @@ export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
       host: url.hostname,
       port: Number(url.port || (url.protocol === 'wss:' ? 443 : 80)),
       wsEndpoint: a.wsEndpoint,
+      ...(a.keep ? { keep: a.keep } : {}),
     };
   }
   if (a.own) return { host: DEFAULT_HOST, port: a.port ?? 0, own: true };
@@ -51,9 +61,49 @@ export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
   return { host: DEFAULT_HOST, port: 0, own: true };
 }
 
-/** The address with our own Chrome's current port filled in, once connected to it. */
+/** A Grid's address: the hub's host and port, and the session's se:cdp once it has one. */
+function gridAddress(grid: GridTarget, wsEndpoint: string | undefined): BrowserAddress {
+  markEndpointSecrets(grid.url);
+  const url = new URL(grid.url);
+  const ws = wsEndpoint ?? (grid.sessionId ? gridCdpUrl(grid.url, grid.sessionId) : undefined);
+  if (ws) markEndpointSecrets(ws);
+  return {
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    grid,
+    ...(ws ? { wsEndpoint: ws } : {}),
+  };
+}
+
+/** The address with what connecting found filled in: our own Chrome's port, a new Grid session, a kept browser. */
 export function resolvedAddress(a: BrowserAddress, conn: Connection): BrowserAddress {
+  const made = madeAddressOf(conn);
+  if (made) return made;
   return a.own ? { host: DEFAULT_HOST, port: ownPort(conn), own: true } : a;
+}
+
+/** One connection per browser in a command: this names the browser. */
+export function addressKey(a: BrowserAddress): string {
+  if (a.own) return 'own';
+  if (a.grid && !a.grid.sessionId) return `new session at ${a.grid.url}`;
+  return a.wsEndpoint ?? `${a.host}:${a.port}`;
+}
+
+/** How a new tab's registry entry names its browser: as connecting resolved it. */
+export function entryFor(targetId: string, address: BrowserAddress, conn: Connection): TabEntry {
+  const a = resolvedAddress(address, conn);
+  const grid = a.grid?.sessionId
+    ? { url: a.grid.url, sessionId: a.grid.sessionId, created: a.grid.created === true }
+    : undefined;
+  return {
+    targetId,
+    host: a.host,
+    port: a.port,
+    ...(a.wsEndpoint ? { wsEndpoint: a.wsEndpoint } : {}),
+    ...(a.own ? { own: true } : {}),
+    ...(grid ? { grid: { ...grid, created: sessionCreatedByUs(grid) } } : {}),
+    ...(a.keep ? { keep: a.keep } : {}),
+  };
 }
 
 const browserKey = (a: BrowserAddress): string => `${a.host}:${a.port}`;
@@ -90,8 +140,8 @@ async function discoverWsUrl(
 
 export async function connectBrowser(addr: BrowserAddress, options: ConnectOptions): Promise<BrowserConnection> {
   if (addr.own) return connectOwnBrowser(options);
-  if (addr.wsEndpoint) {
-    return { conn: await Connection.open(addr.wsEndpoint, options.timeoutMs), launched: false };
+  if (addr.wsEndpoint || addr.grid) {
+    return { conn: await connectEndpoint(addr, options.timeoutMs, options.forNewTab === true), launched: false };
   }
   const key = browserKey(addr);
   const cached = readRegistry().browsers[key];

@@ -95,6 +95,14 @@ export class Connection {
     };
   }
 
+  /**
+   * A command outside the protocol's types: a browser service's own (Browserless.reconnect). Its
+   * answer is `unknown` until the caller narrows it.
+   */
+  sendVendor(method: string, params: object, timeoutMs: number): Promise<unknown> {
+    return this.#send(method, params, undefined, timeoutMs);
+  }
+
   onClose(handler: (reason: string) => void): () => void {
     this.#closeHandlers.add(handler);
     return () => this.#closeHandlers.delete(handler);

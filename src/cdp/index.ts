@@ -19,6 +19,8 @@ export { findChrome, chromeInstallHint } from './chrome-finder.js';
 export { ensureLocalChrome, defaultHeadless, chromeArgs } from './launcher.js';
 export {
   connectBrowser,
+  addressKey,
+  entryFor,
   attachToTarget,
   canLaunchAt,
   listPageTargets,
@@ -26,6 +28,9 @@ export {
   resolvedAddress,
 } from './browser.js';
 export { connectOwnBrowser, ownProfileName } from './own-browser.js';
+export { discardNewBrowser, releaseIfLast } from './endpoint-connect.js';
+export { gridStatus, type GridStatus } from './grid.js';
+export { checkBrowserOutlivesConnection, isLaunchEndpoint } from './lasting-browser.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
   readRegistry,
@@ -33,6 +38,7 @@ export {
   updateRegistry,
   registerTab,
   forgetTab,
+  forgetTabs,
   patchTab,
   pruneTabs,
   findAlias,
@@ -40,7 +46,14 @@ export {
   entryOf,
   lookupTab,
 } from './tab-registry.js';
-export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting, OwnBrowserRecord } from './tab-registry.js';
+export type {
+  GridSession,
+  TabEntry,
+  RegistryData,
+  ViewportMetrics,
+  GeolocationSetting,
+  OwnBrowserRecord,
+} from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';
 export { lockTab, tabLockPath } from './tab-lock.js';
 export { ALIAS_FORM, TARGET_ID_FORM } from './alias-claims.js';

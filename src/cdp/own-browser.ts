@@ -28,8 +28,8 @@ export function readActivePort(profileDir: string): string | undefined {
   return m ? `ws://127.0.0.1:${m[1]}${m[2]}` : undefined;
 }
 
-/** The id of the browser's default context: random per Chrome start, stable while it runs. */
-async function contextIdOf(conn: Connection): Promise<string> {
+/** The id of the browser's default context: random per Chrome start, stable while it runs (one browser, every connection). */
+export async function contextIdOf(conn: Connection): Promise<string> {
   const { defaultBrowserContextId } = await conn
     .browser()
     .sendWith('Target.getBrowserContexts', undefined, { timeoutMs: PROBE_TIMEOUT_MS });

@@ -39,6 +39,13 @@ export interface GeolocationSetting {
   accuracy?: number;
 }
 
+/** A Selenium Grid session behind a tab (farms): its hub, its id, and whether cdp-skill created it (and so deletes it with its last tab). */
+export interface GridSession {
+  url: string;
+  sessionId: string;
+  created: boolean;
+}
+
 export interface TabEntry {
   targetId: string;
   host: string;
@@ -47,6 +54,10 @@ export interface TabEntry {
   wsEndpoint?: string;
   /** A tab of our own auto-launched Chrome (no port named): reached only once it proves its id (own-browser.ts). */
   own?: boolean;
+  /** The Grid session whose browser holds the tab (wsEndpoint is then its se:cdp, through the hub). */
+  grid?: GridSession;
+  /** The endpoint's browser is kept between connections by the service's reconnect command (lasting-browser.ts). */
+  keep?: 'reconnect';
   viewport?: ViewportMetrics;
   /** Emulated position, re-applied on attach until {"geolocation": false}. */
   geolocation?: GeolocationSetting;
@@ -95,6 +106,10 @@ const optional = (v: unknown, check: (x: unknown) => boolean): boolean => v === 
 const allNumbers = (v: unknown, keys: string[]): v is Record<string, unknown> =>
   isObject(v) && keys.every((k) => optional(v[k], (x) => typeof x === 'number'));
 
+export function isGridSession(v: unknown): v is GridSession {
+  return isObject(v) && typeof v.url === 'string' && typeof v.sessionId === 'string' && typeof v.created === 'boolean';
+}
+
 /** Every field of an entry has the type it is written with; anything else is damage. */
 function isEntry(v: unknown): v is TabEntry {
   if (!isObject(v)) return false;
@@ -105,6 +120,8 @@ function isEntry(v: unknown): v is TabEntry {
     typeof v.host === 'string' &&
     isInt(v.port, 1, 65_535) &&
     optional(v.wsEndpoint, (x) => typeof x === 'string') &&
+    optional(v.grid, isGridSession) &&
+    optional(v.keep, (x) => x === 'reconnect') &&
     optional(
       v.viewport,
       (x) => allNumbers(x, ['width', 'height', 'deviceScaleFactor']) && typeof x.width === 'number',
@@ -316,6 +333,8 @@ export function registerTab(entry: TabEntry): Promise<string> {
       port: entry.port,
       ...(entry.wsEndpoint ? { wsEndpoint: entry.wsEndpoint } : {}),
       ...(entry.own ? { own: true } : {}),
+      ...(entry.grid ? { grid: entry.grid } : {}),
+      ...(entry.keep ? { keep: entry.keep } : {}),
     };
     const alias = claimAlias(claim, data.nextId);
     data.nextId = Number(alias.slice(1)) + 1;
@@ -329,6 +348,18 @@ export async function forgetTab(alias: string): Promise<void> {
   await updateRegistry((data) => {
     delete data.tabs[alias];
     releaseClaim(alias);
+  });
+}
+
+/** Drops every tab `match` picks (the tabs of a browser that is gone) and releases their claims; their aliases. */
+export function forgetTabs(match: (entry: TabEntry) => boolean): Promise<string[]> {
+  return updateRegistry((data) => {
+    const gone = Object.keys(data.tabs).filter((alias) => match(data.tabs[alias]!));
+    for (const alias of gone) {
+      delete data.tabs[alias];
+      releaseClaim(alias);
+    }
+    return gone;
   });
 }
 

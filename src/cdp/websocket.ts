@@ -53,7 +53,7 @@ export class WebSocketClient {
         const code = err instanceof FrameError ? err.closeCode : 1002;
         this.#write(encodeFrame(OPCODE.close, closePayload(code)));
         socket.destroy();
-        this.#finish(`WebSocket protocol error: ${(err as Error).message}`);
+        this.#finish(httpAnswerOnSocket(chunk) ?? `WebSocket protocol error: ${(err as Error).message}`);
       }
     };
     socket.on('data', feed);
@@ -81,10 +81,7 @@ export class WebSocketClient {
     const key = randomBytes(16).toString('base64');
     return new Promise((resolve, reject) => {
       let head: Buffer = Buffer.alloc(0);
-      const timer = setTimeout(
-        () => fail(new Error(`no WebSocket handshake within ${options.timeoutMs}ms`)),
-        options.timeoutMs,
-      );
+      const timer = setTimeout(() => fail(new Error(noHandshake(options.timeoutMs))), options.timeoutMs);
       const cleanUp = (): void => {
         clearTimeout(timer);
         socket.removeListener('data', onData);
@@ -108,7 +105,8 @@ export class WebSocketClient {
         }
         const problem = handshakeProblem(head.subarray(0, end).toString('latin1'), key);
         if (problem) {
-          fail(new Error(problem));
+          const body = bodyLine(head.subarray(end + 4));
+          fail(new Error(body && !problem.includes(body) ? `${problem} (${body})` : problem));
           return;
         }
         cleanUp();
@@ -185,6 +183,32 @@ export function handshakeProblem(head: string, key: string): string | undefined 
     return 'the server answered the upgrade with a wrong Sec-WebSocket-Accept';
   if (headers.has('sec-websocket-extensions')) return 'the server enabled a WebSocket extension that was not asked for';
   return undefined;
+}
+
+const noHandshake = (ms: number): string =>
+  `no WebSocket handshake within ${ms}ms (a browser service may be holding the connection in its queue while all its browsers are busy)`;
+
+/** The first line of a refusal's body (a browser service says why there: "Couldn't locate browser …"). */
+function bodyLine(body: Buffer): string {
+  const line = body.toString('utf8').trim().split('\n')[0]!.trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/**
+ * When the bytes that broke the framing are an HTTP answer, what it says. A browser service that
+ * ends a connection for its own reasons (browserless's per-connection time limit) writes an HTTP
+ * response onto the upgraded socket; read as a frame its "H" has reserved bits set.
+ */
+export function httpAnswerOnSocket(chunk: Buffer): string | undefined {
+  const text = chunk.subarray(0, 1024).toString('latin1');
+  const status = /^HTTP\/1\.[01] (\d{3})([^\r\n]*)/.exec(text);
+  if (!status) return undefined;
+  const split = text.indexOf('\r\n\r\n');
+  const body = split < 0 ? '' : bodyLine(Buffer.from(text.slice(split + 4), 'latin1'));
+  const said = `the browser service ended the connection with HTTP ${status[1]}${status[2]}${body ? ` ("${body}")` : ''}`;
+  return status[1] === '408'
+    ? `${said}: its time limit for one connection ran out (browserless: TIMEOUT, or &timeout=<ms> on the endpoint; other services: their session timeout)`
+    : said;
 }
 
 function isIpAddress(host: string): boolean {

@@ -25,30 +25,37 @@ function isCredentialKey(key: string): boolean {
 }
 
 /**
- * Marks the credentials of a browser endpoint the agent gave (wsEndpoint, host): the password of
- * its userinfo and the values of token-like query keys (issue 15 item 5). They are then shown as
- * •••• in every answer and log; only the private registry keeps the endpoint whole.
+ * The credentials in a browser endpoint (wsEndpoint, grid, host): the password of its userinfo and
+ * the values of token-like query keys (issue 15 item 5), as written and %-decoded.
  */
-export function markEndpointSecrets(endpoint: string): void {
-  for (const m of endpoint.matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) {
-    if (!isCredentialKey(m[1]!)) continue;
-    markSecret(m[2]!);
+export function endpointSecrets(endpoint: string): string[] {
+  const found: string[] = [];
+  const add = (raw: string): void => {
+    found.push(raw);
     try {
-      markSecret(decodeURIComponent(m[2]!));
+      found.push(decodeURIComponent(raw));
     } catch {
-      /* not %-encoded text: marked as written */
+      /* not %-encoded text: kept as written */
     }
-  }
+  };
+  for (const m of endpoint.matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) if (isCredentialKey(m[1]!)) add(m[2]!);
   const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(endpoint)?.[1];
   const password = userinfo?.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : undefined;
-  if (password) {
-    markSecret(password);
-    try {
-      markSecret(decodeURIComponent(password));
-    } catch {
-      /* as written */
-    }
-  }
+  if (password) add(password);
+  return found.filter((s) => s.length > 0);
+}
+
+/** Credentials in any URL of a text (a --debug log of a command that did not parse or validate). */
+export function urlSecretsIn(text: string): string[] {
+  return [...text.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>\\]+/gi)].flatMap((m) => endpointSecrets(m[0]));
+}
+
+/**
+ * Marks the credentials of a browser endpoint the agent gave: they are then shown as •••• in every
+ * answer and log; only the private registry (and the alias claims) keep the endpoint whole.
+ */
+export function markEndpointSecrets(endpoint: string): void {
+  for (const secret of endpointSecrets(endpoint)) markSecret(secret);
 }
 
 /** user:password@ of any URL in a text, which never needs showing. */

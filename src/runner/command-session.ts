@@ -5,6 +5,8 @@
 import { ANSWER_MARGIN_MS, ConnectionError, Deadline, progress } from '../common/index.js';
 import {
   canLaunchAt,
+  discardNewBrowser,
+  entryFor,
   forgetTab,
   isTargetClosed,
   lockTab,
@@ -29,18 +31,6 @@ const DEFAULT_WINDOW = { width: 1280, height: 800 };
 const FRAME_RESTORE_MS = 5_000;
 /** How long openTab waits for a closing Chrome to be gone before launching a new one. */
 const SHUTDOWN_WAIT_MS = 5_000;
-
-/** How a new tab entry names its browser: our own Chrome at its current port, or the address as given. */
-function entryFor(targetId: string, address: BrowserAddress, conn: Connection): TabEntry {
-  const a = resolvedAddress(address, conn);
-  return {
-    targetId,
-    host: a.host,
-    port: a.port,
-    ...(a.wsEndpoint ? { wsEndpoint: a.wsEndpoint } : {}),
-    ...(a.own ? { own: true } : {}),
-  };
-}
 
 export class CommandSession implements CommandState {
   readonly host: TabHost;
@@ -82,8 +72,13 @@ export class CommandSession implements CommandState {
     return this.tab;
   }
 
-  async #connect(address: BrowserAddress, autoLaunch: boolean, headless?: boolean): Promise<Connection> {
-    const r = await this.host.connect(address, { autoLaunch, headless, timeoutMs: this.#timeoutMs });
+  async #connect(
+    address: BrowserAddress,
+    autoLaunch: boolean,
+    headless?: boolean,
+    forNewTab = false,
+  ): Promise<Connection> {
+    const r = await this.host.connect(address, { autoLaunch, headless, timeoutMs: this.#timeoutMs, forNewTab });
     if (r.launched) this.launched = true;
     return r.conn;
   }
@@ -118,8 +113,8 @@ export class CommandSession implements CommandState {
   }
 
   async openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab> {
-    const autoLaunch = address.own === true || (!address.wsEndpoint && canLaunchAt(address.host));
-    let conn = await this.#connect(address, autoLaunch, headless);
+    const autoLaunch = address.own === true || (!address.wsEndpoint && !address.grid && canLaunchAt(address.host));
+    let conn = await this.#connect(address, autoLaunch, headless, true);
     // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
     // and a screenshot of such a tab would stall.
     const create = (c: Connection) =>
@@ -128,6 +123,7 @@ export class CommandSession implements CommandState {
     try {
       created = await create(conn);
     } catch (err) {
+      await discardNewBrowser(conn); // a farm session made for this tab is not left behind
       // A local Chrome that is shutting down (closed by its user a moment ago) still answers but
       // opens no tabs: once it is gone, launch a new one and try once more.
       if (!autoLaunch || !(await this.#goneSoon(resolvedAddress(address, conn)))) throw err;
@@ -172,6 +168,7 @@ export class CommandSession implements CommandState {
     try {
       conn = await this.#connect(address, false);
     } catch (err) {
+      if (err instanceof ConnectionError && err.details.browserGone) throw err; // the farm said why, in full
       throw new ConnectionError(
         `Tab ${alias} is unreachable: ${(err as Error).message}. If Chrome was restarted, its tabs are gone: open a new one with openTab.`,
       );

@@ -4,6 +4,7 @@
 // registry stay the runner's (command-session.ts): both fronts share them.
 
 import {
+  addressKey,
   attachToTarget,
   connectBrowser,
   type BrowserAddress,
@@ -18,6 +19,8 @@ export interface ConnectRequest {
   autoLaunch: boolean;
   headless?: boolean;
   timeoutMs: number;
+  /** For openTab: a farm endpoint must first show that its browser outlives this call. */
+  forNewTab?: boolean;
 }
 
 /** A tab's page for this command, and what the host saw on it since the previous call (warm only). */
@@ -48,8 +51,6 @@ export interface TabHost {
    */
   endCommand(tabs: readonly { page: Page; entry: TabEntry }[], abandoned: boolean): void;
 }
-
-export const addressKey = (a: BrowserAddress): string => (a.own ? 'own' : (a.wsEndpoint ?? `${a.host}:${a.port}`));
 
 /** Attaches a new session to the tab and enables what a command needs (shared by both hosts). */
 export async function openPage(

@@ -2,7 +2,16 @@
 // shape, and every step's parameters. One bad step fails the command with its 1-based index.
 
 import { clampTimeout, DEFAULT_STEP_TIMEOUT_MS, ParseError, ValidationError } from '../common/index.js';
-import { describe, getStep, isObj, ParamError, quoteKey, stepNames, type StepDefinition } from '../steps/index.js';
+import {
+  describe,
+  getStep,
+  isObj,
+  markRequestSecrets,
+  ParamError,
+  quoteKey,
+  stepNames,
+  type StepDefinition,
+} from '../steps/index.js';
 import { ALIAS_FORM, TARGET_ID_FORM } from '../cdp/index.js';
 import type { StepVerb } from '../diff/index.js';
 import { HOOK_NAMES, type StepHooks } from './hooks.js';
@@ -159,6 +168,9 @@ function didYouMeanSync(word: string, candidates: readonly string[]): string {
 }
 
 function validateOnce(input: unknown): Command {
+  // Endpoint tokens are marked before any check can refuse the command: the refusal and the
+  // --debug log of it then show them as •••• too (issue 24 item 3).
+  markRequestSecrets(input);
   if (!isObj(input)) throw new ParseError(`The input must be a JSON object with "steps", got ${describe(input)}`);
   if ('config' in input) throw new ValidationError(MIGRATION);
   for (const key of Object.keys(input)) {

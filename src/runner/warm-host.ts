@@ -4,6 +4,7 @@
 // crashed, the connection lost) or when its entry changed under it (another client set emulation).
 
 import {
+  addressKey,
   connectBrowser,
   type BrowserAddress,
   type BrowserConnection,
@@ -17,7 +18,7 @@ import {
   type BetweenCallsWatch,
   type BetweenCallsWatcher,
 } from './between-calls.js';
-import { addressKey, openPage, type ConnectRequest, type HostedPage, type TabHost } from './tab-host.js';
+import { openPage, type ConnectRequest, type HostedPage, type TabHost } from './tab-host.js';
 
 interface KeptTab {
   conn: Connection;

@@ -27,6 +27,7 @@ import './pdf.js';
 export { getStep, stepNames, allSteps, isReadOnlyStep, keysOf, remedyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab, TargetFacts } from './registry.js';
 export { ParamError, describe, isObj, quoteKey } from './params.js';
+export { markRequestSecrets } from './farm-params.js';
 export { NAMING_KEYS, stringTarget } from './targets.js';
 export { compactStepList, paramsLine, stepTable } from './reference.js';
 export { looksLikeFunction, malformationTip, preview } from './js-source.js';

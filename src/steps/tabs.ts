@@ -27,6 +27,7 @@ import {
   probe,
   pruneTabs,
   loadRegistry,
+  releaseIfLast,
   resolvedAddress,
   type BrowserAddress,
   type Connection,
@@ -45,11 +46,15 @@ import {
   describe,
   type Obj,
 } from './params.js';
+import { readGrid } from './farm-params.js';
+import { farmStatus, gridTabs, isFarmAddress } from './farm-status.js';
 
 function readAddress(o: Obj): Partial<BrowserAddress> {
   const host = readHost(o);
   const port = optPort(o);
   const wsEndpoint = optWsEndpoint(o);
+  const grid = readGrid(o, { host, port, wsEndpoint });
+  if (grid) return { grid };
   if (wsEndpoint && (host || port)) throw new ParamError('give either "wsEndpoint" or "host"/"port", not both');
   return { ...(host ? { host } : {}), ...(port ? { port } : {}), ...(wsEndpoint ? { wsEndpoint } : {}) };
 }
@@ -69,7 +74,7 @@ interface OpenTabParams {
 
 const OPEN_TAB_PARAMS: ParamSchema = {
   forms: ['true', '"url"'],
-  keys: { url: '', host: '', port: '', wsEndpoint: '', headless: '' },
+  keys: { url: '', host: '', port: '', wsEndpoint: '', grid: '', capabilities: '', session: '-', headless: '-' },
   returns: '{url, status}',
   note: 'first step',
 };
@@ -95,8 +100,10 @@ defineStep<OpenTabParams>({
   },
   async run(ctx, p) {
     const tab = await ctx.command.openTab(normaliseAddress(p.address), p.headless);
-    if (!p.url) return undefined; // the alias is the answer's top-level "tab"
-    return navigate(tab.page, p.url, 'load', ctx.deadline);
+    // A Grid session's id lets other agents open their tabs in it ({"grid", "session"}).
+    const session = tab.entry.grid ? { session: tab.entry.grid.sessionId } : {};
+    if (!p.url) return tab.entry.grid ? session : undefined; // the alias is the answer's top-level "tab"
+    return { ...(await navigate(tab.page, p.url, 'load', ctx.deadline)), ...session };
   },
 });
 
@@ -262,14 +269,19 @@ defineStep<CloseTabParams>({
     // Like any command on that tab, the close waits for a command working on it (at most this step's time).
     const release = isOwn ? undefined : await lockTab(alias ?? targetId, targetId, ctx.deadline.remainingMs());
     try {
-      const conn = await ctx.command.browser(address);
       let wasOpen = true;
       try {
+        const conn = await ctx.command.browser(address);
         await ctx.deadline.race(
           conn.browser().send('Target.closeTarget', { targetId }),
           `Chrome to close ${alias ?? targetId}`,
         );
       } catch (err) {
+        // A farm browser that is gone (a reaped Grid session) took the tab with it: the farm said so.
+        if (alias && err instanceof ConnectionError && err.details.browserGone) {
+          removeTabArtifacts(alias);
+          return { closed: alias, wasOpen: false, warnings: [err.message] };
+        }
         if (!noSuchTarget(err)) throw err;
         wasOpen = false;
       }
@@ -282,8 +294,15 @@ defineStep<CloseTabParams>({
         await forgetTab(alias);
         removeTabArtifacts(alias);
       }
+      const released = await releaseIfLast(address, ctx.deadline.remainingMs()); // a farm session with its last tab
       const gone = `${alias} was already closed (by another program, or Chrome restarted); its alias is forgotten`;
-      return { closed: alias ?? targetId, ...(wasOpen ? {} : { wasOpen: false, warnings: [gone] }) };
+      const warnings = [...((released.warnings as string[] | undefined) ?? []), ...(wasOpen ? [] : [gone])];
+      return {
+        closed: alias ?? targetId,
+        ...released,
+        ...(wasOpen ? {} : { wasOpen: false }),
+        ...(warnings.length ? { warnings } : {}),
+      };
     } finally {
       release?.();
     }
@@ -309,7 +328,7 @@ function removeTabArtifacts(alias: string): void {
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────
 const LIST_TABS_PARAMS: ParamSchema = {
   forms: ['true'],
-  keys: { host: '', port: '', wsEndpoint: '-' },
+  keys: { host: '', port: '', wsEndpoint: '', grid: '' },
   returns: '{tabs}',
 };
 
@@ -324,6 +343,7 @@ defineStep<Partial<BrowserAddress>>({
     return readAddress(obj(v, keysOf(LIST_TABS_PARAMS), 'listTabs'));
   },
   async run(ctx, p) {
+    if (p.grid) return gridTabs(ctx, p.grid.url, tabsWithAliases);
     const own = ctx.command.tab;
     const address = Object.keys(p).length || !own ? normaliseAddress(p) : normaliseAddress(own.entry);
     const conn = await ctx.command.browser(address);
@@ -331,7 +351,7 @@ defineStep<Partial<BrowserAddress>>({
   },
 });
 
-async function tabsWithAliases(
+export async function tabsWithAliases(
   conn: Connection,
   address: BrowserAddress,
 ): Promise<{ tab?: string; targetId: string; url: string; title: string }[]> {
@@ -358,7 +378,7 @@ interface ChromeStatusParams {
 
 const CHROME_STATUS_PARAMS: ParamSchema = {
   forms: ['true'],
-  keys: { host: '', port: '', headless: '-', autoLaunch: '-' },
+  keys: { host: '', port: '', wsEndpoint: '', grid: '', headless: '-', autoLaunch: '-' },
   returns: '{running, version, tabs}',
 };
 
@@ -371,15 +391,14 @@ defineStep<ChromeStatusParams>({
   parse(v) {
     if (v === true) return { address: {}, autoLaunch: true };
     const o = obj(v, keysOf(CHROME_STATUS_PARAMS), 'chromeStatus');
-    const host = readHost(o);
-    const port = optPort(o);
     return {
-      address: { ...(host ? { host } : {}), ...(port ? { port } : {}) },
+      address: readAddress(o),
       headless: optBool(o, 'headless'),
       autoLaunch: optBool(o, 'autoLaunch') ?? true,
     };
   },
   async run(ctx, p) {
+    if (isFarmAddress(p.address)) return farmStatus(ctx, p.address, tabsWithAliases);
     const address = normaliseAddress(p.address);
     return address.own ? ownStatus(ctx, p) : namedStatus(ctx, address, p);
   },

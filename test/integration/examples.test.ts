@@ -1,25 +1,7 @@
 // Every `cdp-skill '…'` line of EXAMPLES.md runs, in order, against the fixture server.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examples } from './examples-md.js';
 import { startHarness, type Harness } from './harness.js';
-
-interface Example {
-  command: string;
-  expectError: boolean;
-}
-
-function examples(): Example[] {
-  const text = readFileSync(new URL('../../EXAMPLES.md', import.meta.url), 'utf8');
-  const out: Example[] = [];
-  for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
-    const expectError = /^# expect: error$/m.test(block[1]!);
-    for (const line of block[1]!.split('\n')) {
-      const m = /^cdp-skill '(.*)'$/.exec(line);
-      if (m) out.push({ command: m[1]!, expectError });
-    }
-  }
-  return out;
-}
 
 let h: Harness;
 beforeAll(async () => {
