@@ -15,8 +15,8 @@ export interface EffectProbe {
   url: string;
   scroll: string;
   controls: string;
-  /** Elements scrolled from their origin, in walk order (scrollOffsets). */
-  offsets: string;
+  /** Elements scrolled from their origin at arming, with their offsets. */
+  offsets: Map<Element, string>;
   /** Animations and transitions running at arming. */
   animations: Set<Animation>;
 }
@@ -67,14 +67,11 @@ function effectRoots(
   doc: Document,
   out: Array<Document | ShadowRoot>,
   depth: number,
-  offsets?: { n: number; list: string[] },
+  offsets?: Map<Element, string>,
 ): void {
   out.push(doc);
   for (const el of deepElements(doc)) {
-    if (offsets) {
-      offsets.n++;
-      if (el.scrollTop || el.scrollLeft) offsets.list.push(`${offsets.n}:${el.scrollLeft},${el.scrollTop}`);
-    }
+    if (offsets && (el.scrollTop || el.scrollLeft)) offsets.set(el, `${el.scrollLeft},${el.scrollTop}`);
     const root = shadowOf(el);
     if (root) out.push(root);
     if (depth < 3 && el.localName === 'iframe') {
@@ -101,7 +98,7 @@ export function armEffectProbe(): void {
   if (state.effectProbe) disarmEffectProbe(state.effectProbe);
   state.scroller = undefined;
   const roots: Array<Document | ShadowRoot> = [];
-  const offsets = { n: 0, list: [] as string[] };
+  const offsets = new Map<Element, string>();
   effectRoots(document, roots, 0, offsets);
   const probe: EffectProbe = {
     observers: [],
@@ -110,7 +107,7 @@ export function armEffectProbe(): void {
     url: location.href,
     scroll: `${window.scrollX},${window.scrollY}`,
     controls: controlStates(roots),
-    offsets: offsets.list.join('|'),
+    offsets,
     animations: new Set(document.getAnimations()),
   };
   for (const root of roots) {
@@ -156,14 +153,26 @@ export async function takeEffects(): Promise<Effects> {
   if (!probe.seen && location.href !== probe.url) probe.seen = 'url';
   if (!probe.seen && `${window.scrollX},${window.scrollY}` !== probe.scroll) probe.seen = 'scroll';
   if (!probe.seen && document.activeElement?.localName === 'iframe') probe.seen = 'focus in a frame';
-  if (!probe.seen) {
+  // A container's scroll event comes with the next frame: the element that scrolled is found by its
+  // offsets, for context.scroll (page-context.ts), whether or not something else was seen first.
+  if (!probe.seen || !state.scroller) {
     const roots: Array<Document | ShadowRoot> = [];
-    const offsets = { n: 0, list: [] as string[] };
+    const offsets = new Map<Element, string>();
     effectRoots(document, roots, 0, offsets);
+    const scrolled = scrolledSince(probe.offsets, offsets);
+    if (scrolled && !state.scroller) state.scroller = scrolled;
+    if (probe.seen) return { changed: true, why: probe.seen, counters };
     if (controlStates(roots) !== probe.controls) probe.seen = "a control's state";
-    else if (offsets.list.join('|') !== probe.offsets) probe.seen = 'scroll in a container';
+    else if (scrolled) probe.seen = 'scroll in a container';
     else if (document.getAnimations().some((a) => !probe.animations.has(a) && a.playState === 'running'))
       probe.seen = 'animation';
   }
   return probe.seen ? { changed: true, why: probe.seen, counters } : { changed: false, counters };
+}
+
+/** The first element whose scroll offsets differ between two walks (one absent counts as at its origin). */
+function scrolledSince(before: Map<Element, string>, now: Map<Element, string>): Element | undefined {
+  for (const [el, at] of now) if (before.get(el) !== at) return el;
+  for (const [el] of before) if (!now.has(el) && el.isConnected) return el;
+  return undefined;
 }
