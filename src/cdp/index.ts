@@ -40,7 +40,15 @@ export {
   entryOf,
   lookupTab,
 } from './tab-registry.js';
-export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting, OwnBrowserRecord } from './tab-registry.js';
+export type {
+  TabEntry,
+  RegistryData,
+  ViewportMetrics,
+  GeolocationSetting,
+  EmulationSetting,
+  NetworkThrottle,
+  OwnBrowserRecord,
+} from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';
 export { lockTab, tabLockPath } from './tab-lock.js';
 export { ALIAS_FORM, TARGET_ID_FORM } from './alias-claims.js';

@@ -17,7 +17,16 @@ export {
 } from './progress.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
-export { looksSensitive, markEndpointSecrets, markSecret, knownSecrets, redactSecrets, REDACTED } from './secrets.js';
+export {
+  AskedSecret,
+  looksSensitive,
+  markEndpointSecrets,
+  markSecret,
+  knownSecrets,
+  redactSecrets,
+  REDACTED,
+} from './secrets.js';
+export { looksLikeToken } from './token-shape.js';
 export { requireBuiltin } from './lazy.js';
 export { homeDir } from './os-paths.js';
 export { randomBytes } from './random.js';

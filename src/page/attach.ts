@@ -12,11 +12,19 @@ import {
   TimeoutError,
 } from '../common/index.js';
 import type { GuardedDialog } from '../injected/index.js';
-import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
+import type { CdpSession, Connection, EmulationSetting, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { FrameContexts } from './frames.js';
 import { IsolatedWorlds } from './worlds.js';
 import { applyViewport } from './viewport.js';
 import { applyGeolocation, grantGeolocation } from './geolocation.js';
+import { applyEmulation } from './emulation.js';
+
+/** What the tab emulates across commands (the registry keeps it): re-applied at every attach. */
+export interface TabEmulation {
+  viewport: ViewportMetrics | undefined;
+  geolocation: GeolocationSetting | undefined;
+  emulate?: EmulationSetting | undefined;
+}
 
 /** Records of the dialog guard of the previous command (restoring the page's own functions). */
 export async function takeGuardedDialogs(session: CdpSession, contextId?: number): Promise<GuardedDialog[]> {
@@ -46,14 +54,14 @@ export async function attach(
   conn: Connection,
   session: CdpSession,
   targetId: string,
-  emulation: { viewport: ViewportMetrics | undefined; geolocation: GeolocationSetting | undefined },
+  emulation: TabEmulation,
   timeoutMs: number,
 ): Promise<Attached> {
   const notes: string[] = [];
   // The crash check and the enables go out together: one round trip instead of two. A crashed
   // tab leaves the enables unanswered; they are abandoned and sent again after the reload.
   const crashed = watchCrash(session);
-  let setup = enable(conn, session, targetId, emulation.viewport, emulation.geolocation);
+  let setup = enable(conn, session, targetId, emulation);
   let wasCrashed: boolean;
   try {
     wasCrashed = await crashed;
@@ -69,9 +77,9 @@ export async function attach(
     });
     await reloadCrashed(session);
     notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
-    setup = enable(conn, session, targetId, emulation.viewport, emulation.geolocation);
+    setup = enable(conn, session, targetId, emulation);
   }
-  const [, , , tree, , , , , guarded] = await answered(setup.enabling, timeoutMs);
+  const [, , , tree, , , , , , guarded] = await answered(setup.enabling, timeoutMs);
   const f = tree.frameTree.frame;
   const frame = { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId };
   return { frame, contexts: setup.contexts, worlds: setup.worlds, notes, guarded };
@@ -81,13 +89,8 @@ export async function attach(
 const REVIVE_TIMEOUT_MS = 10_000;
 
 /** Sends the domain enables and per-tab emulation a command needs, without waiting for them. */
-function enable(
-  conn: Connection,
-  session: CdpSession,
-  targetId: string,
-  viewport: ViewportMetrics | undefined,
-  geolocation: GeolocationSetting | undefined,
-) {
+function enable(conn: Connection, session: CdpSession, targetId: string, emulation: TabEmulation) {
+  const { viewport, geolocation, emulate } = emulation;
   const contexts = new FrameContexts();
   const worlds = new IsolatedWorlds();
   contexts.track(session); // before Runtime.enable, which reports the existing contexts
@@ -104,6 +107,8 @@ function enable(
     viewport ? applyViewport(session, viewport) : undefined,
     // Chrome drops granted permissions with the client that granted them: grant again.
     geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
+    // Media, network, CPU, zone, locale, agent, permissions: they ended with the last command's session.
+    emulate ? applyEmulation(conn, session, emulate) : undefined,
     // Last, once Page.enable answers dialogs again: what the guard answered between commands.
     takeGuardedDialogs(session),
   ]);

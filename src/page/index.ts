@@ -26,3 +26,5 @@ export type { FrameInfo, FrameTarget } from './frames.js';
 export { getCookies, setCookies, clearCookies } from './cookies.js';
 export type { CookieSpec, CookieView, CookieFilter, SameSite } from './cookies.js';
 export { applyGeolocation, grantGeolocation, clearGeolocation } from './geolocation.js';
+export { applyEmulation, NETWORK_PRESETS, permissionNames } from './emulation.js';
+export { readClipboard, writeClipboard, MAX_CLIPBOARD_CHARS } from './clipboard.js';

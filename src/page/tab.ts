@@ -15,11 +15,11 @@ import {
 } from './evaluate.js';
 import { adoptRefs, handBackValueRefs } from './agent-refs.js';
 import type { FrameRef, IsolatedWorlds } from './worlds.js';
-import type { CdpSession, Connection, GeolocationSetting, Protocol, ViewportMetrics } from '../cdp/index.js';
+import type { CdpSession, Connection, Protocol } from '../cdp/index.js';
 import { Frames, type FrameContexts, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
 import { NetworkTracker } from './network-idle.js';
-import { attach, takeGuardedDialogs } from './attach.js';
+import { attach, takeGuardedDialogs, type TabEmulation } from './attach.js';
 import { TabWatch } from './tab-watch.js';
 
 /** A tab that does not answer the enabling commands in this time is blocked, not slow. */
@@ -130,11 +130,10 @@ export class Page {
     conn: Connection,
     session: CdpSession,
     targetId: string,
-    viewport: ViewportMetrics | undefined,
-    geolocation: GeolocationSetting | undefined,
+    emulation: TabEmulation,
     timeoutMs: number,
   ): Promise<Page> {
-    const a = await attach(conn, session, targetId, { viewport, geolocation }, timeoutMs);
+    const a = await attach(conn, session, targetId, emulation, timeoutMs);
     const page = new Page(conn, session, targetId, a.frame, a.contexts, a.worlds);
     page.attachNotes.push(...a.notes);
     page.dialogs.push(...a.guarded.map((d) => ({ ...d, betweenCommands: true as const })));

@@ -114,7 +114,8 @@ export class CommandSession implements CommandState {
     // at most its own timeout.
     this.#locks.push(await lockTab(alias, entry.targetId, this.#lockWaitMs()));
     const session = await attachToTarget(conn, entry.targetId);
-    const opening = Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
+    const { viewport, geolocation, emulation: emulate } = entry;
+    const opening = Page.open(conn, session, entry.targetId, { viewport, geolocation, emulate }, this.#timeoutMs);
     this.#whileEnabling?.(session, entry);
     const page = await opening;
     if (entry.frame) {
