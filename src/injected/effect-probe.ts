@@ -6,6 +6,7 @@
 import { deepElements, syncCounters } from './ref-map.js';
 import type { Counters } from './ref-map.js';
 import { shadowOf } from './closed-shadow.js';
+import { reactionDueAt } from './view-settle.js';
 
 interface EffectProbe {
   observers: MutationObserver[];
@@ -122,12 +123,16 @@ export function disarmEffectProbe(probe: EffectProbe): void {
 
 /**
  * What the probe saw since it was armed (it stops). Not armed in this document: a new document, so
- * changed. When nothing was seen yet, one frame is awaited first (at most 50 ms): a container's
- * scroll event only fires with the next frame.
+ * changed. When nothing was seen yet, the page first gets the rest of its moment to answer the
+ * agent's last click or key (view-settle.ts reactionDueAt: a Copy button shows "Copied!" only
+ * after its clipboard write resolves), then one frame (at most 50 ms): a container's scroll event
+ * only fires with the next frame.
  */
 export async function takeEffects(): Promise<Effects> {
   const slot = effectSlot();
   const probe = slot.probe;
+  const dueAt = reactionDueAt();
+  while (probe && !probe.seen && performance.now() < dueAt) await new Promise((r) => setTimeout(r, 10));
   if (probe && !probe.seen)
     await Promise.race([new Promise((r) => requestAnimationFrame(r)), new Promise((r) => setTimeout(r, 50))]);
   const counters = syncCounters(undefined);

@@ -68,8 +68,8 @@ export interface ViewSlot {
   /** Frame landmarks on screen at the before-look. */
   landmarks?: Element[];
   stop?: () => void;
-  /** The time of the last DOM mutation since the before-look (view-settle.ts). */
-  clock?: { last: number; observer: MutationObserver };
+  /** The time of the last DOM mutation, and of the last trusted activation, since the before-look (view-settle.ts). */
+  clock?: { last: number; activatedAt: number; observer: MutationObserver; off: () => void };
 }
 
 export function viewSlot(): ViewSlot {
