@@ -13,7 +13,8 @@ type ClipboardParams = { read: true } | { write: string };
 const CLIPBOARD_PARAMS: ParamSchema = {
   forms: ['"read"'],
   keys: { write: '"text"', read: '-' },
-  returns: '{text} | {written}',
+  returns: '{text}',
+  note: 'Control+V pastes',
 };
 
 defineStep<ClipboardParams>({

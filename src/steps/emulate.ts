@@ -4,7 +4,8 @@
 
 import { patchTab, type EmulationSetting, type NetworkThrottle } from '../cdp/index.js';
 import { applyEmulation, NETWORK_PRESETS, permissionNames } from '../page/index.js';
-import { defineStep, keysOf, type ParamSchema } from './registry.js';
+import type { Deadline } from '../common/index.js';
+import { defineStep, keysOf, type AttachedTab, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optNumber, ParamError } from './params.js';
 
 /** Keys given as null (offline: false) are cleared; the rest replace what was set. */
@@ -16,18 +17,18 @@ const EMULATE_PARAMS: ParamSchema = {
   forms: ['"reset"'],
   keys: {
     colorScheme: 'dark|light',
-    reducedMotion: 'reduce',
-    media: 'print|screen',
+    reducedMotion: '',
+    media: 'print',
     offline: '',
-    network: 'slow-3g|fast-3g|{latency,download,upload}',
+    network: 'slow-3g|fast-3g|{…}',
     cpu: '',
     timezone: '',
     locale: '',
-    userAgent: '',
+    userAgent: '-',
     permissions: '[…]',
   },
-  returns: 'what is in force',
-  note: 'null clears a key',
+  returns: 'in force',
+  note: 'null clears',
 };
 
 function oneOf<T extends string>(key: string, v: unknown, values: readonly T[]): T {
@@ -174,12 +175,39 @@ defineStep<EmulateParams>({
       if (targetInfo.browserContextId) now.browserContextId = targetInfo.browserContextId;
     }
     if (!now.permissions?.length) delete now.browserContextId;
+    // A colour scheme the page has no styles for changes nothing in its DOM or its colours: say so.
+    const schemeChanged = now.colorScheme !== undefined && now.colorScheme !== was.colorScheme;
+    const before = schemeChanged ? await pageColours(tab, ctx.deadline) : undefined;
     await page.guard(
       ctx.deadline.race(applyEmulation(tab.conn, page.session, now, was), 'Chrome to apply the emulation'),
     );
     const stored = Object.keys(now).length ? now : undefined;
     await patchTab(tab.alias, { emulation: stored });
     tab.entry.emulation = stored;
-    return 'reset' in p ? { reset: true } : inForce(now);
+    const unstyled = before !== undefined && before === (await pageColours(tab, ctx.deadline));
+    return {
+      ...('reset' in p ? { reset: true } : inForce(now)),
+      ...(unstyled
+        ? {
+            warnings: [
+              `the page's background and text colours did not change with colorScheme ${now.colorScheme}: it may have no styles for it`,
+            ],
+          }
+        : {}),
+    };
   },
 });
+
+/** The page's background and text colours, as its styles resolve them now. */
+function pageColours(tab: AttachedTab, deadline: Deadline): Promise<string> {
+  return tab.page.call(
+    undefined,
+    () => {
+      const of = (el: Element | null) =>
+        el ? `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).color}` : '';
+      return `${of(document.documentElement)}|${of(document.body)}`;
+    },
+    undefined,
+    { deadline, what: "the page's colours" },
+  );
+}
