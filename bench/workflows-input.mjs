@@ -24,6 +24,10 @@ const KEY = 'sk-live-4f9Qx7Lm2Zp8Rt6Wv3Ny';
 /** Each task: its pages, and per variant the calls (given the aliases opened so far) and the check. */
 function tasks(base, port) {
   const open = (path) => ({ steps: [{ openTab: { url: `${base}/${path}`, port } }] });
+  const rename = ([t]) => ({
+    tab: t,
+    steps: [{ click: { text: 'Rename' } }, { fill: { label: 'New name', value: 'q3-report.pdf' } }, { press: 'Enter' }],
+  });
   const renamed =
     "[...document.querySelectorAll('.file')].map((li) => li.textContent).join() === 'q3-report.pdf,notes.txt'";
   return [
@@ -70,14 +74,7 @@ function tasks(base, port) {
               },
             ],
           }),
-          ([t]) => ({
-            tab: t,
-            steps: [
-              { click: { text: 'Rename' } },
-              { fill: { label: 'New name', value: 'q3-report.pdf' } },
-              { press: 'Enter' },
-            ],
-          }),
+          rename,
         ],
         page: 'input-menu.html',
         check: `${renamed} && window.__menus.every((m) => m.isTrusted)`,
@@ -86,14 +83,7 @@ function tasks(base, port) {
         calls: [
           () => open('input-menu.html'),
           ([t]) => ({ tab: t, steps: [{ click: { text: 'report.pdf', button: 'right' } }] }),
-          ([t]) => ({
-            tab: t,
-            steps: [
-              { click: { text: 'Rename' } },
-              { fill: { label: 'New name', value: 'q3-report.pdf' } },
-              { press: 'Enter' },
-            ],
-          }),
+          rename,
         ],
         page: 'input-menu.html',
         check: `${renamed} && window.__menus.every((m) => m.isTrusted)`,

@@ -61,17 +61,12 @@ export function probeSlot(): { probe?: ProbeState } {
  * chosen), it and the rest of that click are swallowed, so nothing else gets clicked, and the
  * caller retries. Returns false when the point no longer reaches the target (retry at once).
  */
-export function armClickProbe(
-  handle: number,
-  controlHandle: number,
-  x: number,
-  y: number,
-  expect: ClickEvent = 'click',
-): boolean {
-  const target = heldElement(handle);
+export function armClickProbe(at: { pointer: number; control: number; x: number; y: number; expect: ClickEvent }): boolean {
+  const { x, y, expect } = at;
+  const target = heldElement(at.pointer);
   if (!target || pointReaches(target, x, y) !== true) return false;
   disarmClickProbe();
-  const controlEl = heldElement(controlHandle);
+  const controlEl = heldElement(at.control);
   const control =
     controlEl && isHtml(controlEl, 'input') && /^(checkbox|radio)$/.test(controlEl.type) ? controlEl : undefined;
   // A right click ends in contextmenu (on the press, on Linux) and auxclick, a middle click in auxclick.
