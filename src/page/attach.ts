@@ -80,6 +80,7 @@ export async function attach(
     setup = enable(conn, session, targetId, emulation);
   }
   const [, , , tree, , , , , , guarded] = await answered(setup.enabling, timeoutMs);
+  notes.push(...setup.problems);
   const f = tree.frameTree.frame;
   const frame = { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId };
   return { frame, contexts: setup.contexts, worlds: setup.worlds, notes, guarded };
@@ -93,6 +94,7 @@ function enable(conn: Connection, session: CdpSession, targetId: string, emulati
   const { viewport, geolocation, emulate } = emulation;
   const contexts = new FrameContexts();
   const worlds = new IsolatedWorlds();
+  const problems: string[] = [];
   contexts.track(session); // before Runtime.enable, which reports the existing contexts
   worlds.track(session);
   const enabling = Promise.all([
@@ -107,12 +109,19 @@ function enable(conn: Connection, session: CdpSession, targetId: string, emulati
     viewport ? applyViewport(session, viewport) : undefined,
     // Chrome drops granted permissions with the client that granted them: grant again.
     geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
-    // Media, network, CPU, zone, locale, agent, permissions: they ended with the last command's session.
-    emulate ? applyEmulation(conn, session, emulate) : undefined,
+    // Media, network, CPU, zone, locale, agent, permissions: they ended with the last command's
+    // session. One Chrome refuses (another client holds a time zone override): the answer says so.
+    emulate
+      ? applyEmulation(conn, session, emulate).catch((err: Error) => {
+          problems.push(
+            `The tab's emulation could not be put back (${err.message.slice(0, 160)}): this command runs without some of it.`,
+          );
+        })
+      : undefined,
     // Last, once Page.enable answers dialogs again: what the guard answered between commands.
     takeGuardedDialogs(session),
   ]);
-  return { contexts, worlds, enabling };
+  return { contexts, worlds, enabling, problems };
 }
 
 /**
