@@ -43,6 +43,15 @@ export interface ProbeReport {
 /** The event that completes a click of each button: click (left), contextmenu (right), auxclick (middle). */
 export type ClickEvent = 'click' | 'contextmenu' | 'auxclick';
 
+/** Where a click is pressed: the element under the pointer, the checkbox it toggles, the point, the closing event. */
+export interface ProbeArm {
+  pointer: number;
+  control: number;
+  x: number;
+  y: number;
+  expect: ClickEvent;
+}
+
 /** The link a click on the element would follow (its own or an ancestor's href), for a Control+click that opens a tab. */
 export function linkHref(handle: number): string | undefined {
   const link = heldElement(handle)?.closest('a[href], area[href]');
@@ -61,7 +70,7 @@ export function probeSlot(): { probe?: ProbeState } {
  * chosen), it and the rest of that click are swallowed, so nothing else gets clicked, and the
  * caller retries. Returns false when the point no longer reaches the target (retry at once).
  */
-export function armClickProbe(at: { pointer: number; control: number; x: number; y: number; expect: ClickEvent }): boolean {
+export function armClickProbe(at: ProbeArm): boolean {
   const { x, y, expect } = at;
   const target = heldElement(at.pointer);
   if (!target || pointReaches(target, x, y) !== true) return false;
