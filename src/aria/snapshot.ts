@@ -3,7 +3,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ElementNotFoundError, StepValidationError, sha1, stateDir } from '../common/index.js';
+import { ElementNotFoundError, StepValidationError, redactSecrets, sha1, stateDir } from '../common/index.js';
 import type { Scope } from '../page/index.js';
 import type { AriaNode, SnapshotOptions } from '../injected/index.js';
 import type { Counters } from '../injected/index.js';
@@ -97,7 +97,8 @@ export function headOf(yaml: string, maxBytes: number): string {
 
 export function writeSnapshotFile(name: string, yaml: string): string {
   const path = join(stateDir(), name);
-  writeFileSync(path, `${yaml}\n`, { mode: 0o600 });
+  // A secret in a plain field (a key pasted from the clipboard) stays out of the file too.
+  writeFileSync(path, `${redactSecrets(yaml)}\n`, { mode: 0o600 });
   return path;
 }
 

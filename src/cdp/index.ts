@@ -52,6 +52,8 @@ export type {
   RegistryData,
   ViewportMetrics,
   GeolocationSetting,
+  EmulationSetting,
+  NetworkThrottle,
   OwnBrowserRecord,
 } from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';

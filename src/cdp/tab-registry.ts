@@ -46,6 +46,30 @@ export interface GridSession {
   created: boolean;
 }
 
+/** Network conditions of an emulated connection: latency in ms, throughput in kilobits per second. */
+export interface NetworkThrottle {
+  preset?: 'slow-3g' | 'fast-3g';
+  latency: number;
+  download: number;
+  upload: number;
+}
+
+/** The emulate step's settings (media, network, CPU, zone, locale, agent, permissions), kept like the viewport. */
+export interface EmulationSetting {
+  colorScheme?: 'dark' | 'light';
+  reducedMotion?: 'reduce' | 'no-preference';
+  media?: 'print' | 'screen';
+  offline?: true;
+  network?: NetworkThrottle;
+  cpu?: number;
+  timezone?: string;
+  locale?: string;
+  userAgent?: string;
+  permissions?: string[];
+  /** The tab's browser context when not the default one: permissions are granted per context. */
+  browserContextId?: string;
+}
+
 export interface TabEntry {
   targetId: string;
   host: string;
@@ -61,6 +85,8 @@ export interface TabEntry {
   viewport?: ViewportMetrics;
   /** Emulated position, re-applied on attach until {"geolocation": false}. */
   geolocation?: GeolocationSetting;
+  /** Emulated media, network, CPU, zone, locale…, re-applied on attach until {"emulate": "reset"}. */
+  emulation?: EmulationSetting;
   /** Snapshot and element counters, continued across documents so refs are never recycled. */
   counters?: { snapshot: number; element: number };
   /** Content hashes of recent agent snapshots by id, for snapshot {since}. */
@@ -130,6 +156,7 @@ function isEntry(v: unknown): v is TabEntry {
       v.geolocation,
       (x) => allNumbers(x, ['latitude', 'longitude', 'accuracy']) && typeof x.latitude === 'number',
     ) &&
+    optional(v.emulation, isObject) &&
     optional(v.counters, (x) => isObject(x) && isInt(x.snapshot, 0) && isInt(x.element, 0)) &&
     optional(v.snapshotHashes, (x) => isObject(x) && Object.values(x).every((h) => typeof h === 'string')) &&
     optional(v.frame, (x) => isObject(x) && typeof x.frameId === 'string' && typeof x.url === 'string') &&

@@ -23,11 +23,13 @@ export { stateDir, ensureStateDir } from './state-dir.js';
 export {
   endpointSecrets,
   urlSecretsIn,
+  AskedSecret,
   markEndpointSecrets,
   markSecret,
   knownSecrets,
   redactSecrets,
 } from './secrets.js';
+export { looksLikeToken } from './token-shape.js';
 export { requireBuiltin } from './lazy.js';
 export { homeDir } from './os-paths.js';
 export { randomBytes } from './random.js';

@@ -17,6 +17,20 @@ export function knownSecrets(): readonly string[] {
   return [...secrets];
 }
 
+/**
+ * A secret the agent asked to see (the clipboard it read): the step's answer shows it, and every
+ * other place — changes, context, warnings, --debug logs — shows ••••, as for any marked secret.
+ * Serialised any other way than through redactSecrets, it is •••• too.
+ */
+export class AskedSecret {
+  constructor(readonly text: string) {
+    markSecret(text);
+  }
+  toJSON(): string {
+    return REDACTED;
+  }
+}
+
 /** Query keys whose values are credentials in an endpoint: ?token=…, ?apiKey=…, ?sig=… */
 function isCredentialKey(key: string): boolean {
   return (
@@ -79,6 +93,7 @@ export function redactSecrets<T>(value: T): T {
   };
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrub(v);
+    if (v instanceof AskedSecret) return v.text;
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};

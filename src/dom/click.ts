@@ -2,10 +2,11 @@
 // events reached it, and element.click() only when they did not — never both. A hidden checkbox
 // or radio is clicked through its label and the state change is confirmed (SPEC §19.16).
 
-import { isContextDestroyed } from '../cdp/index.js';
 import { ExecutionError, type Deadline } from '../common/index.js';
 import type { Page, Scope } from '../page/index.js';
-import { clickAt, moveMouse, type Point } from './mouse.js';
+import { clickAt, moveMouse, type MouseButton, type Point } from './mouse.js';
+import { withModifiersHeld } from './keyboard.js';
+import type { ModifierName } from './key-definitions.js';
 import {
   prepareAction,
   targetValue,
@@ -16,12 +17,17 @@ import {
 } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
 import { noteFallback, readEffects, watchEffects } from './effects.js';
+import { planClick, trustedClick, type ClickPlan } from './trusted-click.js';
 import type { ProbeReport } from '../injected/index.js';
 
 export interface ClickOptions extends TargetOptions {
   jsClick?: boolean;
   nativeOnly?: boolean;
-  doubleClick?: boolean;
+  /** 2 for a double click, 3 for a triple click (default 1). */
+  clickCount?: number;
+  button?: MouseButton;
+  /** Keys held during the click, pressed in this order. */
+  modifiers?: readonly ModifierName[];
 }
 
 export interface ClickResult extends SettleResult {
@@ -41,20 +47,9 @@ export interface ClickResult extends SettleResult {
   fallback?: string;
   /** What followed a click made through element.click(). */
   effect?: string;
+  /** The link under a Control+click or middle click: it may open in a new tab. */
+  link?: string;
   warnings: string[];
-}
-
-/** Reads the probe; a document that navigated away has no probe, and the click evidently landed. */
-async function readProbe(scope: Scope, count: number, deadline: Deadline): Promise<ProbeReport> {
-  try {
-    return await scope.call((rt, n) => rt.clickProbe.readClickProbe(n), count, {
-      deadline,
-      what: 'the click to be confirmed',
-    });
-  } catch (err) {
-    if (isContextDestroyed(err)) return { armed: false, reached: [], seen: [], clicked: false };
-    throw err;
-  }
 }
 
 async function jsClick(
@@ -70,95 +65,18 @@ async function jsClick(
   );
 }
 
-async function arm(scope: Scope, a: Actionable, deadline: Deadline): Promise<boolean> {
-  return scope.call(
-    (rt, h) => rt.clickProbe.armClickProbe(h.pointer, h.control, h.x, h.y),
-    { pointer: a.pointerHandle, control: a.handle, x: a.local.x, y: a.local.y },
-    { deadline, what: 'the click probe' },
-  );
-}
-
-/** Trusted clicks that landed elsewhere (a layout shift) were swallowed; this many are retried. */
-const MAX_MISSED_CLICKS = 3;
-/** How long a pointer move may take to show up in an out-of-process frame's document. */
-const MOVE_ARRIVAL_MS = 150;
-/** Moves tried before giving up on reaching an out-of-process frame's target. */
-const MOVE_TRIES = 4;
-
-/**
- * In an out-of-process frame the browser, not the page, decides where input goes, by hit-test data
- * the compositor refreshes a frame after the page scrolled or moved the <iframe>: a press sent
- * before that lands on the host page. So the pointer is moved onto the point until the frame's own
- * document sees a trusted move reach the target (wiggled a pixel between tries, so each is a real
- * move), and only then pressed. Answers what the last move hit when it never got there.
- */
-async function pointerReachesInFrame(
-  scope: Scope,
-  a: Actionable,
-  deadline: Deadline,
-): Promise<{ on: boolean; hit?: string }> {
-  let seen: { on: boolean; hit?: string } = { on: false };
-  for (let i = 0; i < MOVE_TRIES && !deadline.expired(); i++) {
-    if (i > 0) {
-      await moveMouse(scope.page, { x: a.x + (i % 2 ? 1 : -1), y: a.y }, deadline, { steps: 1 });
-      await moveMouse(scope.page, a, deadline, { steps: 1 });
-    }
-    seen = await scope.call((rt, ms) => rt.clickProbe.awaitPointerOn(ms), MOVE_ARRIVAL_MS, {
-      deadline,
-      what: 'the pointer to reach the frame',
-    });
-    if (seen.on) return seen;
-  }
-  return seen;
-}
-
-/**
- * Trusted click attempts: each re-checks the point right before pressing, and a click whose first
- * event lands elsewhere is swallowed by the probe and retried. Returns the last report.
- */
-async function trustedClick(
-  scope: Scope,
-  target: TargetSpec,
-  refs: RefHolder,
-  opts: ClickOptions,
-  first: Actionable,
-  count: number,
-  deadline: Deadline,
-): Promise<{ a: Actionable; probe: ProbeReport }> {
-  let a = first;
-  let probe: ProbeReport = { armed: true, reached: [], seen: [], clicked: false };
-  const { outOfProcess } = scope;
-  for (let attempt = 1; attempt <= MAX_MISSED_CLICKS; attempt++) {
-    if (await arm(scope, a, deadline)) {
-      await moveMouse(scope.page, a, deadline);
-      const reach = outOfProcess ? await pointerReachesInFrame(scope, a, deadline) : { on: true }; // after the move above
-      if (!reach.on) {
-        // Not pressed: a press now would land on whatever the browser routes this point to.
-        probe = await readProbe(scope, count, deadline);
-        probe.other ??=
-          reach.hit ??
-          `the page around the frame (a pointer at (${Math.round(a.x)}, ${Math.round(a.y)}) does not reach into the frame there)`;
-      } else {
-        await clickAt(scope.page, a, deadline, count);
-        probe = await readProbe(scope, count, deadline);
-        // Reached (or pressed on it, after which a second press would be a second click): done.
-        if (!probe.armed || probe.clicked || probe.pressedOnly) return { a, probe };
-      }
-    }
-    if (attempt < MAX_MISSED_CLICKS) a = await prepareAction(scope, target, 'click', refs, opts, deadline);
-  }
-  return { a, probe };
-}
-
 export async function clickCoordinates(
   page: Page,
   at: Point,
-  count: number,
+  opts: Pick<ClickOptions, 'clickCount' | 'button' | 'modifiers'>,
   deadline: Deadline,
 ): Promise<SettleResult> {
+  const plan = planClick(opts);
   const mark = markBeforeAction(page);
-  await moveMouse(page, at, deadline);
-  await clickAt(page, at, deadline, count);
+  await withModifiersHeld(page.session, plan.modifiers, deadline, async (modifiers) => {
+    await moveMouse(page, at, deadline, { modifiers });
+    await clickAt(page, at, deadline, plan.count, plan.press);
+  });
   return settleAfterAction(page, mark, deadline);
 }
 
@@ -172,6 +90,17 @@ function fallbackReason(a: Actionable, probe: ProbeReport | undefined): string {
     : 'no point of it could be reached by a trusted click';
 }
 
+/** What the click itself came to, before the page settled. */
+interface ClickOutcome {
+  a: Actionable;
+  method: ClickResult['method'];
+  checked?: boolean;
+  targetReceived?: boolean;
+  cdpAttempted?: true;
+  fallback?: string;
+  warnings: string[];
+}
+
 export async function click(
   scope: Scope,
   target: TargetSpec,
@@ -179,90 +108,127 @@ export async function click(
   opts: ClickOptions,
   deadline: Deadline,
 ): Promise<ClickResult> {
-  if (opts.nativeOnly) opts = { ...opts, keepCoverCheck: true };
+  const plan = planClick(opts);
+  // element.click() can make neither a right click nor a Control+click: no fallback, and a cover is an error.
+  if (opts.nativeOnly || plan.special) opts = { ...opts, keepCoverCheck: true };
   noteFallback(scope.page, undefined);
-  let a = await prepareAction(scope, target, 'click', refs, opts, deadline);
-  const count = opts.doubleClick ? 2 : 1;
-  const warnings: string[] = [];
+  const a = await prepareAction(scope, target, 'click', refs, opts, deadline);
   // Auto-forced past a covering element: a trusted click would land on the cover, so go straight to element.click().
   const coveredForce =
     a.autoForced && (a.forcedBecause?.reason === 'covered' || a.forcedBecause?.reason === 'pointer-events');
-  const useJs = opts.jsClick || (coveredForce && !opts.nativeOnly);
+  const useJs = opts.jsClick || (coveredForce && !opts.nativeOnly && !plan.special);
+  // A Control+click or middle click on a link opens a tab: the step waits for it only then.
+  const link = plan.special && !useJs ? await linkOf(scope, a, deadline) : undefined;
   const mark = markBeforeAction(scope.page);
   const dialogsBefore = scope.page.dialogs.length;
-  let method: ClickResult['method'] = useJs ? (opts.jsClick ? 'jsClick' : 'jsClick-auto') : 'cdp';
-  let targetReceived: boolean | undefined;
-  let checked = a.checked;
-  let cdpAttempted: true | undefined;
-  let fallback: string | undefined;
-  if (useJs) {
-    await watchEffects(scope, a.pointerHandle, deadline);
-    const r = await jsClick(scope, a.pointerHandle, count, deadline);
-    if (r.checked !== undefined) checked = r.checked;
-    if (!opts.jsClick) fallback = fallbackReason(a, undefined);
-  } else {
-    const t = await trustedClick(scope, target, refs, opts, a, count, deadline);
-    a = t.a;
-    const probe = t.probe;
-    // True only when the target's own listeners got the trusted click (a navigation took the probe with it).
-    targetReceived = !probe.armed || probe.clicked;
-    if (probe.checked !== undefined) checked = probe.checked;
-    if (!targetReceived && probe.detached) {
-      // The page replaced the element on the press (its handler ran): nothing is left to click.
-      warnings.push(
-        `the press reached ${a.desc}, which the page then replaced; the release and click went to ${probe.other ?? 'the element in its place'}`,
+  const o: ClickOutcome = useJs
+    ? await clickByScript(scope, a, plan, opts, deadline)
+    : await withModifiersHeld(scope.page.session, plan.modifiers, deadline, () =>
+        clickTrusted(scope, target, refs, opts, a, plan, deadline),
       );
-    } else if (!targetReceived) {
-      if (opts.nativeOnly) {
-        throw new ExecutionError(
-          `The trusted click on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); nativeOnly allows no fallback`,
-          { category: 'covered' },
-        );
-      }
-      await watchEffects(scope, a.pointerHandle, deadline);
-      const r = await jsClick(scope, a.pointerHandle, count, deadline);
-      method = 'jsClick-auto';
-      cdpAttempted = true;
-      if (r.checked !== undefined) checked = r.checked;
-      fallback = fallbackReason(a, probe);
-    } else if (probe.toggled === false) {
-      warnings.push(
-        `the click reached ${a.desc} but its checked state did not change (still ${probe.checked ? 'checked' : 'unchecked'})`,
-      );
-    }
-  }
-  if (a.autoForced && !fallback)
-    warnings.push(`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`);
+  if (o.a.autoForced && !o.fallback)
+    o.warnings.push(`auto-forced: ${o.a.desc} ${o.a.forcedBecause?.message ?? 'failed its checks'}`);
   const settled = await settleAfterAction(scope.page, mark, deadline);
-  if (settled.warning) warnings.push(settled.warning);
+  if (settled.warning) o.warnings.push(settled.warning);
   let effect: string | undefined;
-  if (method !== 'cdp') {
+  if (o.method !== 'cdp') {
     const e = await readEffects(scope, mark, settled, dialogsBefore, deadline);
-    const toggled = checked !== undefined && checked !== a.checked;
-    if (fallback && !e.observable && !toggled) throw noEffectError(a, target, fallback);
-    effect = toggled && !e.observable ? `it is now ${checked ? 'checked' : 'unchecked'}` : e.summary;
+    const toggled = o.checked !== undefined && o.checked !== o.a.checked;
+    if (o.fallback && !e.observable && !toggled) throw noEffectError(o.a, target, o.fallback);
+    effect = toggled && !e.observable ? `it is now ${o.checked ? 'checked' : 'unchecked'}` : e.summary;
     if (!e.focusInTarget && !settled.navigated)
       noteFallback(scope.page, {
-        target: a.name,
+        target: o.a.name,
         focus: e.focusOnBody ? 'the page body' : (e.focus ?? 'another element'),
       });
   }
+  return clickResult(o, settled, effect, link);
+}
+
+async function linkOf(scope: Scope, a: Actionable, deadline: Deadline): Promise<string | undefined> {
+  return scope.call((rt, h) => rt.clickProbe.linkHref(h), a.pointerHandle, {
+    deadline,
+    what: 'the link under the pointer',
+  });
+}
+
+/** element.click(), asked for (jsClick) or chosen because a cover would take a trusted click. */
+async function clickByScript(
+  scope: Scope,
+  a: Actionable,
+  plan: ClickPlan,
+  opts: ClickOptions,
+  deadline: Deadline,
+): Promise<ClickOutcome> {
+  await watchEffects(scope, a.pointerHandle, deadline);
+  const r = await jsClick(scope, a.pointerHandle, plan.count, deadline);
+  return {
+    a,
+    method: opts.jsClick ? 'jsClick' : 'jsClick-auto',
+    checked: r.checked ?? a.checked,
+    ...(opts.jsClick ? {} : { fallback: fallbackReason(a, undefined) }),
+    warnings: [],
+  };
+}
+
+/** The trusted click, and element.click() only when it never reached the target (never both). */
+async function clickTrusted(
+  scope: Scope,
+  target: TargetSpec,
+  refs: RefHolder,
+  opts: ClickOptions,
+  first: Actionable,
+  plan: ClickPlan,
+  deadline: Deadline,
+): Promise<ClickOutcome> {
+  const { a, probe } = await trustedClick(scope, target, refs, opts, first, plan, deadline);
+  // True only when the target's own listeners got the trusted click (a navigation took the probe with it).
+  const targetReceived = !probe.armed || probe.clicked;
+  const o: ClickOutcome = { a, method: 'cdp', checked: probe.checked ?? a.checked, targetReceived, warnings: [] };
+  if (!targetReceived && probe.detached) {
+    // The page replaced the element on the press (its handler ran): nothing is left to click.
+    o.warnings.push(
+      `the press reached ${a.desc}, which the page then replaced; the release and click went to ${probe.other ?? 'the element in its place'}`,
+    );
+  } else if (!targetReceived) {
+    if (opts.nativeOnly || plan.special) {
+      throw new ExecutionError(
+        `The trusted ${plan.special ?? 'click'} on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); ` +
+          (plan.special ? 'element.click() cannot make it, so there is no fallback' : 'nativeOnly allows no fallback'),
+        { category: 'covered' },
+      );
+    }
+    await watchEffects(scope, a.pointerHandle, deadline);
+    const r = await jsClick(scope, a.pointerHandle, plan.count, deadline);
+    Object.assign(o, { method: 'jsClick-auto', cdpAttempted: true, fallback: fallbackReason(a, probe) });
+    if (r.checked !== undefined) o.checked = r.checked;
+  } else if (probe.toggled === false) {
+    o.warnings.push(
+      `the click reached ${a.desc} but its checked state did not change (still ${probe.checked ? 'checked' : 'unchecked'})`,
+    );
+  }
+  return o;
+}
+
+function clickResult(o: ClickOutcome, settled: SettleResult, effect: string | undefined, link?: string): ClickResult {
+  const { a } = o;
   return {
     clicked: true,
-    method,
+    method: o.method,
     ...settled,
-    ...(cdpAttempted ? { cdpAttempted } : {}),
-    ...(targetReceived !== undefined ? { targetReceived } : {}),
+    ...(o.cdpAttempted ? { cdpAttempted: true } : {}),
+    ...(o.targetReceived !== undefined ? { targetReceived: o.targetReceived } : {}),
     ...(a.reResolved ? { reResolved: true } : {}),
     ...(a.autoForced ? { autoForced: true } : {}),
     ...(a.selectorIndex !== undefined ? { selectorIndex: a.selectorIndex } : {}),
     ...(a.viaLabel ? { viaLabel: true } : {}),
-    ...(checked !== undefined ? { checked } : {}),
-    ...(fallback ? { fallback: `element.click() (untrusted) on ${a.name}: ${fallback}` } : {}),
+    ...(o.checked !== undefined ? { checked: o.checked } : {}),
+    ...(o.fallback ? { fallback: `element.click() (untrusted) on ${a.name}: ${o.fallback}` } : {}),
     ...(effect ? { effect } : {}),
+    ...(link ? { link } : {}),
     element: a.desc,
     target: a.name,
-    warnings,
+    warnings: o.warnings,
   };
 }
 

@@ -4,6 +4,7 @@
 import {
   displayName,
   lookupKey,
+  modifierBit,
   MODIFIERS,
   withShift,
   type KeyDefinition,
@@ -157,4 +158,14 @@ export function editingCommands(code: string, mods: number): string[] {
   const move = movement(code, mods & ~SHIFT);
   if (!move) return [];
   return [mods & SHIFT ? `${move}AndModifySelection` : move];
+}
+
+/** The editing commands a combination runs (Control+V → paste), from the modifiers it holds. */
+export function comboCommands(combo: KeyCombo): string[] {
+  const key = combo.keys[combo.keys.length - 1];
+  if (!key) return [];
+  const mods = combo.keys
+    .slice(0, -1)
+    .reduce((bits, def) => bits | (modifierOf(def) ? modifierBit(modifierOf(def)!) : 0), 0);
+  return editingCommands(key.code, mods);
 }

@@ -71,22 +71,60 @@ export async function pressCombo(session: CdpSession, combo: KeyCombo, deadline:
       await keyDown(session, def, modifiers, deadline);
     }
   } finally {
-    // Release what went down even after a failure, or the page would see keys stuck down. The
-    // releases are queued in order at once; a hung page gets RELEASE_WAIT_MS past the deadline.
-    const releases = down.reverse().map((def) => {
-      const modifier = modifierOf(def);
-      if (modifier) modifiers &= ~modifierBit(modifier);
-      return session.send('Input.dispatchKeyEvent', keyEvent('keyUp', def, modifiers));
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const giveUp = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, Math.max(RELEASE_WAIT_MS, deadline.remainingMs()));
-    });
-    await Promise.race([Promise.all(releases), giveUp])
-      .catch(() => {
-        /* the tab is gone: there is nothing left to release keys in */
-      })
-      .finally(() => clearTimeout(timer));
+    await releaseKeys(session, down, modifiers, deadline);
+  }
+}
+
+/**
+ * Releases what went down, in reverse, even after a failure, or the page would see keys stuck down.
+ * The releases are queued in order at once; a hung page gets RELEASE_WAIT_MS past the deadline.
+ */
+async function releaseKeys(
+  session: CdpSession,
+  down: KeyDefinition[],
+  held: number,
+  deadline: Deadline,
+): Promise<void> {
+  let modifiers = held;
+  const releases = [...down].reverse().map((def) => {
+    const modifier = modifierOf(def);
+    if (modifier) modifiers &= ~modifierBit(modifier);
+    return session.send('Input.dispatchKeyEvent', keyEvent('keyUp', def, modifiers));
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(RELEASE_WAIT_MS, deadline.remainingMs()));
+  });
+  await Promise.race([Promise.all(releases), giveUp])
+    .catch(() => {
+      /* the tab is gone: there is nothing left to release keys in */
+    })
+    .finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs `act` with modifier keys held down, pressed in order and released in reverse afterwards
+ * (also after a failure), as a person holds Control for a Control+click. `act` gets their bits.
+ */
+export async function withModifiersHeld<T>(
+  session: CdpSession,
+  names: readonly ModifierName[],
+  deadline: Deadline,
+  act: (modifiers: number) => Promise<T>,
+): Promise<T> {
+  let modifiers = 0;
+  const down: KeyDefinition[] = [];
+  try {
+    for (const name of names) {
+      const def = lookupKey(name);
+      if (!def) continue;
+      modifiers |= modifierBit(name);
+      down.push(def);
+      await keyDown(session, def, modifiers, deadline);
+    }
+    return await act(modifiers);
+  } finally {
+    await releaseKeys(session, down, modifiers, deadline);
   }
 }
 

@@ -14,12 +14,28 @@ const positions = new WeakMap<Page, Point>();
 const APPROACH_OFFSET_PX = 12;
 
 type MouseType = 'mouseMoved' | 'mousePressed' | 'mouseReleased' | 'mouseWheel';
+export type MouseButton = 'left' | 'right' | 'middle';
+/** The `buttons` bit of each button while it is held (MouseEvent.buttons). */
+const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4 };
+
+/** Which button a press uses, and the modifier keys held with it (Alt=1, Control=2, Meta=4, Shift=8). */
+export interface Press {
+  button?: MouseButton;
+  modifiers?: number;
+}
 
 function send(
   page: Page,
   type: MouseType,
   p: Point,
-  extra: { button?: 'left' | 'none'; buttons?: number; clickCount?: number; deltaX?: number; deltaY?: number } = {},
+  extra: {
+    button?: MouseButton | 'none';
+    buttons?: number;
+    clickCount?: number;
+    deltaX?: number;
+    deltaY?: number;
+    modifiers?: number;
+  } = {},
 ): Promise<unknown> {
   return page.session.send('Input.dispatchMouseEvent', {
     type,
@@ -27,6 +43,7 @@ function send(
     y: p.y,
     button: extra.button ?? 'none',
     buttons: extra.buttons ?? 0,
+    ...(extra.modifiers ? { modifiers: extra.modifiers } : {}),
     ...(extra.clickCount !== undefined ? { clickCount: extra.clickCount } : {}),
     ...(extra.deltaX !== undefined ? { deltaX: extra.deltaX, deltaY: extra.deltaY ?? 0 } : {}),
   });
@@ -45,14 +62,18 @@ export async function moveMouse(
   page: Page,
   to: Point,
   deadline: Deadline,
-  opts: { steps?: number; delayMs?: number; buttons?: number } = {},
+  opts: { steps?: number; delayMs?: number; buttons?: number; modifiers?: number } = {},
 ): Promise<void> {
   const from = positions.get(page) ?? {
     x: Math.max(0, to.x - APPROACH_OFFSET_PX),
     y: Math.max(0, to.y - APPROACH_OFFSET_PX),
   };
   const steps = Math.max(1, opts.steps ?? 2);
-  const extra = { buttons: opts.buttons ?? 0, button: opts.buttons ? ('left' as const) : ('none' as const) };
+  const extra = {
+    buttons: opts.buttons ?? 0,
+    button: opts.buttons ? ('left' as const) : ('none' as const),
+    modifiers: opts.modifiers ?? 0,
+  };
   const points = Array.from({ length: steps }, (_, k) => ({
     x: from.x + ((to.x - from.x) * (k + 1)) / steps,
     y: from.y + ((to.y - from.y) * (k + 1)) / steps,
@@ -71,29 +92,53 @@ export async function moveMouse(
   }
 }
 
-export async function mouseDown(page: Page, at: Point, deadline: Deadline, clickCount = 1): Promise<void> {
+export async function mouseDown(
+  page: Page,
+  at: Point,
+  deadline: Deadline,
+  clickCount = 1,
+  press: Press = {},
+): Promise<void> {
+  const button = press.button ?? 'left';
   await page.guard(
     deadline.race(
-      send(page, 'mousePressed', at, { button: 'left', buttons: 1, clickCount }),
+      send(page, 'mousePressed', at, { button, buttons: BUTTON_BITS[button], clickCount, modifiers: press.modifiers }),
       'the mouse button to go down',
     ),
   );
 }
 
-export async function mouseUp(page: Page, at: Point, deadline: Deadline, clickCount = 1): Promise<void> {
+export async function mouseUp(
+  page: Page,
+  at: Point,
+  deadline: Deadline,
+  clickCount = 1,
+  press: Press = {},
+): Promise<void> {
   await page.guard(
     deadline.race(
-      send(page, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount }),
+      send(page, 'mouseReleased', at, {
+        button: press.button ?? 'left',
+        buttons: 0,
+        clickCount,
+        modifiers: press.modifiers,
+      }),
       'the mouse button to come up',
     ),
   );
 }
 
-/** Press and release at `at` (twice for a double click, with click counts 1 then 2). */
-export async function clickAt(page: Page, at: Point, deadline: Deadline, clickCount = 1): Promise<void> {
+/** Press and release at `at` `clickCount` times (click counts 1, 2, … as a double or triple click has). */
+export async function clickAt(
+  page: Page,
+  at: Point,
+  deadline: Deadline,
+  clickCount = 1,
+  press: Press = {},
+): Promise<void> {
   for (let n = 1; n <= clickCount; n++) {
-    await mouseDown(page, at, deadline, n);
-    await mouseUp(page, at, deadline, n);
+    await mouseDown(page, at, deadline, n, press);
+    await mouseUp(page, at, deadline, n, press);
   }
 }
 

@@ -42,20 +42,40 @@ export interface ProbeReport {
   detached?: true;
 }
 
+/** The event that completes a click of each button: click (left), contextmenu (right), auxclick (middle). */
+export type ClickEvent = 'click' | 'contextmenu' | 'auxclick';
+
+/** Where a click is pressed: the element under the pointer, the checkbox it toggles, the point, the closing event. */
+export interface ProbeArm {
+  pointer: number;
+  control: number;
+  x: number;
+  y: number;
+  expect: ClickEvent;
+}
+
+/** The link a click on the element would follow (its own or an ancestor's href), for a Control+click that opens a tab. */
+export function linkHref(handle: number): string | undefined {
+  const link = heldElement(handle)?.closest('a[href], area[href]');
+  return link ? (link as HTMLAnchorElement).href.slice(0, 500) : undefined;
+}
+
 /**
  * Arms the probe for a click at (x, y). The first event of the click decides: if it reaches the
  * target, nothing interferes; if it lands elsewhere (the layout shifted since the point was
  * chosen), it and the rest of that click are swallowed, so nothing else gets clicked, and the
  * caller retries. Returns false when the point no longer reaches the target (retry at once).
  */
-export function armClickProbe(handle: number, controlHandle: number, x: number, y: number): boolean {
-  const target = heldElement(handle);
+export function armClickProbe(at: ProbeArm): boolean {
+  const { x, y, expect } = at;
+  const target = heldElement(at.pointer);
   if (!target || pointReaches(target, x, y) !== true) return false;
   disarmClickProbe();
-  const controlEl = heldElement(controlHandle);
+  const controlEl = heldElement(at.control);
   const control =
     controlEl && isHtml(controlEl, 'input') && /^(checkbox|radio)$/.test(controlEl.type) ? controlEl : undefined;
-  const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick'];
+  // A right click ends in contextmenu (on the press, on Linux) and auxclick, a middle click in auxclick.
+  const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'contextmenu', 'auxclick'];
   const state: ProbeState = {
     target,
     seen: [],
@@ -85,7 +105,7 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
       if (!state.other && e.target instanceof Element) state.other = describeElement(e.target);
       e.stopImmediatePropagation();
       e.preventDefault();
-      if (e.type === 'click' || e.type === 'dblclick') verdict = undefined; // the next click decides afresh
+      if (e.type === expect || e.type === 'dblclick') verdict = undefined; // the next click decides afresh
     }
   };
   // Moves are only watched (never swallowed): they tell whether the pointer reaches the target here.
@@ -150,11 +170,12 @@ export async function awaitPointerOn(timeoutMs: number): Promise<{ on: boolean; 
   return state.move ?? { on: false };
 }
 
-export function readClickProbe(clickCount = 1): ProbeReport {
+export function readClickProbe(clickCount = 1, expect: ClickEvent = 'click'): ProbeReport {
   const state = runtimeState.clickProbe;
   if (!state) return { armed: false, reached: [], seen: [], clicked: false };
   disarmClickProbe();
-  const clicked = state.reached.includes('click') && (clickCount < 2 || state.reached.includes('dblclick'));
+  const clicked =
+    state.reached.includes(expect) && (expect !== 'click' || clickCount < 2 || state.reached.includes('dblclick'));
   const pressed = state.reached.includes('pointerdown') || state.reached.includes('mousedown');
   const report: ProbeReport = {
     armed: true,

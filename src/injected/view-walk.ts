@@ -67,8 +67,8 @@ export interface ViewState {
   /** Frame landmarks on screen at the before-look. */
   landmarks?: Element[];
   stop?: () => void;
-  /** The time of the last DOM mutation since the before-look (view-settle.ts). */
-  clock?: { last: number; observer: MutationObserver };
+  /** The time of the last DOM mutation, and of the last trusted activation, since the before-look (view-settle.ts). */
+  clock?: { last: number; activatedAt: number; observer: MutationObserver; off: () => void };
 }
 
 function viewIdOf(el: Element): number {

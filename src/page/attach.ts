@@ -13,12 +13,29 @@ import {
   TimeoutError,
 } from '../common/index.js';
 import type { GuardedDialog } from '../injected/index.js';
-import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
+import type { CdpSession, Connection, EmulationSetting, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
 import { callIfInstalled } from './evaluate.js';
 import { FrameContexts } from './frames.js';
 import { IsolatedWorlds } from './worlds.js';
 import { applyViewport } from './viewport.js';
 import { applyGeolocation, grantGeolocation } from './geolocation.js';
+import { applyEmulation } from './emulation.js';
+
+/** What the tab emulates across commands (the registry keeps it): re-applied at every attach. */
+export interface TabEmulation {
+  viewport: ViewportMetrics | undefined;
+  geolocation: GeolocationSetting | undefined;
+  emulate?: EmulationSetting | undefined;
+}
+
+/** What a tab's registry entry keeps to apply at every attach. */
+export function emulationOf(entry: {
+  viewport?: ViewportMetrics;
+  geolocation?: GeolocationSetting;
+  emulation?: EmulationSetting;
+}): TabEmulation {
+  return { viewport: entry.viewport, geolocation: entry.geolocation, emulate: entry.emulation };
+}
 
 /**
  * Records of the dialog guard of the previous command (restoring the page's own functions). The
@@ -55,14 +72,14 @@ export async function attach(
   conn: Connection,
   session: CdpSession,
   targetId: string,
-  emulation: { viewport: ViewportMetrics | undefined; geolocation: GeolocationSetting | undefined },
+  emulation: TabEmulation,
   timeoutMs: number,
 ): Promise<Attached> {
   const notes: string[] = [];
   // The crash check and the enables go out together: one round trip instead of two. A crashed
   // tab leaves the enables unanswered; they are abandoned and sent again after the reload.
   const crashed = watchCrash(session);
-  let setup = enable(conn, session, targetId, emulation.viewport, emulation.geolocation);
+  let setup = enable(conn, session, targetId, emulation);
   let wasCrashed: boolean;
   try {
     wasCrashed = await crashed;
@@ -78,9 +95,10 @@ export async function attach(
     });
     await reloadCrashed(session);
     notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
-    setup = enable(conn, session, targetId, emulation.viewport, emulation.geolocation);
+    setup = enable(conn, session, targetId, emulation);
   }
-  const [, , , tree, , , , , guarded] = await answered(setup.enabling, timeoutMs);
+  const [, , , tree, , , , , , guarded] = await answered(setup.enabling, timeoutMs);
+  notes.push(...setup.problems);
   const f = tree.frameTree.frame;
   const frame = { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId };
   return { frame, contexts: setup.contexts, worlds: setup.worlds, notes, guarded };
@@ -90,15 +108,11 @@ export async function attach(
 const REVIVE_TIMEOUT_MS = 10_000;
 
 /** Sends the domain enables and per-tab emulation a command needs, without waiting for them. */
-function enable(
-  conn: Connection,
-  session: CdpSession,
-  targetId: string,
-  viewport: ViewportMetrics | undefined,
-  geolocation: GeolocationSetting | undefined,
-) {
+function enable(conn: Connection, session: CdpSession, targetId: string, emulation: TabEmulation) {
+  const { viewport, geolocation, emulate } = emulation;
   const contexts = new FrameContexts();
   const worlds = new IsolatedWorlds();
+  const problems: string[] = [];
   contexts.track(session); // before Runtime.enable, which reports the existing contexts
   worlds.track(session);
   const enabling = Promise.all([
@@ -113,10 +127,19 @@ function enable(
     viewport ? applyViewport(session, viewport) : undefined,
     // Chrome drops granted permissions with the client that granted them: grant again.
     geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
+    // Media, network, CPU, zone, locale, agent, permissions: they ended with the last command's
+    // session. One Chrome refuses (another client holds a time zone override): the answer says so.
+    emulate
+      ? applyEmulation(conn, session, emulate).catch((err: Error) => {
+          problems.push(
+            `The tab's emulation could not be put back (${err.message.slice(0, 160)}): this command runs without some of it.`,
+          );
+        })
+      : undefined,
     // Last, once Page.enable answers dialogs again: what the guard answered between commands.
     takeGuardedDialogs(session),
   ]);
-  return { contexts, worlds, enabling };
+  return { contexts, worlds, enabling, problems };
 }
 
 /**

@@ -19,8 +19,11 @@ export async function applyGeolocation(session: CdpSession, g: GeolocationSettin
 /** Lets pages of the tab's browser context read the position without a prompt (headless denies it). */
 export async function grantGeolocation(conn: Connection, targetId: string): Promise<void> {
   const { targetInfo } = await conn.browser().send('Target.getTargetInfo', { targetId });
-  await conn.browser().send('Browser.grantPermissions', {
-    permissions: ['geolocation'],
+  // One permission, not Browser.grantPermissions: that denies every permission it does not list
+  // (the emulate step's grants among them).
+  await conn.browser().send('Browser.setPermission', {
+    permission: { name: 'geolocation' },
+    setting: 'granted',
     ...(targetInfo.browserContextId ? { browserContextId: targetInfo.browserContextId } : {}),
   });
 }

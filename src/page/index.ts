@@ -2,6 +2,7 @@
 // and injected/ (types; the runtime's source is loaded lazily), not dom/. A Scope (where a step
 // acts) is the one seam into the page.
 export { Page } from './tab.js';
+export { emulationOf } from './attach.js';
 export type { Scope, CallOptions } from './scope.js';
 export type { DialogAnswer, DialogRecord } from './tab.js';
 export type { WaitUntil } from './lifecycle.js';
@@ -27,3 +28,5 @@ export type { FrameInfo, FrameTarget } from './frames.js';
 export { getCookies, setCookies, clearCookies } from './cookies.js';
 export type { CookieSpec, CookieView, CookieFilter, SameSite } from './cookies.js';
 export { applyGeolocation, grantGeolocation, clearGeolocation } from './geolocation.js';
+export { applyEmulation, NETWORK_PRESETS, permissionNames } from './emulation.js';
+export { readClipboard, writeClipboard, MAX_CLIPBOARD_CHARS } from './clipboard.js';

@@ -56,7 +56,10 @@ export class LifecycleTracker {
       this.requestedCount++;
       this.#notify();
     };
-    session.on('Page.frameRequestedNavigation', requested);
+    // A Control+click or middle click on a link asks for a navigation in a new tab: not this one's.
+    session.on('Page.frameRequestedNavigation', (e) => {
+      if (e.disposition === 'currentTab') requested(e);
+    });
     session.on('Page.frameStartedLoading', requested);
     session.on('Page.frameStoppedLoading', (e) => {
       if (e.frameId !== this.#mainFrameId) return;

@@ -6,11 +6,11 @@ import { Deadline, NavigationAbortedError } from '../common/index.js';
 import { callPageWorld, type EvalTarget } from './evaluate.js';
 import { scopeOf, type Scope } from './scope.js';
 import type { FrameRef, IsolatedWorlds } from './worlds.js';
-import type { CdpSession, Connection, GeolocationSetting, Protocol, ViewportMetrics } from '../cdp/index.js';
+import type { CdpSession, Connection, Protocol } from '../cdp/index.js';
 import { Frames, type FrameContexts, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
 import { NetworkTracker } from './network-idle.js';
-import { attach, takeGuardedDialogs } from './attach.js';
+import { attach, takeGuardedDialogs, type TabEmulation } from './attach.js';
 import { TabWatch } from './tab-watch.js';
 
 /** A tab that does not answer the enabling commands in this time is blocked, not slow. */
@@ -139,11 +139,10 @@ export class Page {
     conn: Connection,
     session: CdpSession,
     targetId: string,
-    viewport: ViewportMetrics | undefined,
-    geolocation: GeolocationSetting | undefined,
+    emulation: TabEmulation,
     timeoutMs: number,
   ): Promise<Page> {
-    const a = await attach(conn, session, targetId, { viewport, geolocation }, timeoutMs);
+    const a = await attach(conn, session, targetId, emulation, timeoutMs);
     const page = new Page(conn, session, targetId, a.frame, a.contexts, a.worlds);
     page.attachNotes.push(...a.notes);
     page.dialogs.push(...a.guarded.map((d) => ({ ...d, betweenCommands: true as const })));

@@ -13,7 +13,7 @@ import {
   type Connection,
   type TabEntry,
 } from '../cdp/index.js';
-import { Page } from '../page/index.js';
+import { emulationOf, Page } from '../page/index.js';
 
 export interface ConnectRequest {
   autoLaunch: boolean;
@@ -60,7 +60,7 @@ export async function openPage(
   whileEnabling?: WhileEnabling,
 ): Promise<Page> {
   const session = await attachToTarget(conn, entry.targetId);
-  const opening = Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, timeoutMs);
+  const opening = Page.open(conn, session, entry.targetId, emulationOf(entry), timeoutMs);
   whileEnabling?.(session, entry);
   return opening;
 }

@@ -20,6 +20,8 @@ import './assert.js';
 import './observe.js';
 import './state.js';
 import './viewport.js';
+import './emulate.js';
+import './clipboard.js';
 import './screenshot.js';
 import './profiles.js';
 import './pdf.js';

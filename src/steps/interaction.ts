@@ -1,8 +1,7 @@
 // Pointer steps: click (SPEC §9.1) and hover (SPEC §9.5). Tabs a click opens are registered so the
 // agent can use their alias at once.
 
-import { findAlias, readRegistry, registerTab, type TabEntry } from '../cdp/index.js';
-import { Deadline, ElementNotFoundError } from '../common/index.js';
+import { ElementNotFoundError } from '../common/index.js';
 import {
   click,
   clickCoordinates,
@@ -12,56 +11,15 @@ import {
   hover,
   moveMouse,
   type ClickOptions,
-  type SettleResult,
   type TargetSpec,
 } from '../dom/index.js';
-import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
+import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
 import { actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
+import { mayOpenTab, readPointerPress } from './click-press.js';
+import { pageTargetIds, settledOutput } from './opened-tabs.js';
 
-/** Time a newly opened tab gets to show up as a target. */
-const NEW_TAB_WAIT_MS = 1_000;
-
-export interface NewTab {
-  tab: string;
-  targetId: string;
-  url: string;
-}
-
-/** Registers the tabs this page opened during the action (opener = this tab, not yet known). */
-export async function registerOpenedTabs(tab: AttachedTab, expected: number): Promise<NewTab[]> {
-  const until = Deadline.after(NEW_TAB_WAIT_MS);
-  const known = new Set(Object.values(readRegistry().tabs).map((e) => e.targetId));
-  let found: { targetId: string; url: string }[] = [];
-  while (true) {
-    const { targetInfos } = await tab.conn.browser().send('Target.getTargets');
-    found = targetInfos.filter((t) => t.type === 'page' && t.openerId === tab.page.targetId && !known.has(t.targetId));
-    if (found.length >= expected || until.expired()) break;
-    await until.sleep(50);
-  }
-  const out: NewTab[] = [];
-  for (const t of found) {
-    const entry: TabEntry = {
-      targetId: t.targetId,
-      host: tab.entry.host,
-      port: tab.entry.port,
-      ...(tab.entry.wsEndpoint ? { wsEndpoint: tab.entry.wsEndpoint } : {}),
-    };
-    const alias = findAlias(readRegistry(), t.targetId) ?? (await registerTab(entry));
-    out.push({ tab: alias, targetId: t.targetId, url: t.url });
-  }
-  return out;
-}
-
-export async function settledOutput(tab: AttachedTab, s: SettleResult): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  if (s.navigated) {
-    out.navigated = true;
-    out.newUrl = s.newUrl;
-  }
-  if (s.opened?.length) out.newTabs = await registerOpenedTabs(tab, s.opened.length);
-  return out;
-}
+export { registerOpenedTabs, settledOutput, type NewTab } from './opened-tabs.js';
 
 // ── click ──────────────────────────────────────────────────────────────────────────────────
 interface ClickParams {
@@ -108,7 +66,10 @@ const CLICK_PARAMS: ParamSchema = {
     selectors: '[…]',
     x: '',
     y: '',
-    doubleClick: '',
+    button: 'right|middle',
+    modifiers: '[…]',
+    clickCount: '',
+    doubleClick: '-',
     force: '',
     jsClick: '',
     nativeOnly: '-',
@@ -148,7 +109,7 @@ defineStep<ClickParams>({
       ...actionOptions(o),
       ...(optBool(o, 'jsClick') ? { jsClick: true } : {}),
       ...(optBool(o, 'nativeOnly') ? { nativeOnly: true } : {}),
-      ...(optBool(o, 'doubleClick') ? { doubleClick: true } : {}),
+      ...readPointerPress(o),
     };
     if (opts.jsClick && opts.nativeOnly) throw new ParamError('"jsClick" and "nativeOnly" contradict each other');
     const scroll = readScrollSearch(o.scrollUntilVisible);
@@ -167,9 +128,11 @@ defineStep<ClickParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const { page } = tab;
+    // A Control+click or middle click opens a tab with no opener: told by the targets it adds.
+    const before = mayOpenTab(p.opts) ? await pageTargetIds(tab) : undefined;
     if (p.target.by === 'coords') {
-      const s = await clickCoordinates(page, p.target, p.opts.doubleClick ? 2 : 1, ctx.deadline);
-      return { clicked: true, method: 'cdp', ...(await settledOutput(tab, s)) };
+      const s = await clickCoordinates(page, p.target, p.opts, ctx.deadline);
+      return { clicked: true, method: 'cdp', ...(await settledOutput(tab, s, before && { before })) };
     }
     let inFrame: { frameId: string; url: string } | undefined;
     // The click runs where the search found the target; later steps still run in the tab's frame.
@@ -209,7 +172,7 @@ defineStep<ClickParams>({
       ...(r.fallback ? { fallback: r.fallback } : {}),
       ...(r.effect ? { effect: r.effect } : {}),
       ...(r.cdpAttempted ? { cdpAttempted: true } : {}),
-      ...(await settledOutput(tab, r)),
+      ...(await settledOutput(tab, r, before && { before, ...(r.link ? { link: r.link } : {}) })),
       ...(r.reResolved ? { reResolved: true } : {}),
       ...(r.autoForced ? { autoForced: true } : {}),
       ...(r.targetReceived !== undefined ? { targetReceived: r.targetReceived } : {}),

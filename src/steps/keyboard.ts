@@ -25,6 +25,7 @@ import { defineStep, keysOf, type ParamSchema, type StepContext } from './regist
 import { obj, optNumber, ParamError, reqString, type Obj } from './params.js';
 import { actionOptions, hasTarget, objectTarget } from './targets.js';
 import { settledOutput } from './interaction.js';
+import { keepPastedKeyQuiet } from './clipboard.js';
 
 interface Target {
   target?: TargetSpec;
@@ -137,6 +138,7 @@ defineStep<PressParams>({
     const { page } = tab;
     await focusIfTargeted(ctx, p);
     const to = await keysGoTo(ctx, p);
+    await keepPastedKeyQuiet(tab, p.combo, ctx.deadline);
     const mark = markBeforeAction(page);
     const dialogs = page.dialogs.length;
     for (let i = 0; i < p.times; i++) await page.guard(pressCombo(page.session, p.combo, ctx.deadline));

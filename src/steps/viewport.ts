@@ -40,13 +40,15 @@ defineStep<ViewportParams>({
     const height = optNumber(o, 'height', { min: 1, max: 10_000, integer: true });
     if (width === undefined || height === undefined) throw new ParamError('viewport needs "width" and "height"');
     const isLandscape = optBool(o, 'isLandscape');
+    const mobile = optBool(o, 'mobile') ?? false;
     return {
       metrics: {
         width,
         height,
         deviceScaleFactor: optNumber(o, 'deviceScaleFactor', { min: 0.1, max: 5 }) ?? 1,
-        mobile: optBool(o, 'mobile') ?? false,
-        hasTouch: optBool(o, 'hasTouch') ?? false,
+        mobile,
+        // A phone has a touch screen: touch events, maxTouchPoints, (pointer: coarse) — unless told otherwise.
+        hasTouch: optBool(o, 'hasTouch') ?? mobile,
         ...(isLandscape !== undefined ? { isLandscape } : {}),
       },
     };

@@ -142,12 +142,13 @@ describe('action verb', () => {
       pageFunction: 'Ran script',
       pipeline: 'Ran script',
       viewport: 'Resized',
+      emulate: 'Emulated',
       upload: 'Uploaded',
       submit: 'Submitted',
     });
     const supporting = allSteps()
       .filter((d) => d.supporting)
       .map((d) => d.name);
-    expect(supporting.sort()).toEqual(['pageFunction', 'pipeline', 'poll', 'viewport', 'wait']);
+    expect(supporting.sort()).toEqual(['emulate', 'pageFunction', 'pipeline', 'poll', 'viewport', 'wait']);
   });
 });
