@@ -23,7 +23,7 @@ const ROW_KEY_ATTRS = [
 ];
 const ROW_KEY_SELECTOR = ROW_KEY_ATTRS.map((a) => `[${a}]`).join(',');
 /** Attributes grids mark their cells' columns with (AG Grid col-id, MUI data-field, ARIA). */
-const COL_KEY_ATTRS = ['col-id', 'data-field', 'aria-colindex', 'data-colindex', 'data-col', 'data-column-id'];
+export const COL_KEY_ATTRS = ['col-id', 'data-field', 'aria-colindex', 'data-colindex', 'data-col', 'data-column-id'];
 /** Other cells of a row kept as its identity when nothing marks the row, and how many must still match. */
 const ROW_CELLS_KEPT = 4;
 const CELL_TEXT_MAX = 60;
@@ -93,22 +93,37 @@ export function gridRootOf(el: Element): Element | undefined {
   return el.closest(GRID_ROOT) ?? undefined;
 }
 
-/** The header cell of the cell's column: the one carrying the same column key, else the header row's at its position. */
+/** Whether the cell stands under the header, as a person reads a column down from its header. */
+export function standsUnder(cell: Element, head: Element): boolean {
+  const c = cell.getBoundingClientRect();
+  const h = head.getBoundingClientRect();
+  const mid = (c.left + c.right) / 2;
+  return c.width > 0 && h.width > 0 && mid >= h.left - 1 && mid <= h.right + 1;
+}
+
+/** The header cells that carry the cell's column key (col-id, data-field, aria-colindex). */
+function headersKeyed(cell: Element, root: Element): Element[] {
+  const key = keyIn(cell, COL_KEY_ATTRS);
+  if (!key) return [];
+  const [attr, value] = [key.slice(0, key.indexOf('=')), key.slice(key.indexOf('=') + 1)];
+  const sel = `[${attr}="${value.replace(/["\\]/g, '\\$&')}"]`;
+  return Array.from(root.querySelectorAll(sel)).filter((h) => h !== cell && h.matches(HEADER_CELL));
+}
+
+/**
+ * The header cell of the cell's column: the header row's cell at its position, or one carrying its
+ * column key — the one it stands under when it is shown (a library's attributes and rendered
+ * positions can disagree once it scrolls sideways; what lines up on screen is what a person reads).
+ */
 export function columnHeaderOf(cell: Element, row: Element): Element | undefined {
   const root = gridRootOf(row);
   if (!root) return undefined;
-  const key = keyIn(cell, COL_KEY_ATTRS);
-  if (key) {
-    const [attr, value] = [key.slice(0, key.indexOf('=')), key.slice(key.indexOf('=') + 1)];
-    const sel = `[${attr}="${value.replace(/["\\]/g, '\\$&')}"]`;
-    const heads = Array.from(root.querySelectorAll(sel)).filter((h) => h !== cell && h.matches(HEADER_CELL));
-    const head = heads.find((h) => h.getAttribute('role') === 'columnheader' || h.closest('thead')) ?? heads[0];
-    if (head) return head;
-  }
   const headerRow = headerRowOf(root);
-  if (!headerRow || headerRow === row) return undefined;
   const at = columnPosition(cell, row);
-  return cellsOf(headerRow).find((h) => columnPosition(h, headerRow) === at);
+  const byPosition =
+    headerRow && headerRow !== row ? cellsOf(headerRow).find((h) => columnPosition(h, headerRow) === at) : undefined;
+  const candidates = [...(byPosition ? [byPosition] : []), ...headersKeyed(cell, root)];
+  return candidates.find((h) => standsUnder(cell, h)) ?? candidates[0];
 }
 
 /** The last row of column headers of a table or grid. */
@@ -199,4 +214,25 @@ export function elementAt(
     if (hits.length > 1) return undefined;
   }
   return hits[0];
+}
+
+/** Header rows above the body, where aria-rowindex counts them. */
+export function headerRowCount(grid: Element): number {
+  const idx = Array.from(grid.querySelectorAll(`${ROW_SELECTOR}`))
+    .filter((r) => r.querySelector('[role=columnheader]') || r.closest('thead'))
+    .map((r) => Number(r.getAttribute('aria-rowindex')))
+    .filter((n) => n > 0);
+  return idx.length ? Math.max(...idx) : 0;
+}
+
+/** The data row's index from 0, as the grid marks it (AG Grid row-index, MUI data-rowindex, aria-rowindex). */
+export function rowIndexOf(row: Element, headers: number, rows: Element[]): number | undefined {
+  for (const attr of ['row-index', 'data-rowindex', 'data-row-index', 'data-index']) {
+    const v = row.closest(`[${attr}]`)?.getAttribute(attr);
+    if (v != null && /^\d+$/.test(v)) return Number(v);
+  }
+  const aria = Number(row.getAttribute('aria-rowindex'));
+  if (aria > 0) return aria - 1 - headers;
+  // A plain table renders every row: its position among the body rows.
+  return rows.indexOf(row);
 }

@@ -285,7 +285,13 @@ export function resolveRef(ref: string): RefResolution {
   }
   const found = reResolve(meta);
   if (!found)
-    return { ok: false, reason: 'stale', role: meta.role, name: meta.name, ...(meta.place ? { at: meta.place.label } : {}) };
+    return {
+      ok: false,
+      reason: 'stale',
+      role: meta.role,
+      name: meta.name,
+      ...(meta.place ? { at: meta.place.label } : {}),
+    };
   s.refs.set(ref, found);
   s.byElement.set(found, ref);
   return { ok: true, el: found, reResolved: true };

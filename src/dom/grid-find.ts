@@ -1,0 +1,112 @@
+// Finding a grid cell by row and column (issue 23 item 2): the page looks (injected/grid-cells.ts);
+// when the row or column is not rendered, the grid is wheeled as a person would — on to the end,
+// then back — with trusted wheel events, until it is, within the step's deadline.
+
+import { ElementNotFoundError, TimeoutError, type Deadline } from '../common/index.js';
+import type { CellLook, RowSpec, Wheel } from '../injected/index.js';
+import type { Scope } from '../page/index.js';
+import { revealFramePoint } from './frame-point.js';
+import type { RefHolder } from './locate.js';
+import { moveMouse, wheel } from './mouse.js';
+
+export interface CellSpec {
+  row: RowSpec;
+  column: string;
+}
+
+export type FoundCell = Extract<CellLook, { ok: true }> & { wheels: number };
+
+/** Wheel turns that did not move the grid before its end counts as reached. */
+const STUCK_TURNS = 2;
+/** Time kept back from the deadline for the edit itself. */
+const EDIT_RESERVE_MS = 1_500;
+
+export function describeCell(c: CellSpec): string {
+  const row =
+    typeof c.row === 'number'
+      ? `row ${c.row}`
+      : typeof c.row === 'string'
+        ? `row "${c.row}"`
+        : `the row whose ${c.row.column} is "${c.row.equals}"`;
+  return `${row}, column "${c.column}"`;
+}
+
+async function turnWheel(scope: Scope, w: Wheel, grid: number | undefined, deadline: Deadline): Promise<void> {
+  const at = scope.frame ? await revealFramePoint(scope.page, scope.frameId, w, deadline) : { x: w.x, y: w.y };
+  await moveMouse(scope.page, at, deadline);
+  await wheel(scope.page, at, w.dx, w.dy, deadline);
+  const axis = w.dy ? ('y' as const) : ('x' as const);
+  await scope.call(
+    (rt, a) => rt.gridWheel.afterWheel(a.grid, a.axis, a.from),
+    { grid, axis, from: w.at },
+    {
+      deadline,
+      what: 'the grid to scroll and render',
+    },
+  );
+}
+
+interface Sweep {
+  /** auto: the way the page thinks likelier (rows in order), then the other way. */
+  dir: 'auto' | 'on' | 'back';
+  grid?: number;
+  rowKey?: string;
+  wheels: number;
+  lastAt?: number;
+  stuck: number;
+}
+
+/** Whether to look again after a look that missed: wheels the grid on, or turns the sweep round at its end. */
+async function wheelOn(
+  scope: Scope,
+  r: Extract<CellLook, { ok: false }>,
+  s: Sweep,
+  deadline: Deadline,
+): Promise<boolean> {
+  const moved = r.wheel && r.wheel.at !== s.lastAt;
+  s.stuck = moved ? 0 : s.stuck + 1;
+  if (!r.wheel || s.stuck >= STUCK_TURNS) {
+    if (s.dir !== 'auto') return false;
+    s.dir = r.dir === 'back' ? 'on' : 'back';
+    s.stuck = 0;
+    s.lastAt = undefined;
+    return true;
+  }
+  s.lastAt = r.wheel.at;
+  await turnWheel(scope, r.wheel, s.grid, deadline);
+  s.wheels++;
+  return true;
+}
+
+/** Finds the cell, wheeling the grid to bring its row and column in; fails saying what was missing. */
+export async function findCell(
+  scope: Scope,
+  cell: CellSpec,
+  refs: RefHolder,
+  within: string | undefined,
+  deadline: Deadline,
+  rowKey?: string,
+): Promise<FoundCell> {
+  const s: Sweep = { dir: 'auto', wheels: 0, stuck: 0, ...(rowKey ? { rowKey } : {}) };
+  for (;;) {
+    const q = { ...cell, within, grid: s.grid, rowKey: s.rowKey, sweep: s.dir, counters: refs.counters };
+    const r = await scope.call((rt, a) => rt.gridCells.findCell(a), q, {
+      deadline,
+      what: `the cell at ${describeCell(cell)}`,
+    });
+    if (r.ok) {
+      refs.counters = r.counters;
+      return { ...r, wheels: s.wheels };
+    }
+    s.grid = r.grid ?? s.grid;
+    s.rowKey = r.rowKey ?? s.rowKey;
+    const details = { category: 'cell-not-found', cell: describeCell(cell), reason: r.reason };
+    if (r.reason === 'no-grid' || r.reason === 'ambiguous') throw new ElementNotFoundError(`${r.message}`, details);
+    if (deadline.remainingMs() < EDIT_RESERVE_MS)
+      throw new TimeoutError(`${r.message} after wheeling the grid ${s.wheels} times, before time ran out`, details);
+    if (!(await wheelOn(scope, r, s, deadline))) {
+      const swept = s.wheels ? `: wheeled the grid ${s.wheels} times through to both ends` : '';
+      throw new ElementNotFoundError(`${r.message}${swept}`, details);
+    }
+  }
+}

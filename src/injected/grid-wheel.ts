@@ -1,0 +1,152 @@
+// Wheeling a grid as a person does to bring rows or columns in: which element scrolls it along an
+// axis, where to put the pointer, and how far one turn goes (a view's worth, or a jump toward an
+// index far from the rendered rows). Runs in the page; the wheel events are sent from Node.
+import { isVisible } from './dom-describe.js';
+import { headerRowCount, rowIndexOf } from './grid-place.js';
+import { heldElement } from './locate.js';
+
+/** Of a scroller's visible height or width, how far one wheel turn goes: what was seen stays partly in view. */
+const WHEEL_SHARE = 0.8;
+/** Frames a scroller gets to start moving after a wheel turn (smooth scrolling, a busy page). */
+const MOVE_FRAMES = 4;
+
+export interface Wheel {
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+  /** The scroll position wheeled from. */
+  at: number;
+}
+
+/** The element that scrolls the grid along an axis: inside it (the widest range), the grid itself, or a scroller around it. */
+export function scrollerOf(grid: Element, axis: 'x' | 'y'): Element | undefined {
+  const range = (e: Element): number =>
+    axis === 'y' ? e.scrollHeight - e.clientHeight : e.scrollWidth - e.clientWidth;
+  const scrolls = (e: Element): boolean => {
+    if (range(e) <= 1) return false;
+    if (e === document.scrollingElement) return true;
+    const o = getComputedStyle(e)[axis === 'y' ? 'overflowY' : 'overflowX'];
+    return /(auto|scroll|overlay)/.test(o) && isVisible(e);
+  };
+  const inside = [grid, ...Array.from(grid.querySelectorAll('*'))].filter(scrolls);
+  if (inside.length) return inside.sort((a, b) => range(b) - range(a))[0];
+  for (let a = grid.parentElement; a; a = a.parentElement) if (scrolls(a)) return a;
+  const doc = document.scrollingElement;
+  return doc && scrolls(doc) ? doc : undefined;
+}
+
+/** Where a scroller stands along an axis: position, end, and the visible length. */
+function extent(sc: Element, axis: 'x' | 'y'): { pos: number; max: number; view: number; rect: DOMRect } {
+  const doc = sc === document.scrollingElement;
+  const view = axis === 'y' ? (doc ? innerHeight : sc.clientHeight) : doc ? innerWidth : sc.clientWidth;
+  const pos = axis === 'y' ? (doc ? scrollY : sc.scrollTop) : doc ? scrollX : sc.scrollLeft;
+  const max = (axis === 'y' ? sc.scrollHeight : sc.scrollWidth) - view;
+  return { pos, max, view, rect: doc ? new DOMRect(0, 0, innerWidth, innerHeight) : sc.getBoundingClientRect() };
+}
+
+/**
+ * How far one turn goes: most of a view, or — when the grid renders rows beyond the view (its
+ * overscan) — up to the last rendered row, so every row passes through the rendered window once.
+ */
+function stepOf(e: ReturnType<typeof extent>, dir: 1 | -1, rows: Element[] | undefined): number {
+  let step = Math.max(20, Math.round(e.view * WHEEL_SHARE));
+  if (rows?.length) {
+    const boxes = rows.map((r) => r.getBoundingClientRect()).filter((b) => b.height > 0);
+    const last = boxes.reduce((a, b) => (b.top > a.top ? b : a), boxes[0]!);
+    const first = boxes.reduce((a, b) => (b.bottom < a.bottom ? b : a), boxes[0]!);
+    const ahead = dir > 0 ? last.top - e.rect.top : e.rect.bottom - first.bottom;
+    if (boxes.length && ahead > step) step = Math.round(ahead);
+  }
+  return dir * step;
+}
+
+/**
+ * A wheel turn over the scroller's visible middle: `jump` px, else a step on (or back); none at the
+ * end. `rows` (the rendered rows) lets a vertical step reach as far as they do.
+ */
+export function wheelFor(
+  grid: Element,
+  axis: 'x' | 'y',
+  sweep: 'on' | 'back',
+  jump?: number,
+  rows?: Element[],
+): Wheel | undefined {
+  const sc = scrollerOf(grid, axis);
+  if (!sc) return undefined;
+  const e = extent(sc, axis);
+  const delta = jump ?? stepOf(e, sweep === 'on' ? 1 : -1, axis === 'y' ? rows : undefined);
+  if ((delta > 0 && e.pos >= e.max - 1) || (delta < 0 && e.pos <= 0)) return undefined;
+  const x = Math.round((Math.max(e.rect.left, 0) + Math.min(e.rect.right, innerWidth)) / 2);
+  const y = Math.round((Math.max(e.rect.top, 0) + Math.min(e.rect.bottom, innerHeight)) / 2);
+  return axis === 'y' ? { x, y, dx: 0, dy: delta, at: e.pos } : { x, y, dx: delta, dy: 0, at: e.pos };
+}
+
+/**
+ * Which way a row showing `text` likely lies, when the rendered cells of the same shape ("CC-4127":
+ * letters, then digits) run in order: codes sorted down the grid put CC-4002 above CC-4127.
+ */
+export function directionTo(
+  text: string,
+  rows: Element[],
+  cellTexts: (row: Element) => string[],
+): 'on' | 'back' | undefined {
+  const shape = (t: string): string => t.replace(/\d+/g, '#');
+  const want = shape(text);
+  if (!/#/.test(want)) return undefined;
+  const seen = rows.flatMap((r) =>
+    cellTexts(r)
+      .filter((t) => shape(t) === want)
+      .slice(0, 1),
+  );
+  if (seen.length < 2) return undefined;
+  const cmp = (a: string, b: string): number => a.localeCompare(b, undefined, { numeric: true });
+  const rising = seen.every((t, k) => k === 0 || cmp(seen[k - 1]!, t) < 0);
+  const falling = seen.every((t, k) => k === 0 || cmp(seen[k - 1]!, t) > 0);
+  if (!rising && !falling) return undefined;
+  const below = cmp(text, seen[seen.length - 1]!) > 0;
+  const above = cmp(text, seen[0]!) < 0;
+  if (rising) return below ? 'on' : above ? 'back' : undefined;
+  return above ? 'on' : below ? 'back' : undefined;
+}
+
+/**
+ * After a wheel turn: waits (a few frames at most) until the scroller left `from`, then one frame
+ * for the grid to render the rows it brought in. Resolves with whether it moved.
+ */
+export async function afterWheel(grid: number | undefined, axis: 'x' | 'y', from: number): Promise<boolean> {
+  const root = grid !== undefined ? heldElement(grid) : undefined;
+  const sc = root ? scrollerOf(root, axis) : undefined;
+  if (!sc) return false;
+  for (let k = 0; k < MOVE_FRAMES; k++) {
+    if (extent(sc, axis).pos !== from) break;
+    await afterFrames(1);
+  }
+  await afterFrames(1);
+  return extent(sc, axis).pos !== from;
+}
+
+/** For an index far from the rendered rows: how far to wheel to bring it near, from the rows' own height. */
+export function jumpToIndex(grid: Element, index: number, rows: Element[]): number | undefined {
+  const headers = headerRowCount(grid);
+  const marked = rows
+    .map((r) => ({ r, i: rowIndexOf(r, headers, rows) }))
+    .filter((m): m is { r: Element; i: number } => m.i !== undefined && m.i >= 0);
+  if (!marked.length) return undefined;
+  const lo = marked.reduce((a, b) => (b.i < a.i ? b : a));
+  const hi = marked.reduce((a, b) => (b.i > a.i ? b : a));
+  if (index >= lo.i && index <= hi.i) return undefined;
+  const height = marked[0]!.r.getBoundingClientRect().height || 24;
+  return Math.round((index < lo.i ? index - lo.i : index - hi.i) * height);
+}
+
+/** Resolves after `n` animation frames: a grid renders the rows a wheel brought in by then. */
+export function afterFrames(n: number): Promise<number> {
+  return new Promise((resolve) => {
+    const step = (left: number): void => {
+      if (left <= 0) resolve(n);
+      else requestAnimationFrame(() => step(left - 1));
+    };
+    step(n);
+  });
+}
