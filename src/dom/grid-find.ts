@@ -7,7 +7,7 @@ import type { CellLook, RowSpec, Wheel } from '../injected/index.js';
 import type { Scope } from '../page/index.js';
 import { revealFramePoint } from './frame-point.js';
 import type { RefHolder } from './locate.js';
-import { moveMouse, wheel } from './mouse.js';
+import { mousePosition, moveMouse, wheel } from './mouse.js';
 
 export interface CellSpec {
   row: RowSpec;
@@ -31,19 +31,12 @@ export function describeCell(c: CellSpec): string {
   return `${row}, column "${c.column}"`;
 }
 
-async function turnWheel(scope: Scope, w: Wheel, grid: number | undefined, deadline: Deadline): Promise<void> {
+/** One trusted wheel turn over the grid (the pointer moved there first when it is elsewhere). */
+async function turnWheel(scope: Scope, w: Wheel, deadline: Deadline): Promise<void> {
   const at = scope.frame ? await revealFramePoint(scope.page, scope.frameId, w, deadline) : { x: w.x, y: w.y };
-  await moveMouse(scope.page, at, deadline);
+  const now = mousePosition(scope.page);
+  if (!now || now.x !== at.x || now.y !== at.y) await moveMouse(scope.page, at, deadline);
   await wheel(scope.page, at, w.dx, w.dy, deadline);
-  const axis = w.dy ? ('y' as const) : ('x' as const);
-  await scope.call(
-    (rt, a) => rt.gridWheel.afterWheel(a.grid, a.axis, a.from),
-    { grid, axis, from: w.at },
-    {
-      deadline,
-      what: 'the grid to scroll and render',
-    },
-  );
 }
 
 interface Sweep {
@@ -54,6 +47,8 @@ interface Sweep {
   wheels: number;
   lastAt?: number;
   stuck: number;
+  /** The last turn: the next look waits for the grid to move from there and render. */
+  wheeled?: { axis: 'x' | 'y'; from: number };
 }
 
 /** Whether to look again after a look that missed: wheels the grid on, or turns the sweep round at its end. */
@@ -70,10 +65,12 @@ async function wheelOn(
     s.dir = r.dir === 'back' ? 'on' : 'back';
     s.stuck = 0;
     s.lastAt = undefined;
+    s.wheeled = undefined;
     return true;
   }
   s.lastAt = r.wheel.at;
-  await turnWheel(scope, r.wheel, s.grid, deadline);
+  await turnWheel(scope, r.wheel, deadline);
+  s.wheeled = { axis: r.wheel.dy ? 'y' : 'x', from: r.wheel.at };
   s.wheels++;
   return true;
 }
@@ -89,7 +86,17 @@ export async function findCell(
 ): Promise<FoundCell> {
   const s: Sweep = { dir: 'auto', wheels: 0, stuck: 0, ...(rowKey ? { rowKey } : {}) };
   for (;;) {
-    const q = { ...cell, within, grid: s.grid, rowKey: s.rowKey, sweep: s.dir, counters: refs.counters };
+    const q = {
+      ...cell,
+      within,
+      grid: s.grid,
+      rowKey: s.rowKey,
+      sweep: s.dir,
+      counters: refs.counters,
+      hops: s.wheels,
+      wheeled: s.wheeled,
+    };
+    s.wheeled = undefined;
     const r = await scope.call((rt, a) => rt.gridCells.findCell(a), q, {
       deadline,
       what: `the cell at ${describeCell(cell)}`,

@@ -16,7 +16,7 @@ import {
   rowKeyOf,
   standsUnder,
 } from './grid-place.js';
-import { directionTo, jumpToIndex, wheelFor, type Wheel } from './grid-wheel.js';
+import { afterWheel, headingTo, jumpToIndex, rowHeight, wheelFor, type Wheel } from './grid-wheel.js';
 import { cssMatches, heldElement, holdElement } from './locate.js';
 import { refFor, skillState, syncCounters, type Counters } from './ref-map.js';
 
@@ -33,6 +33,10 @@ export interface CellQuery {
   /** Which way to wheel when the row or column is not rendered: the likelier way first (auto), then the other. */
   sweep: 'auto' | 'on' | 'back';
   counters?: Counters;
+  /** Wheel turns so far: jumps on a guess are given up after a few (a plain sweep then). */
+  hops?: number;
+  /** The last look wheeled this scroller from there: wait for it to move and render first. */
+  wheeled?: { axis: 'x' | 'y'; from: number };
 }
 
 export type CellLook =
@@ -51,6 +55,8 @@ export type CellLook =
 
 const GRID_SELECTOR = '[role=grid], [role=treegrid], [role=table], table';
 const HEADER_SELECTOR = 'th, [role=columnheader]';
+/** Guessed jumps (rows numbered evenly) before a plain sweep takes over. */
+const HINTED_JUMPS = 8;
 
 const same = (a: string, b: string): boolean => a === b;
 const sameCase = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
@@ -205,10 +211,17 @@ function rowLook(grid: Element, q: CellQuery, rows: Element[], handle: number): 
     return { ok: false, reason: 'ambiguous', grid: handle, message };
   }
   if (m.rows.length === 1) return { row: m.rows[0]! };
-  const jump = typeof q.row === 'number' ? jumpToIndex(grid, q.row, rows) : undefined;
   const text = typeof q.row === 'string' ? q.row : typeof q.row === 'number' ? undefined : q.row.equals;
-  const hint = text ? directionTo(text, rows, (r) => cellsOf(r).map(cellText)) : undefined;
-  const dir = q.sweep !== 'auto' ? q.sweep : (hint ?? 'on');
+  // The likelier way first (and a jump when the rows number evenly); the second pass sweeps plainly.
+  const byTop = rows.slice().sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+  const hint = q.sweep === 'auto' && text ? headingTo(text, byTop, (r) => cellsOf(r).map(cellText)) : undefined;
+  const dir = q.sweep !== 'auto' ? q.sweep : (hint?.dir ?? 'on');
+  const jump =
+    typeof q.row === 'number'
+      ? jumpToIndex(grid, q.row, rows)
+      : hint?.rowsAway && (q.hops ?? 0) < HINTED_JUMPS
+        ? (hint.dir === 'on' ? 1 : -1) * hint.rowsAway * rowHeight(rows)
+        : undefined;
   // Rows are told by a cell's text: a grid wheeled sideways may not render that column, so back to its start first.
   const wheel = (typeof q.row !== 'number' && wheelFor(grid, 'x', 'back')) || wheelFor(grid, 'y', dir, jump, rows);
   const message = `no row is ${describeSpec(q.row)}`;
@@ -216,7 +229,8 @@ function rowLook(grid: Element, q: CellQuery, rows: Element[], handle: number): 
 }
 
 /** Looks for the cell once: found (with refs to act on), or what is missing and where to wheel for it. */
-export function findCell(q: CellQuery): CellLook {
+export async function findCell(q: CellQuery): Promise<CellLook> {
+  if (q.wheeled && q.grid !== undefined) await afterWheel(q.grid, q.wheeled.axis, q.wheeled.from);
   syncCounters(q.counters);
   const grids = gridsFor(q);
   if (!grids.length)

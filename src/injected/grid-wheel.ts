@@ -82,18 +82,23 @@ export function wheelFor(
   return axis === 'y' ? { x, y, dx: 0, dy: delta, at: e.pos } : { x, y, dx: delta, dy: 0, at: e.pos };
 }
 
+export interface Heading {
+  dir: 'on' | 'back';
+  /** Rows between the nearest rendered one and the target, when the rendered ones number evenly. */
+  rowsAway?: number;
+}
+
+const lastNumber = (t: string): number => Number(t.match(/\d+/g)?.at(-1) ?? Number.NaN);
+
 /**
  * Which way a row showing `text` likely lies, when the rendered cells of the same shape ("CC-4127":
- * letters, then digits) run in order: codes sorted down the grid put CC-4002 above CC-4127.
+ * letters, then digits) run in order down the grid (`rows` top to bottom): CC-4002 is above
+ * CC-4127. When they also step evenly (one per row), how many rows away it is.
  */
-export function directionTo(
-  text: string,
-  rows: Element[],
-  cellTexts: (row: Element) => string[],
-): 'on' | 'back' | undefined {
+export function headingTo(text: string, rows: Element[], cellTexts: (row: Element) => string[]): Heading | undefined {
   const shape = (t: string): string => t.replace(/\d+/g, '#');
   const want = shape(text);
-  if (!/#/.test(want)) return undefined;
+  if (!want.includes('#')) return undefined;
   const seen = rows.flatMap((r) =>
     cellTexts(r)
       .filter((t) => shape(t) === want)
@@ -104,10 +109,33 @@ export function directionTo(
   const rising = seen.every((t, k) => k === 0 || cmp(seen[k - 1]!, t) < 0);
   const falling = seen.every((t, k) => k === 0 || cmp(seen[k - 1]!, t) > 0);
   if (!rising && !falling) return undefined;
-  const below = cmp(text, seen[seen.length - 1]!) > 0;
-  const above = cmp(text, seen[0]!) < 0;
-  if (rising) return below ? 'on' : above ? 'back' : undefined;
-  return above ? 'on' : below ? 'back' : undefined;
+  const [first, last] = [seen[0]!, seen[seen.length - 1]!];
+  const dir =
+    cmp(text, rising ? last : first) > 0
+      ? rising
+        ? 'on'
+        : 'back'
+      : cmp(text, rising ? first : last) < 0
+        ? rising
+          ? 'back'
+          : 'on'
+        : undefined;
+  if (!dir) return undefined;
+  const nums = seen.map(lastNumber);
+  const step = (nums[nums.length - 1]! - nums[0]!) / (nums.length - 1);
+  const even = step !== 0 && nums.every((n, k) => k === 0 || n - nums[k - 1]! === step);
+  const edge = dir === 'on' ? nums[nums.length - 1]! : nums[0]!;
+  const away = even ? Math.abs((lastNumber(text) - edge) / step) : Number.NaN;
+  return Number.isFinite(away) ? { dir, rowsAway: Math.round(away) } : { dir };
+}
+
+/** A rendered row's height (the grid's row height), for turning rows into pixels. */
+export function rowHeight(rows: Element[]): number {
+  for (const r of rows) {
+    const h = r.getBoundingClientRect().height;
+    if (h > 0) return h;
+  }
+  return 24;
 }
 
 /**
@@ -136,8 +164,7 @@ export function jumpToIndex(grid: Element, index: number, rows: Element[]): numb
   const lo = marked.reduce((a, b) => (b.i < a.i ? b : a));
   const hi = marked.reduce((a, b) => (b.i > a.i ? b : a));
   if (index >= lo.i && index <= hi.i) return undefined;
-  const height = marked[0]!.r.getBoundingClientRect().height || 24;
-  return Math.round((index < lo.i ? index - lo.i : index - hi.i) * height);
+  return Math.round((index < lo.i ? index - lo.i : index - hi.i) * rowHeight(rows));
 }
 
 /** Resolves after `n` animation frames: a grid renders the rows a wheel brought in by then. */
