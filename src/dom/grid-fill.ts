@@ -33,6 +33,8 @@ export interface CellFilled {
 
 export interface GridFillResult extends SettleResult {
   filled: CellFilled[];
+  /** Wheel turns it took to bring the cells into view (0: all were rendered). */
+  wheels: number;
   warnings: string[];
 }
 
@@ -127,7 +129,7 @@ async function editInControl(
 }
 
 type Cells = Record<string, string>;
-type CellOptions = TargetOptions & { within?: string; rowKeys: Map<string, string> };
+type CellOptions = TargetOptions & { within?: string; rowKeys: Map<string, string>; wheels: number };
 
 /** The other cells whose text changed between two reads of the rendered grid. */
 function changedElsewhere(before: Cells, after: Cells, target: string): string[] {
@@ -164,6 +166,7 @@ async function fillCell(
   const rowSpec = JSON.stringify(c.row);
   const found = await findCell(scope, c, refs, opts.within, deadline, opts.rowKeys.get(rowSpec));
   if (found.rowKey) opts.rowKeys.set(rowSpec, found.rowKey);
+  opts.wheels += found.wheels;
   const read = () =>
     scope.call((rt, a) => ({ cells: rt.gridEdit.renderedCells(a.grid), cell: rt.gridEdit.readCell(a.cell) }), found, {
       deadline,
@@ -207,7 +210,7 @@ export async function fillCells(
   deadline: Deadline,
 ): Promise<GridFillResult> {
   const mark = markBeforeAction(scope.page);
-  const cellOpts: CellOptions = { ...opts, rowKeys: new Map() };
+  const cellOpts: CellOptions = { ...opts, rowKeys: new Map(), wheels: 0 };
   const filled: CellFilled[] = [];
   const warnings: string[] = [];
   for (const c of cells) {
@@ -228,5 +231,5 @@ export async function fillCells(
   }
   const settled = await settleAfterAction(scope.page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
-  return { filled, ...settled, warnings };
+  return { filled, wheels: cellOpts.wheels, ...settled, warnings };
 }

@@ -45,8 +45,11 @@ interface Sweep {
   grid?: number;
   rowKey?: string;
   wheels: number;
-  lastAt?: number;
-  stuck: number;
+  /** Per axis: where the last turn started, and how many turns in a row did not move the grid. */
+  last: { x?: number; y?: number };
+  stuck: { x: number; y: number };
+  /** Wheel sideways back to the grid's start before looking for a row (its key column may be off screen). */
+  sideways: boolean;
   /** The last turn: the next look waits for the grid to move from there and render. */
   wheeled?: { axis: 'x' | 'y'; from: number };
 }
@@ -58,20 +61,27 @@ async function wheelOn(
   s: Sweep,
   deadline: Deadline,
 ): Promise<boolean> {
-  const moved = r.wheel && r.wheel.at !== s.lastAt;
-  s.stuck = moved ? 0 : s.stuck + 1;
-  if (!r.wheel || s.stuck >= STUCK_TURNS) {
-    if (s.dir !== 'auto') return false;
-    s.dir = r.dir === 'back' ? 'on' : 'back';
-    s.stuck = 0;
-    s.lastAt = undefined;
-    s.wheeled = undefined;
-    return true;
+  if (r.wheel) {
+    const axis = r.wheel.dy ? 'y' : 'x';
+    s.stuck[axis] = r.wheel.at === s.last[axis] ? s.stuck[axis] + 1 : 0;
+    if (s.stuck[axis] < STUCK_TURNS) {
+      s.last[axis] = r.wheel.at;
+      await turnWheel(scope, r.wheel, deadline);
+      s.wheeled = { axis, from: r.wheel.at };
+      s.wheels++;
+      return true;
+    }
+    // A grid that will not scroll back sideways: look for the row where it stands.
+    if (axis === 'x' && r.reason === 'no-row' && s.sideways) {
+      s.sideways = false;
+      return true;
+    }
   }
-  s.lastAt = r.wheel.at;
-  await turnWheel(scope, r.wheel, deadline);
-  s.wheeled = { axis: r.wheel.dy ? 'y' : 'x', from: r.wheel.at };
-  s.wheels++;
+  if (s.dir !== 'auto') return false;
+  s.dir = r.dir === 'back' ? 'on' : 'back';
+  s.stuck = { x: 0, y: 0 };
+  s.last = {};
+  s.wheeled = undefined;
   return true;
 }
 
@@ -84,7 +94,14 @@ export async function findCell(
   deadline: Deadline,
   rowKey?: string,
 ): Promise<FoundCell> {
-  const s: Sweep = { dir: 'auto', wheels: 0, stuck: 0, ...(rowKey ? { rowKey } : {}) };
+  const s: Sweep = {
+    dir: 'auto',
+    wheels: 0,
+    last: {},
+    stuck: { x: 0, y: 0 },
+    sideways: true,
+    ...(rowKey ? { rowKey } : {}),
+  };
   for (;;) {
     const q = {
       ...cell,
@@ -95,6 +112,7 @@ export async function findCell(
       counters: refs.counters,
       hops: s.wheels,
       wheeled: s.wheeled,
+      sideways: s.sideways,
     };
     s.wheeled = undefined;
     const r = await scope.call((rt, a) => rt.gridCells.findCell(a), q, {

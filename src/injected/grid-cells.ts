@@ -35,6 +35,8 @@ export interface CellQuery {
   counters?: Counters;
   /** Wheel turns so far: jumps on a guess are given up after a few (a plain sweep then). */
   hops?: number;
+  /** Before looking for a row by text, wheel back to the grid's first columns (false: the grid will not). */
+  sideways?: boolean;
   /** The last look wheeled this scroller from there: wait for it to move and render first. */
   wheeled?: { axis: 'x' | 'y'; from: number };
 }
@@ -199,9 +201,10 @@ function rowLook(grid: Element, q: CellQuery, rows: Element[], handle: number): 
   const m = rowsMatching(grid, q.row, rows);
   if ('missingColumn' in m) {
     const message = `no column headed "${m.missingColumn}" to find the row by (${headerTexts(grid)})`;
+    // A column to find rows by is likely a key column on the left: back to the grid's start first.
     const dir = q.sweep === 'auto' ? 'on' : q.sweep;
-    const wheel = wheelFor(grid, 'x', dir);
-    return { ok: false, reason: 'no-column', grid: handle, message, dir, ...(wheel ? { wheel } : {}) };
+    const wheel = (q.sideways !== false ? wheelFor(grid, 'x', 'back') : undefined) ?? wheelFor(grid, 'x', dir);
+    return { ok: false, reason: 'no-row', grid: handle, message, dir, ...(wheel ? { wheel } : {}) };
   }
   if (m.rows.length > 1) {
     const shown = m.rows
@@ -223,7 +226,8 @@ function rowLook(grid: Element, q: CellQuery, rows: Element[], handle: number): 
         ? (hint.dir === 'on' ? 1 : -1) * hint.rowsAway * rowHeight(rows)
         : undefined;
   // Rows are told by a cell's text: a grid wheeled sideways may not render that column, so back to its start first.
-  const wheel = (typeof q.row !== 'number' && wheelFor(grid, 'x', 'back')) || wheelFor(grid, 'y', dir, jump, rows);
+  const back = typeof q.row !== 'number' && q.sideways !== false ? wheelFor(grid, 'x', 'back') : undefined;
+  const wheel = back ?? wheelFor(grid, 'y', dir, jump, rows);
   const message = `no row is ${describeSpec(q.row)}`;
   return { ok: false, reason: 'no-row', grid: handle, message, dir, ...(wheel ? { wheel } : {}) };
 }

@@ -7,8 +7,9 @@ import { heldElement } from './locate.js';
 
 /** Of a scroller's visible height or width, how far one wheel turn goes: what was seen stays partly in view. */
 const WHEEL_SHARE = 0.8;
-/** Frames a scroller gets to start moving after a wheel turn (smooth scrolling, a busy page). */
-const MOVE_FRAMES = 4;
+/** How long a scroller gets to start moving after a wheel turn (smooth scrolling, a busy page). */
+const MOVE_WAIT_MS = 600;
+const FRAME_WAIT_MS = 50;
 
 export interface Wheel {
   x: number;
@@ -139,17 +140,15 @@ export function rowHeight(rows: Element[]): number {
 }
 
 /**
- * After a wheel turn: waits (a few frames at most) until the scroller left `from`, then one frame
- * for the grid to render the rows it brought in. Resolves with whether it moved.
+ * After a wheel turn: waits (bounded) until the scroller left `from` — a busy page applies the
+ * scroll late — then one frame for the grid to render the rows it brought in. Whether it moved.
  */
 export async function afterWheel(grid: number | undefined, axis: 'x' | 'y', from: number): Promise<boolean> {
   const root = grid !== undefined ? heldElement(grid) : undefined;
   const sc = root ? scrollerOf(root, axis) : undefined;
   if (!sc) return false;
-  for (let k = 0; k < MOVE_FRAMES; k++) {
-    if (extent(sc, axis).pos !== from) break;
-    await afterFrames(1);
-  }
+  const until = performance.now() + MOVE_WAIT_MS;
+  while (extent(sc, axis).pos === from && performance.now() < until) await afterFrames(1);
   await afterFrames(1);
   return extent(sc, axis).pos !== from;
 }
@@ -167,13 +166,18 @@ export function jumpToIndex(grid: Element, index: number, rows: Element[]): numb
   return Math.round((index < lo.i ? index - lo.i : index - hi.i) * rowHeight(rows));
 }
 
-/** Resolves after `n` animation frames: a grid renders the rows a wheel brought in by then. */
+/** Resolves after `n` animation frames (a frame is at most FRAME_WAIT_MS: a hidden tab paints none). */
 export function afterFrames(n: number): Promise<number> {
-  return new Promise((resolve) => {
-    const step = (left: number): void => {
-      if (left <= 0) resolve(n);
-      else requestAnimationFrame(() => step(left - 1));
-    };
-    step(n);
-  });
+  const frame = (): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, FRAME_WAIT_MS);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  return (async () => {
+    for (let k = 0; k < n; k++) await frame();
+    return n;
+  })();
 }

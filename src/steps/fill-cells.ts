@@ -78,6 +78,7 @@ export async function runCells(
   const r = await fillCells(scope, p.cells, tab.entry, p.opts, deadline);
   return {
     filled: r.filled,
+    ...(r.wheels ? { wheels: r.wheels } : {}),
     ...(await settledOutput(tab, r)),
     ...(r.warnings.length ? { warnings: r.warnings } : {}),
   };
