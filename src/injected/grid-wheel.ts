@@ -10,6 +10,8 @@ const WHEEL_SHARE = 0.8;
 /** How long a scroller gets to start moving after a wheel turn (smooth scrolling, a busy page). */
 const MOVE_WAIT_MS = 600;
 const FRAME_WAIT_MS = 50;
+/** Share of the rendered rows that must agree for a guess about where a row lies. */
+const MOSTLY = 0.75;
 
 export interface Wheel {
   x: number;
@@ -93,41 +95,35 @@ const lastNumber = (t: string): number => Number(t.match(/\d+/g)?.at(-1) ?? Numb
 
 /**
  * Which way a row showing `text` likely lies, when the rendered cells of the same shape ("CC-4127":
- * letters, then digits) run in order down the grid (`rows` top to bottom): CC-4002 is above
- * CC-4127. When they also step evenly (one per row), how many rows away it is.
+ * letters, then digits) mostly run in order down the grid (`rows` top to bottom): CC-4002 is above
+ * CC-4127. When they mostly step evenly (one number per row), how many rows away it is. "Mostly":
+ * a grid keeps its focused row rendered wherever it scrolls (AG Grid), out of the run.
  */
 export function headingTo(text: string, rows: Element[], cellTexts: (row: Element) => string[]): Heading | undefined {
   const shape = (t: string): string => t.replace(/\d+/g, '#');
   const want = shape(text);
-  if (!want.includes('#')) return undefined;
-  const seen = rows.flatMap((r) =>
-    cellTexts(r)
-      .filter((t) => shape(t) === want)
-      .slice(0, 1),
-  );
-  if (seen.length < 2) return undefined;
-  const cmp = (a: string, b: string): number => a.localeCompare(b, undefined, { numeric: true });
-  const rising = seen.every((t, k) => k === 0 || cmp(seen[k - 1]!, t) < 0);
-  const falling = seen.every((t, k) => k === 0 || cmp(seen[k - 1]!, t) > 0);
+  const target = lastNumber(text);
+  if (!want.includes('#') || !Number.isFinite(target)) return undefined;
+  const nums = rows
+    .flatMap((r) =>
+      cellTexts(r)
+        .filter((t) => shape(t) === want)
+        .slice(0, 1),
+    )
+    .map(lastNumber);
+  if (nums.length < 3) return undefined;
+  const diffs = nums.slice(1).map((n, k) => n - nums[k]!);
+  const rising = diffs.filter((d) => d > 0).length >= diffs.length * MOSTLY;
+  const falling = diffs.filter((d) => d < 0).length >= diffs.length * MOSTLY;
   if (!rising && !falling) return undefined;
-  const [first, last] = [seen[0]!, seen[seen.length - 1]!];
-  const dir =
-    cmp(text, rising ? last : first) > 0
-      ? rising
-        ? 'on'
-        : 'back'
-      : cmp(text, rising ? first : last) < 0
-        ? rising
-          ? 'back'
-          : 'on'
-        : undefined;
-  if (!dir) return undefined;
-  const nums = seen.map(lastNumber);
-  const step = (nums[nums.length - 1]! - nums[0]!) / (nums.length - 1);
-  const even = step !== 0 && nums.every((n, k) => k === 0 || n - nums[k - 1]! === step);
-  const edge = dir === 'on' ? nums[nums.length - 1]! : nums[0]!;
-  const away = even ? Math.abs((lastNumber(text) - edge) / step) : Number.NaN;
-  return Number.isFinite(away) ? { dir, rowsAway: Math.round(away) } : { dir };
+  const nearest = nums.reduce((a, b) => (Math.abs(target - b) < Math.abs(target - a) ? b : a));
+  if (nearest === target) return undefined;
+  const dir = target > nearest === rising ? 'on' : 'back';
+  const counts = new Map<number, number>();
+  for (const d of diffs) counts.set(d, (counts.get(d) ?? 0) + 1);
+  const [step, n] = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a));
+  const even = step !== 0 && n >= diffs.length * MOSTLY;
+  return even ? { dir, rowsAway: Math.round(Math.abs((target - nearest) / step)) } : { dir };
 }
 
 /** A rendered row's height (the grid's row height), for turning rows into pixels. */
@@ -150,7 +146,25 @@ export async function afterWheel(grid: number | undefined, axis: 'x' | 'y', from
   const until = performance.now() + MOVE_WAIT_MS;
   while (extent(sc, axis).pos === from && performance.now() < until) await afterFrames(1);
   await afterFrames(1);
+  // After a long jump a grid may render the rows of the new place a little later (AG Grid).
+  while (axis === 'y' && !rowInView(root!, sc) && performance.now() < until + MOVE_WAIT_MS) await afterFrames(1);
   return extent(sc, axis).pos !== from;
+}
+
+/** Whether a rendered row of the grid shows in the scroller's visible part. */
+function rowInView(root: Element, sc: Element): boolean {
+  const view = extent(sc, 'y').rect;
+  for (const r of Array.from(root.querySelectorAll('tr, [role=row]'))) {
+    const b = r.getBoundingClientRect();
+    if (
+      b.height > 0 &&
+      b.bottom > view.top + 1 &&
+      b.top < view.bottom - 1 &&
+      !r.querySelector('[role=columnheader], th[scope=col]')
+    )
+      return true;
+  }
+  return false;
 }
 
 /** For an index far from the rendered rows: how far to wheel to bring it near, from the rows' own height. */

@@ -39,7 +39,7 @@ function diff(before: Model, after: Model): string[] {
   return out.sort();
 }
 
-describe('Handsontable (900 rows × 14 columns, <td>s reused both ways)', () => {
+describe('Handsontable (900 rows × 14 columns, <td>s reused both ways)', { timeout: 120_000 }, () => {
   // The model: hot.getData(), by row code and column header.
   const model = `Object.fromEntries(hot.getData().map((r) => [r[0], Object.fromEntries(r.map((v, c) => [hot.getColHeader(c), v]))]))`;
 
@@ -98,7 +98,7 @@ describe('Handsontable (900 rows × 14 columns, <td>s reused both ways)', () => 
   });
 });
 
-describe('AG Grid Community (5,000 rows, editable months)', () => {
+describe('AG Grid Community (5,000 rows, editable months)', { timeout: 120_000 }, () => {
   const model = `(() => { const m = {}; gridApi.forEachNode((n) => { m[n.data.code] = { ...n.data }; }); return m; })()`;
 
   it('edits cells of rows far below the rendered window, by text and by index', async () => {
@@ -128,7 +128,7 @@ describe('AG Grid Community (5,000 rows, editable months)', () => {
   });
 });
 
-describe('MUI DataGrid (rows and columns virtualised)', () => {
+describe('MUI DataGrid (rows and columns virtualised)', { timeout: 120_000 }, () => {
   const model = `Object.fromEntries(__rows.map((r) => [r.code, r]))`;
 
   it('edits through the grid\'s own editor and reads its formatted value back', async () => {
