@@ -10,7 +10,9 @@ const clients: CdpClient[] = [];
 beforeAll(async () => {
   h = await startHarness();
   // The React fixtures are bundled by esbuild on first request: once, before the tests time anything.
-  await Promise.all(['mui-grid', 'tanstack-table'].map((b) => fetch(`${h.baseUrl}/bundle/${b}.js`).then((r) => r.text())));
+  await Promise.all(
+    ['mui-grid', 'tanstack-table'].map((b) => fetch(`${h.baseUrl}/bundle/${b}.js`).then((r) => r.text())),
+  );
 }, 180_000);
 afterAll(async () => {
   for (const c of clients) c.close();
@@ -43,7 +45,7 @@ describe('Handsontable (900 rows × 14 columns, <td>s reused both ways)', { time
   // The model: hot.getData(), by row code and column header.
   const model = `Object.fromEntries(hot.getData().map((r) => [r[0], Object.fromEntries(r.map((v, c) => [hot.getColHeader(c), v]))]))`;
 
-  it('enters three months of figures in a Handsontable row in one call (the issue\'s quarter figures)', async () => {
+  it("enters three months of figures in a Handsontable row in one call (the issue's quarter figures)", async () => {
     const { tab, page } = await open('hot-budget.html', '.ht_master td');
     const before = await page.value(model);
     const r = await h.cli({
@@ -131,7 +133,7 @@ describe('AG Grid Community (5,000 rows, editable months)', { timeout: 120_000 }
 describe('MUI DataGrid (rows and columns virtualised)', { timeout: 120_000 }, () => {
   const model = `Object.fromEntries(__rows.map((r) => [r.code, r]))`;
 
-  it('edits through the grid\'s own editor and reads its formatted value back', async () => {
+  it("edits through the grid's own editor and reads its formatted value back", async () => {
     const { tab, page } = await open('mui-grid.html', '[role=columnheader]');
     const before = await page.value(model);
     const cells = [
@@ -141,13 +143,17 @@ describe('MUI DataGrid (rows and columns virtualised)', { timeout: 120_000 }, ()
     ];
     const r = await h.cli({ tab, steps: [{ fill: { cells } }] });
     expect(r.out.status, r.stdout).toBe('ok');
-    expect(diff(before, await page.value(model))).toEqual(['CC-4002/Jan: 5', 'CC-4077/Dec: 18500', 'CC-4077/Jul: 18400']);
+    expect(diff(before, await page.value(model))).toEqual([
+      'CC-4002/Jan: 5',
+      'CC-4077/Dec: 18500',
+      'CC-4077/Jul: 18400',
+    ]);
     expect(r.out.steps[0].output.filled[0].shows).toBe('18,400');
   });
 });
 
 describe('tables of inputs', () => {
-  it('TanStack Table: types into the cell\'s input and leaves it, so the table commits it', async () => {
+  it("TanStack Table: types into the cell's input and leaves it, so the table commits it", async () => {
     const { tab, page } = await open('tanstack-table.html', '#figures input');
     const model = `Object.fromEntries(__data.map((r) => [r.code, r]))`;
     const before = await page.value(model);
@@ -167,7 +173,16 @@ describe('tables of inputs', () => {
     const before = await page.value(model);
     const r = await h.cli({
       tab,
-      steps: [{ fill: { cells: [{ row: 'Grace', column: 'Wed', value: '7.5' }, { row: 4, column: 'mon', value: '3' }] } }],
+      steps: [
+        {
+          fill: {
+            cells: [
+              { row: 'Grace', column: 'Wed', value: '7.5' },
+              { row: 4, column: 'mon', value: '3' },
+            ],
+          },
+        },
+      ],
     });
     expect(r.out.status, r.stdout).toBe('ok');
     expect(diff(before, await page.value(model))).toEqual(['Grace/Wed: 7.5', 'Ken/Mon: 3']);
