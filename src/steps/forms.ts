@@ -50,10 +50,10 @@ function batchFields(map: Obj): FillField[] {
 }
 
 const FILL_PARAMS: ParamSchema = {
-  forms: ['{"#a": "x", "s1e4": "y", "Email": "z"}', '"text" (focused)'],
+  forms: ['{"#a"|"s1e4"|"Email": "x"}', '"text" (focused)', '{cells: [{row, column, value}]}'],
   keys: {
-    cell: '{row, column}',
-    cells: '[{row, column, value}]',
+    cell: '-',
+    cells: '-',
     selector: '',
     ref: '',
     label: '',
