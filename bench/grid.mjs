@@ -7,25 +7,9 @@
 // CDP socket to check that exactly the three cells hold the figures.
 // Usage: node bench/grid.mjs
 
-import { execFile } from 'node:child_process';
-import { benchSession, formatTable, loadAverage, pageValue, runBench, CLI } from './lib.mjs';
+import { answer, benchSession, formatTable, loadAverage, pageValue, runBench } from './lib.mjs';
 
-function call(command, env) {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [CLI, JSON.stringify(command)],
-      { env, timeout: 120_000, maxBuffer: 8 << 20 },
-      (err, stdout) => {
-        try {
-          resolve(JSON.parse(stdout));
-        } catch {
-          reject(err ?? new Error(`unparsable answer: ${stdout}`));
-        }
-      },
-    );
-  });
-}
+const call = (command, env) => answer(command, env, 120_000);
 
 /** Per cell yesterday: snapshotSearch for the row, a snapshot for the column's ref, click+type+Enter, a look to check. */
 const BEFORE_PER_CELL = 4;
