@@ -273,7 +273,9 @@ export function resolveRef(ref: string): RefResolution {
     // Recycled: the element now showing the original item, when exactly one does; else stale.
     const again = meta.place ? standingAt(meta, el) : showingAgain(meta, el);
     if (!again) {
-      const where = meta.place ? { at: meta.place.label, nowAt: placeOf(el)?.label ?? 'outside the grid' } : {};
+      // A cell is told by its place (an empty one shows nothing else); a list item by what it shows.
+      const where =
+        meta.place?.col !== undefined ? { at: meta.place.label, nowAt: placeOf(el)?.label ?? 'outside the grid' } : {};
       return { ok: false, reason: 'recycled', role: meta.role, name: shownInMeta(meta), now, ...where };
     }
     s.refs.set(ref, again);
@@ -290,7 +292,7 @@ export function resolveRef(ref: string): RefResolution {
       reason: 'stale',
       role: meta.role,
       name: meta.name,
-      ...(meta.place ? { at: meta.place.label } : {}),
+      ...(meta.place?.col !== undefined ? { at: meta.place.label } : {}),
     };
   s.refs.set(ref, found);
   s.byElement.set(found, ref);
