@@ -5,30 +5,13 @@
 // the CLI one process per call. The page state is checked over our own CDP socket, not our answer.
 // Usage: node bench/acting.mjs
 
-import { execFile } from 'node:child_process';
 import WebSocket from 'ws';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchSession, formatTable, loadAverage, pageValue, runBench, CLI } from './lib.mjs';
+import { answer, benchSession, formatTable, loadAverage, pageValue, runBench } from './lib.mjs';
 
-/** One call; unlike lib's cli() a failed answer is a result here (an honest failure is the point). */
-function call(command, env) {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [CLI, JSON.stringify(command)],
-      { env, timeout: 60_000, maxBuffer: 8 << 20 },
-      (err, stdout) => {
-        try {
-          resolve(JSON.parse(stdout));
-        } catch {
-          reject(err ?? new Error(`unparsable answer: ${stdout}`));
-        }
-      },
-    );
-  });
-}
+const call = (command, env) => answer(command, env, 60000);
 
 /** A small file for the upload row. */
 const UPLOAD_FILE = join(mkdtempSync(join(tmpdir(), 'cdp-bench-')), 'invoice.pdf');

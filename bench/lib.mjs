@@ -2,7 +2,7 @@
 // argument), a private Chrome per run, a raw CDP evaluation for checking page state independently of
 // the CLI, and order statistics.
 
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,24 @@ export async function cli(command, env) {
   const output = JSON.parse(sample.stdout);
   if (output.status !== 'ok') throw new Error(`CLI failed on ${JSON.stringify(command)}: ${sample.stdout}`);
   return { ...sample, output };
+}
+
+/** One CLI call whose answer is the result, ok or not (an honest failure is a result too). */
+export function answer(command, env, timeoutMs = 60_000) {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [CLI, JSON.stringify(command)],
+      { env, timeout: timeoutMs, maxBuffer: 8 << 20 },
+      (err, stdout) => {
+        try {
+          resolve(JSON.parse(stdout));
+        } catch {
+          reject(err ?? new Error(`unparsable answer: ${stdout}`));
+        }
+      },
+    );
+  });
 }
 
 export async function getJson(port, path) {

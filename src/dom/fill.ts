@@ -8,7 +8,7 @@ import type { Scope } from '../page/index.js';
 import type { PageRuntime } from '../injected/index.js';
 import { clickAt, moveMouse } from './mouse.js';
 import { prepareAction, type Located, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
-import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
+import { markBeforeAction, settleAfterAction, type ActionMark, type SettleResult } from './settle.js';
 
 export interface FillOptions extends TargetOptions {
   clear?: boolean;
@@ -93,7 +93,91 @@ function rewroteWarning(el: Located, asked: string, shown: string): string {
     : `the page rewrote "${asked}" as "${shown}" in ${el.name}`;
 }
 
-/** Fills one field; `target` undefined means the focused element. */
+/** What filling one kind of field did: the method, what the field shows when it differs, and notes. */
+interface Filled {
+  method: FillResult['method'];
+  shown?: string;
+  secret?: boolean;
+  warnings: string[];
+}
+
+/** A <select>: the option whose value is `value`, chosen as the element's own change would. */
+async function fillSelect(scope: Scope, el: Fillable, value: string, deadline: Deadline): Promise<Filled> {
+  const r = await scope.call(
+    (rt, a) => rt.formInput.selectOptions(a.handle, { values: [a.value] }),
+    { handle: el.handle, value },
+    { deadline, what: `selecting in ${el.desc}` },
+  );
+  if (!r.ok)
+    throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, {
+      category: 'option-not-found',
+      options: r.options,
+    });
+  return { method: 'select', warnings: [] };
+}
+
+/** The fallback for a framework-controlled input that ignored the typing: the native setter, said so. */
+async function setNatively(
+  scope: Scope,
+  el: Fillable,
+  value: string,
+  typed: Awaited<ReturnType<typeof insertAndConfirm>> | undefined,
+  opts: FillOptions,
+  deadline: Deadline,
+): Promise<Filled> {
+  const before =
+    typed?.before ??
+    (await scope.call((rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), el.handle, {
+      deadline,
+      what: `reading ${el.desc}`,
+    }));
+  const r = await scope.call(
+    (rt, a) => ({ ...rt.formInput.setValueNatively(a.handle, a.want), secret: rt.formInput.isSecretHeld(a.handle) }),
+    { handle: el.handle, want: (opts.clear ?? true) ? value : before + value },
+    { deadline, what: `setting the value of ${el.desc}` },
+  );
+  if (r.secret) [value, before, r.value].forEach(markSecret);
+  const out: Filled = { method: 'nativeSetter', secret: r.secret || typed?.secret, warnings: [] };
+  if (r.ok) return out;
+  if (r.value === before && !sameSignificant(r.value, value))
+    throw new ExecutionError(
+      `${el.desc} did not take the value: it still shows "${r.value}" (${opts.react ? 'the native setter was tried' : 'typing and the native setter were both tried'})`,
+      { category: 'not-editable' },
+    );
+  return { ...out, shown: r.value, warnings: [rewroteWarning(el, value, r.value)] };
+}
+
+/** A text field: typed as a person types, read back; the native setter only when the page ignored the typing. */
+async function fillText(
+  scope: Scope,
+  el: Fillable,
+  value: string,
+  opts: FillOptions,
+  mark: ActionMark,
+  deadline: Deadline,
+): Promise<Filled> {
+  // The page may navigate on input (search-as-you-type, a code that submits itself): then the
+  // typing took effect and the field is gone with its document; reading it back means nothing.
+  const leftPage = (): boolean =>
+    scope.page.lifecycle.requestedCount > mark.requested || scope.page.lifecycle.documentCount > mark.documents;
+  let typed: Awaited<ReturnType<typeof insertAndConfirm>> | undefined;
+  try {
+    typed = opts.react ? undefined : await insertAndConfirm(scope, el, value, opts.clear ?? true, deadline);
+  } catch (err) {
+    if (!leftPage()) throw err;
+  }
+  const out: Filled = { method: 'insertText', secret: typed?.secret, warnings: [] };
+  if (leftPage() && !opts.react) return out; // settleAfterAction reports the navigation
+  if (typed?.truncated)
+    return { ...out, shown: typed.value, warnings: [`${el.desc} kept ${typed.value.length} characters (maxlength)`] };
+  if (typed && !typed.ok && (typed.value !== typed.before || sameSignificant(typed.value, value)))
+    // The page took the typing and formatted or rewrote it ($1,234.50, upper case): its value is the truth.
+    return { ...out, shown: typed.value, warnings: [rewroteWarning(el, value, typed.value)] };
+  if (typed?.ok) return out;
+  return setNatively(scope, el, value, typed, opts, deadline);
+}
+
+/** Fills one field; `target` undefined means the focused element. Dispatches on the kind of element found. */
 export async function fill(
   scope: Scope,
   target: TargetSpec | undefined,
@@ -105,77 +189,19 @@ export async function fill(
   const el: Fillable = target
     ? await prepareAction(scope, target, 'fill', refs, opts, deadline)
     : await focusedElement(scope, deadline);
-  let secret = isSecretText(el.desc);
-  if (secret) markSecret(value); // never in an answer or a --debug log
-  const warnings: string[] = [];
+  if (isSecretText(el.desc)) markSecret(value); // never in an answer or a --debug log
   const mark = markBeforeAction(scope.page);
-  const clear = opts.clear ?? true;
-  let method: FillResult['method'];
-  let shown: string | undefined;
-  if (el.desc.startsWith('select')) {
-    const r = await scope.call(
-      (rt, a) => rt.formInput.selectOptions(a.handle, { values: [a.value] }),
-      { handle: el.handle, value },
-      { deadline, what: `selecting in ${el.desc}` },
-    );
-    if (!r.ok)
-      throw new ExecutionError(`${el.desc} ${r.message}: ${JSON.stringify(r.options ?? [])}`, {
-        category: 'option-not-found',
-        options: r.options,
-      });
-    method = 'select';
-  } else {
-    // The page may navigate on input (search-as-you-type, a code that submits itself): then the
-    // typing took effect and the field is gone with its document; reading it back means nothing.
-    const leftPage = (): boolean =>
-      scope.page.lifecycle.requestedCount > mark.requested || scope.page.lifecycle.documentCount > mark.documents;
-    let typed: Awaited<ReturnType<typeof insertAndConfirm>> | undefined;
-    try {
-      typed = opts.react ? undefined : await insertAndConfirm(scope, el, value, clear, deadline);
-    } catch (err) {
-      if (!leftPage()) throw err;
-    }
-    method = 'insertText';
-    if (typed?.secret) secret = true;
-    if (leftPage() && !opts.react) {
-      // nothing to confirm: settleAfterAction below reports the navigation
-    } else if (typed?.truncated) {
-      shown = typed.value;
-      warnings.push(`${el.desc} kept ${typed.value.length} characters (maxlength)`);
-    } else if (typed && !typed.ok && (typed.value !== typed.before || sameSignificant(typed.value, value))) {
-      // The page took the typing and formatted or rewrote it ($1,234.50, upper case): its value is the truth.
-      shown = typed.value;
-      warnings.push(rewroteWarning(el, value, typed.value));
-    } else if (!typed?.ok) {
-      const before =
-        typed?.before ??
-        (await scope.call((rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), el.handle, {
-          deadline,
-          what: `reading ${el.desc}`,
-        }));
-      const r = await scope.call(
-        (rt, a) => ({
-          ...rt.formInput.setValueNatively(a.handle, a.want),
-          secret: rt.formInput.isSecretHeld(a.handle),
-        }),
-        { handle: el.handle, want: clear ? value : before + value },
-        { deadline, what: `setting the value of ${el.desc}` },
-      );
-      method = 'nativeSetter';
-      if (r.secret) [value, before, r.value].forEach(markSecret);
-      secret ||= r.secret;
-      if (!r.ok) {
-        const took = r.value !== before || sameSignificant(r.value, value);
-        if (!took)
-          throw new ExecutionError(
-            `${el.desc} did not take the value: it still shows "${r.value}" (${opts.react ? 'the native setter was tried' : 'typing and the native setter were both tried'})`,
-            { category: 'not-editable' },
-          );
-        shown = r.value;
-        warnings.push(rewroteWarning(el, value, r.value));
-      }
-    }
-  }
+  const kind = await scope.call(
+    (rt, h) => (rt.locate.heldElement(h)?.localName === 'select' ? 'select' : 'text'),
+    el.handle,
+    { deadline, what: `the kind of ${el.desc}` },
+  );
+  const done =
+    kind === 'select'
+      ? await fillSelect(scope, el, value, deadline)
+      : await fillText(scope, el, value, opts, mark, deadline);
+  const secret = isSecretText(el.desc) || !!done.secret;
+  const warnings = [...done.warnings];
   if (el.autoForced) warnings.push(`auto-forced: ${el.desc} failed its visibility checks`);
   const settled = await settleAfterAction(scope.page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
@@ -183,9 +209,9 @@ export async function fill(
     // A secret field's value is never echoed, not even the part the page kept (DECISIONS).
     filled: true,
     target: el.name,
-    method,
+    method: done.method,
     ...settled,
-    ...(shown !== undefined ? { value: secret ? REDACTED : shown } : {}),
+    ...(done.shown !== undefined ? { value: secret ? REDACTED : done.shown } : {}),
     ...(el.reResolved ? { reResolved: true } : {}),
     ...(el.autoForced ? { autoForced: true } : {}),
     warnings,

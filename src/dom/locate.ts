@@ -139,6 +139,7 @@ function locateErrorAtTop(t: TargetSpec, f: LocateFailure, waitedMs: number, wit
         category: 'stale-ref',
         ...(f.name ? { name: f.name } : {}),
         ...(f.now !== undefined ? { was: f.name, now: f.now } : {}),
+        ...(f.at !== undefined ? { wasAt: f.at, nowAt: f.nowAt } : {}),
       });
     case 'unknown':
       return new ElementNotFoundError(f.message ?? `Ref ${targetValue(t)} is unknown`, {

@@ -47,6 +47,9 @@ export type LocateFailure = {
   name?: string;
   /** recycled: what the ref's element shows now. */
   now?: string;
+  /** recycled in a grid: where it stood when handed out, and where its element stands now. */
+  at?: string;
+  nowAt?: string;
 };
 export type LocateOutcome =
   | {
@@ -283,8 +286,9 @@ export function locateElement(req: LocateRequest): LocateOutcome {
       return {
         ok: false,
         reason: r.reason,
-        message: refProblem(t.ref, r.reason, r.role, r.name, r.now),
+        message: refProblem(t.ref, r.reason, r.role, r.name, r.now, r),
         ...(r.role ? { role: r.role } : {}),
+        ...(r.at !== undefined ? { at: r.at, nowAt: r.nowAt } : {}),
         ...(r.name !== undefined ? { name: r.name } : {}),
         ...(r.now !== undefined ? { now: r.now } : {}),
       };

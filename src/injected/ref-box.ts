@@ -19,16 +19,26 @@ export function roundedBox(r: DOMRect): Box {
 }
 
 /** Why a ref could not be used, in words an agent can act on. */
-export function refProblem(ref: string, reason: string, role?: string, name?: string, now?: string): string {
+export function refProblem(
+  ref: string,
+  reason: string,
+  role?: string,
+  name?: string,
+  now?: string,
+  where?: { at?: string; nowAt?: string },
+): string {
   switch (reason) {
     case 'recycled':
+      // A grid's reused cell: where it stood then and now (an empty cell shows nothing to tell it by).
+      if (where?.at)
+        return `Ref ${ref} was ${role} "${name}" at ${where.at} when handed out, but the grid reused its element: it now stands at ${where.nowAt} showing "${now}", and nothing stands at ${where.at} now. Not acting on it: take a new snapshot, or name the cell: {"fill": {"cell": {"row": …, "column": …}, "value": …}}.`;
       return `Ref ${ref} was ${role} "${name}" when handed out, but the list reused its element for other content: it now shows "${now}". Not acting on it: target the item by text ({"text": ${JSON.stringify(name)}} scrolls the list to find it) or take a new snapshot.`;
     case 'malformed':
       return `"${ref}" is not a ref (refs look like s1e4)`;
     case 'earlier-page':
       return `Ref ${ref} belongs to an earlier page: the page navigated or reloaded since. Take a new snapshot and use its refs.`;
     case 'stale':
-      return `Ref ${ref} (${role} "${name}") is no longer on the page and nothing matching it was found. Take a new snapshot.`;
+      return `Ref ${ref} (${role} "${name}"${where?.at ? ` at ${where.at}` : ''}) is no longer on the page and nothing matching it was found. Take a new snapshot.`;
     default:
       return `Ref ${ref} is unknown on this page. Take a snapshot to get refs.`;
   }
@@ -46,7 +56,7 @@ export function refBoxes(refs: string[], counters: Counters | undefined): Record
           : found.reason === 'earlier-page'
             ? 'earlier page'
             : 'not found';
-      out[ref] = { error, message: refProblem(ref, found.reason, found.role, found.name, found.now) };
+      out[ref] = { error, message: refProblem(ref, found.reason, found.role, found.name, found.now, found) };
       continue;
     }
     const box = roundedBox(found.el.getBoundingClientRect());

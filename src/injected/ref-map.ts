@@ -7,6 +7,7 @@ import { virtualScrollerOf } from './virtual-scroll.js';
 import { shadowOf } from './closed-shadow.js';
 import { state } from './state.js';
 import { isRef, refElementNumber, refName } from '../shared/index.js';
+import { elementAt, placeOf, stillAt, type Place } from './grid-place.js';
 
 interface RefMeta {
   role: string;
@@ -19,8 +20,8 @@ interface RefMeta {
   ordinal: number;
   /** The element's text when it has no name: what the agent saw it show (a recycled row is told by it). */
   text?: string;
-  /** The row it sat in when handed out (`row-id=7`, `data-index=7`): a virtualised list's identity. */
-  rowKey?: string;
+  /** Where it stood in a list or grid when handed out (row and column): a reused element is told by it. */
+  place?: Place;
 }
 
 export interface RefState {
@@ -47,6 +48,9 @@ type RefResolution =
       name?: string;
       /** recycled: what the element shows now. */
       now?: string;
+      /** recycled in a grid: where the element stood then, and where it stands now. */
+      at?: string;
+      nowAt?: string;
     };
 
 /**
@@ -101,29 +105,6 @@ function shadowPathOf(el: Element): string[] | undefined {
   return path.length ? path : undefined;
 }
 
-/** Attributes virtualised lists and grids mark their rows with, most stable first. */
-const ROW_KEY_ATTRS = [
-  'row-id',
-  'data-key',
-  'data-index',
-  'data-row-index',
-  'row-index',
-  'aria-rowindex',
-  'aria-posinset',
-];
-const ROW_KEY_SELECTOR = ROW_KEY_ATTRS.map((a) => `[${a}]`).join(',');
-
-/** The row the element sits in, as `attr=value`, when a list or grid marks it. */
-function rowKeyOf(el: Element): string | undefined {
-  const row = el.closest(ROW_KEY_SELECTOR);
-  if (!row) return undefined;
-  for (const a of ROW_KEY_ATTRS) {
-    const v = row.getAttribute(a);
-    if (v !== null) return `${a}=${v}`;
-  }
-  return undefined;
-}
-
 /** What the agent was shown for the element: its name, else (no name) the start of its text. */
 export function shownOf(el: Element, name: string): string {
   return name || capName(textSnippet(el, 80).replace(/\s+/g, ' ').trim());
@@ -146,9 +127,9 @@ function shownNow(el: Element, meta: RefMeta): string {
  * Returns what it shows now, or undefined when it is still the same item.
  */
 export function recycledAs(el: Element, meta: RefMeta, shownNowText?: string): string | undefined {
-  if (meta.rowKey !== undefined) {
-    const key = rowKeyOf(el);
-    if (key === meta.rowKey) return undefined; // the same row: its text may change (an edit), it is the same item
+  if (meta.place) {
+    // The same row and column: its text may change (an edit), it is the same item.
+    if (stillAt(el, meta.place)) return undefined;
     return shownNowText ?? shownNow(el, meta);
   }
   const now = shownNowText ?? shownNow(el, meta);
@@ -165,9 +146,9 @@ function describeMeta(el: Element, meta: RefMeta, name: string): void {
     if (text) meta.text = text;
     else delete meta.text;
   }
-  const rowKey = rowKeyOf(el);
-  if (rowKey) meta.rowKey = rowKey;
-  else delete meta.rowKey;
+  const place = placeOf(el);
+  if (place) meta.place = place;
+  else delete meta.place;
 }
 
 /** The element's ref: kept if it has one in this document (and still shows the same item), else a new one in snapshot `sid`. */
@@ -225,21 +206,22 @@ function shadowRootFor(path: string[] | undefined): Document | ShadowRoot | unde
   return root;
 }
 
-function matchesMeta(el: Element, meta: RefMeta): boolean {
-  // In a list or grid that marks its rows, the same text in another row is another item.
-  if (meta.rowKey !== undefined && rowKeyOf(el) !== meta.rowKey) return false;
+export function matchesMeta(el: Element, meta: RefMeta): boolean {
+  // In a list or grid, the same text in another row or column is another item.
+  if (meta.place && !stillAt(el, meta.place)) return false;
   const raw = roleOf(el);
   const role = raw === 'presentation' ? 'generic' : raw;
   return role === meta.role && capName(accessibleName(el, role)).toLowerCase() === meta.name.toLowerCase();
 }
 
-/** Finds a stale ref's element again: selector, then role + name by ordinal, in its shadow root, then anywhere. */
-function reResolve(meta: RefMeta): Element | undefined {
+/** Finds a stale ref's element again: selector, then (in a grid) the element at its place, then role + name by ordinal. */
+export function reResolve(meta: RefMeta): Element | undefined {
   const root = shadowRootFor(meta.shadowPath);
   if (root && meta.selector) {
     const el = root.querySelector(meta.selector);
     if (el && matchesMeta(el, meta)) return el;
   }
+  if (meta.place) return standingAt(meta, undefined);
   const scopes: (Document | ShadowRoot)[] = root ? [root] : [];
   if (root !== document) scopes.push(document);
   for (const scope of scopes) {
@@ -251,6 +233,22 @@ function reResolve(meta: RefMeta): Element | undefined {
   return undefined;
 }
 
+const CELL_ROLES = new Set(['gridcell', 'cell', 'columnheader', 'rowheader']);
+
+/** The element standing where the ref's stood (same row and column, same role; outside a cell, the same name). */
+function standingAt(meta: RefMeta, old: Element | undefined): Element | undefined {
+  const place = meta.place!;
+  const want = shownInMeta(meta).toLowerCase();
+  // Cells are told by their place (an edit changes their text); a row known only by its cells' texts is weaker.
+  const byText = !CELL_ROLES.has(meta.role) || place.row === undefined;
+  const fits = (el: Element): boolean => {
+    const raw = roleOf(el);
+    const role = raw === 'presentation' ? 'generic' : raw;
+    return role === meta.role && (!byText || shownNow(el, meta).toLowerCase() === want);
+  };
+  return elementAt(shadowRootFor(meta.shadowPath) ?? document, place, fits, old);
+}
+
 /** The one visible element (not `old`) showing what the ref showed, in the same row when it had one. */
 function showingAgain(meta: RefMeta, old: Element): Element | undefined {
   const root = shadowRootFor(meta.shadowPath) ?? document;
@@ -259,7 +257,6 @@ function showingAgain(meta: RefMeta, old: Element): Element | undefined {
   const hits: Element[] = [];
   for (const el of root === document ? deepElements(document) : Array.from(root.querySelectorAll('*'))) {
     if (el === old || !el.isConnected) continue;
-    if (meta.rowKey !== undefined && rowKeyOf(el) !== meta.rowKey) continue;
     const raw = roleOf(el);
     const role = raw === 'presentation' ? 'generic' : raw;
     if (role !== meta.role || shownNow(el, meta).toLowerCase() !== want || !isVisible(el)) continue;
@@ -279,8 +276,13 @@ export function resolveRef(ref: string): RefResolution {
     const now = meta ? recycledAs(el, meta) : undefined;
     if (now === undefined || !meta) return { ok: true, el, reResolved: false };
     // Recycled: the element now showing the original item, when exactly one does; else stale.
-    const again = showingAgain(meta, el);
-    if (!again) return { ok: false, reason: 'recycled', role: meta.role, name: shownInMeta(meta), now };
+    const again = meta.place ? standingAt(meta, el) : showingAgain(meta, el);
+    if (!again) {
+      // A cell is told by its place (an empty one shows nothing else); a list item by what it shows.
+      const where =
+        meta.place?.col !== undefined ? { at: meta.place.label, nowAt: placeOf(el)?.label ?? 'outside the grid' } : {};
+      return { ok: false, reason: 'recycled', role: meta.role, name: shownInMeta(meta), now, ...where };
+    }
     s.refs.set(ref, again);
     s.byElement.set(again, ref);
     return { ok: true, el: again, reResolved: true };
@@ -289,7 +291,14 @@ export function resolveRef(ref: string): RefResolution {
     return { ok: false, reason: element <= s.firstElement ? 'earlier-page' : 'unknown' };
   }
   const found = reResolve(meta);
-  if (!found) return { ok: false, reason: 'stale', role: meta.role, name: meta.name };
+  if (!found)
+    return {
+      ok: false,
+      reason: 'stale',
+      role: meta.role,
+      name: meta.name,
+      ...(meta.place?.col !== undefined ? { at: meta.place.label } : {}),
+    };
   s.refs.set(ref, found);
   s.byElement.set(found, ref);
   return { ok: true, el: found, reResolved: true };

@@ -2,10 +2,11 @@
 
 import { ExecutionError, errorMessage } from '../common/index.js';
 import { fill, selectOption, upload, type FillOptions, type OptionChoice, type TargetSpec } from '../dom/index.js';
-import { defineStep, keysOf, type ParamSchema } from './registry.js';
+import { defineStep, keysOf, type ParamSchema, type StepContext } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError, type Obj } from './params.js';
 import { actionOptions, hasTarget, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
 import { settledOutput } from './interaction.js';
+import { isCellForm, parseCells, runCells, type CellsParams } from './fill-cells.js';
 
 // ── fill ───────────────────────────────────────────────────────────────────────────────────
 interface FillField {
@@ -13,11 +14,13 @@ interface FillField {
   target: TargetSpec | undefined;
   value: string;
 }
-interface FillParams {
+interface FieldsParams {
   fields: FillField[];
   opts: FillOptions;
   batch: boolean;
 }
+/** Fields of a form, or cells of a grid (fill-cells.ts): the two kinds of target fill acts on. */
+type FillParams = ({ kind: 'fields' } & FieldsParams) | ({ kind: 'cells' } & CellsParams);
 
 const FILL_TARGET_KEYS = TARGET_KEYS.filter((k) => k !== 'selectors' && k !== 'x' && k !== 'y' && k !== 'text');
 
@@ -47,8 +50,10 @@ function batchFields(map: Obj): FillField[] {
 }
 
 const FILL_PARAMS: ParamSchema = {
-  forms: ['{"#a": "x", "s1e4": "y", "Email": "z"}', '"text" (focused)'],
+  forms: ['{"#a"|"s1e4"|"Email": "x"}', '"text" (focused)', '{cells: [{row, column, value}]}'],
   keys: {
+    cell: '-',
+    cells: '-',
     selector: '',
     ref: '',
     label: '',
@@ -64,77 +69,91 @@ const FILL_PARAMS: ParamSchema = {
   },
 };
 
+/** The field forms: a string for the focused element, one target + value, `fields`, or a map of fields. */
+function parseFields(v: unknown): FieldsParams {
+  if (typeof v === 'string' || typeof v === 'number')
+    return { fields: [{ key: 'focused', target: undefined, value: String(v) }], opts: {}, batch: false };
+  if (!isObj(v))
+    throw new ParamError(
+      `fill takes {selector|ref|label, value}, a map of fields, {cell|cells} of a grid, or a string for the focused element; got ${describe(v)}`,
+    );
+  if (v.fields !== undefined) {
+    const o = obj(v, ['fields', 'react', 'clear', 'force', 'timeout'], 'fill');
+    if (!isObj(o.fields))
+      throw new ParamError(`"fields" must be an object of selector → value, got ${describe(o.fields)}`);
+    return { fields: batchFields(o.fields), opts: fillOptions(o), batch: true };
+  }
+  if ('value' in v || hasTarget(v, FILL_TARGET_KEYS)) {
+    const o = obj(
+      v,
+      keysOf(FILL_PARAMS).filter((k) => k !== 'fields' && k !== 'cell' && k !== 'cells'),
+      'fill',
+    );
+    if (o.value === undefined) throw new ParamError('fill needs "value"');
+    const target = hasTarget(o, FILL_TARGET_KEYS) ? objectTarget(o, 'fill', FILL_TARGET_KEYS) : undefined;
+    return {
+      fields: [{ key: target ? 'field' : 'focused', target, value: fillValue(o.value, '"value"') }],
+      opts: fillOptions(o),
+      batch: false,
+    };
+  }
+  return { fields: batchFields(v), opts: {}, batch: true };
+}
+
+async function runField(ctx: StepContext, p: FieldsParams): Promise<Record<string, unknown>> {
+  const tab = ctx.command.requireTab();
+  const f = p.fields[0]!;
+  const r = await fill(ctx.scope, f.target, f.value, tab.entry, p.opts, ctx.deadline);
+  return {
+    filled: true,
+    target: r.target,
+    method: r.method,
+    ...(await settledOutput(tab, r)),
+    ...(r.value !== undefined ? { value: r.value } : {}),
+    ...(r.reResolved ? { reResolved: true } : {}),
+    ...(r.autoForced ? { autoForced: true } : {}),
+    ...(r.warnings.length ? { warnings: r.warnings } : {}),
+  };
+}
+
+async function runFields(ctx: StepContext, p: FieldsParams): Promise<Record<string, unknown>> {
+  const tab = ctx.command.requireTab();
+  const done: Record<string, string> = {};
+  const warnings: string[] = [];
+  for (const f of p.fields) {
+    try {
+      const r = await fill(ctx.scope, f.target, f.value, tab.entry, p.opts, ctx.deadline);
+      done[f.key] = r.method;
+      warnings.push(...r.warnings);
+    } catch (err) {
+      // Say what did land, so the agent retries only the rest.
+      const landed = Object.keys(done);
+      throw new ExecutionError(
+        `Filled ${landed.length} of ${p.fields.length} fields${landed.length ? ` (${landed.join(', ')})` : ''}; "${f.key}" failed: ${errorMessage(err)}`,
+        { ...(err as { details?: Record<string, unknown> }).details, filled: landed },
+        { cause: err },
+      );
+    }
+  }
+  return { filled: p.fields.length, methods: done, ...(warnings.length ? { warnings } : {}) };
+}
+
 defineStep<FillParams>({
   name: 'fill',
   verb: 'Filled',
-  summary: 'Fill fields',
+  summary: 'Fill fields, or grid cells by row and column',
   params: FILL_PARAMS,
   target: { keys: ['selector', 'ref', 'label', 'exact', 'withinSelector'], fieldMap: true, byWords: 'label' },
   needsTab: true,
   readOnly: false,
   parse(v) {
-    if (typeof v === 'string' || typeof v === 'number')
-      return { fields: [{ key: 'focused', target: undefined, value: String(v) }], opts: {}, batch: false };
-    if (!isObj(v))
-      throw new ParamError(
-        `fill takes {selector|ref|label, value}, a map of fields, or a string for the focused element; got ${describe(v)}`,
-      );
-    if (v.fields !== undefined) {
-      const o = obj(v, ['fields', 'react', 'clear', 'force', 'timeout'], 'fill');
-      if (!isObj(o.fields))
-        throw new ParamError(`"fields" must be an object of selector → value, got ${describe(o.fields)}`);
-      return { fields: batchFields(o.fields), opts: fillOptions(o), batch: true };
-    }
-    if ('value' in v || hasTarget(v, FILL_TARGET_KEYS)) {
-      const o = obj(
-        v,
-        keysOf(FILL_PARAMS).filter((k) => k !== 'fields'),
-        'fill',
-      );
-      if (o.value === undefined) throw new ParamError('fill needs "value"');
-      const target = hasTarget(o, FILL_TARGET_KEYS) ? objectTarget(o, 'fill', FILL_TARGET_KEYS) : undefined;
-      return {
-        fields: [{ key: target ? 'field' : 'focused', target, value: fillValue(o.value, '"value"') }],
-        opts: fillOptions(o),
-        batch: false,
-      };
-    }
-    return { fields: batchFields(v), opts: {}, batch: true };
+    // `cell`/`cells` name a grid's cells; the map form would read them as field names (issue 23).
+    if (isObj(v) && isCellForm(v)) return { kind: 'cells', ...parseCells(v) };
+    return { kind: 'fields', ...parseFields(v) };
   },
-  async run(ctx, p) {
-    const tab = ctx.command.requireTab();
-    if (!p.batch) {
-      const f = p.fields[0]!;
-      const r = await fill(ctx.scope, f.target, f.value, tab.entry, p.opts, ctx.deadline);
-      return {
-        filled: true,
-        target: r.target,
-        method: r.method,
-        ...(await settledOutput(tab, r)),
-        ...(r.value !== undefined ? { value: r.value } : {}),
-        ...(r.reResolved ? { reResolved: true } : {}),
-        ...(r.autoForced ? { autoForced: true } : {}),
-        ...(r.warnings.length ? { warnings: r.warnings } : {}),
-      };
-    }
-    const done: Record<string, string> = {};
-    const warnings: string[] = [];
-    for (const f of p.fields) {
-      try {
-        const r = await fill(ctx.scope, f.target, f.value, tab.entry, p.opts, ctx.deadline);
-        done[f.key] = r.method;
-        warnings.push(...r.warnings);
-      } catch (err) {
-        // Say what did land, so the agent retries only the rest.
-        const landed = Object.keys(done);
-        throw new ExecutionError(
-          `Filled ${landed.length} of ${p.fields.length} fields${landed.length ? ` (${landed.join(', ')})` : ''}; "${f.key}" failed: ${errorMessage(err)}`,
-          { ...(err as { details?: Record<string, unknown> }).details, filled: landed },
-          { cause: err },
-        );
-      }
-    }
-    return { filled: p.fields.length, methods: done, ...(warnings.length ? { warnings } : {}) };
+  run(ctx, p) {
+    if (p.kind === 'cells') return runCells(ctx.command.requireTab(), ctx.scope, p, ctx.deadline);
+    return p.batch ? runFields(ctx, p) : runField(ctx, p);
   },
 });
 
