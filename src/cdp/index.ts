@@ -40,7 +40,14 @@ export {
   entryOf,
   lookupTab,
 } from './tab-registry.js';
-export type { TabEntry, RegistryData, ViewportMetrics, GeolocationSetting, OwnBrowserRecord } from './tab-registry.js';
+export type {
+  TabEntry,
+  RegistryData,
+  RouteRule,
+  ViewportMetrics,
+  GeolocationSetting,
+  OwnBrowserRecord,
+} from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';
 export { lockTab, tabLockPath } from './tab-lock.js';
 export { ALIAS_FORM, TARGET_ID_FORM } from './alias-claims.js';

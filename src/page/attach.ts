@@ -17,6 +17,20 @@ import { FrameContexts } from './frames.js';
 import { IsolatedWorlds } from './worlds.js';
 import { applyViewport } from './viewport.js';
 import { applyGeolocation, grantGeolocation } from './geolocation.js';
+import type { RouteTable } from './network-route.js';
+
+/** Emulation and interception a tab keeps between commands, applied again at each attach. */
+interface KeptSettings {
+  viewport: ViewportMetrics | undefined;
+  geolocation: GeolocationSetting | undefined;
+  routes?: RouteTable;
+}
+
+/**
+ * Chrome's buffer of response bodies for this session: failed responses are quoted in the answer
+ * and `network {body: true}` / HAR read bodies from it. Bounded so a heavy page costs little.
+ */
+const BODY_BUFFER = { maxTotalBufferSize: 20_000_000, maxResourceBufferSize: 5_000_000 };
 
 /** Records of the dialog guard of the previous command (restoring the page's own functions). */
 export async function takeGuardedDialogs(session: CdpSession, contextId?: number): Promise<GuardedDialog[]> {
@@ -46,14 +60,14 @@ export async function attach(
   conn: Connection,
   session: CdpSession,
   targetId: string,
-  emulation: { viewport: ViewportMetrics | undefined; geolocation: GeolocationSetting | undefined },
+  emulation: KeptSettings,
   timeoutMs: number,
 ): Promise<Attached> {
   const notes: string[] = [];
   // The crash check and the enables go out together: one round trip instead of two. A crashed
   // tab leaves the enables unanswered; they are abandoned and sent again after the reload.
   const crashed = watchCrash(session);
-  let setup = enable(conn, session, targetId, emulation.viewport, emulation.geolocation);
+  let setup = enable(conn, session, targetId, emulation);
   let wasCrashed: boolean;
   try {
     wasCrashed = await crashed;
@@ -69,9 +83,9 @@ export async function attach(
     });
     await reloadCrashed(session);
     notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
-    setup = enable(conn, session, targetId, emulation.viewport, emulation.geolocation);
+    setup = enable(conn, session, targetId, emulation);
   }
-  const [, , , tree, , , , , guarded] = await answered(setup.enabling, timeoutMs);
+  const [, , , tree, , , , , , guarded] = await answered(setup.enabling, timeoutMs);
   const f = tree.frameTree.frame;
   const frame = { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId };
   return { frame, contexts: setup.contexts, worlds: setup.worlds, notes, guarded };
@@ -81,13 +95,8 @@ export async function attach(
 const REVIVE_TIMEOUT_MS = 10_000;
 
 /** Sends the domain enables and per-tab emulation a command needs, without waiting for them. */
-function enable(
-  conn: Connection,
-  session: CdpSession,
-  targetId: string,
-  viewport: ViewportMetrics | undefined,
-  geolocation: GeolocationSetting | undefined,
-) {
+function enable(conn: Connection, session: CdpSession, targetId: string, kept: KeptSettings) {
+  const { viewport, geolocation } = kept;
   const contexts = new FrameContexts();
   const worlds = new IsolatedWorlds();
   contexts.track(session); // before Runtime.enable, which reports the existing contexts
@@ -97,13 +106,15 @@ function enable(
     session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
     session.send('Runtime.enable'),
     session.send('Page.getFrameTree'),
-    session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+    session.send('Network.enable', BODY_BUFFER),
     // Headless Chrome stops rendering a tab hidden behind another one in its window (a popup
     // the page opened, say): screenshots and animation frames would stall. Show ours.
     session.send('Page.bringToFront'),
     viewport ? applyViewport(session, viewport) : undefined,
     // Chrome drops granted permissions with the client that granted them: grant again.
     geolocation ? Promise.all([applyGeolocation(session, geolocation), grantGeolocation(conn, targetId)]) : undefined,
+    // Persisted routes intercept again (this session's Fetch domain; between commands nothing does).
+    kept.routes?.rules.length ? kept.routes.arm() : undefined,
     // Last, once Page.enable answers dialogs again: what the guard answered between commands.
     takeGuardedDialogs(session),
   ]);

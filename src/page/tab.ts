@@ -19,6 +19,8 @@ import type { CdpSession, Connection, GeolocationSetting, Protocol, ViewportMetr
 import { Frames, type FrameContexts, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
 import { NetworkTracker } from './network-idle.js';
+import { RequestLog } from './network-record.js';
+import { RouteTable, type RouteRule } from './network-route.js';
 import { attach, takeGuardedDialogs } from './attach.js';
 import { TabWatch } from './tab-watch.js';
 
@@ -48,6 +50,10 @@ export class Page {
   readonly targetId: string;
   readonly lifecycle: LifecycleTracker;
   readonly network: NetworkTracker;
+  /** Every request of the command, with what Chrome keeps of its bodies (network-record.ts). */
+  readonly requests: RequestLog;
+  /** The `route` rules in force for this command (network-route.ts). */
+  readonly routes: RouteTable;
   readonly dialogs: DialogRecord[] = [];
   readonly frames: Frames;
   /** Our isolated world's context in each frame (worlds.ts). */
@@ -67,6 +73,7 @@ export class Page {
     frame: { id: string; url: string; loaderId: string },
     contexts: FrameContexts,
     worlds: IsolatedWorlds,
+    net: { network: NetworkTracker; requests: RequestLog; routes: RouteTable },
   ) {
     this.session = session;
     this.worlds = worlds;
@@ -77,7 +84,9 @@ export class Page {
     });
     this.targetId = targetId;
     this.lifecycle = new LifecycleTracker(session, frame.id, frame.url, frame.loaderId);
-    this.network = new NetworkTracker(session);
+    this.network = net.network;
+    this.requests = net.requests;
+    this.routes = net.routes;
     this.#watch = new TabWatch(conn, session, targetId);
     session.on('Page.javascriptDialogOpening', (e) => this.#answerDialog(e));
   }
@@ -125,7 +134,7 @@ export class Page {
     return this.#armed;
   }
 
-  /** Attaches for a command (attach.ts): enables, per-tab emulation, a crashed tab reloaded first. */
+  /** Attaches for a command (attach.ts): enables, per-tab emulation and routes, a crashed tab reloaded first. */
   static async open(
     conn: Connection,
     session: CdpSession,
@@ -133,9 +142,17 @@ export class Page {
     viewport: ViewportMetrics | undefined,
     geolocation: GeolocationSetting | undefined,
     timeoutMs: number,
+    routes?: readonly RouteRule[],
   ): Promise<Page> {
-    const a = await attach(conn, session, targetId, { viewport, geolocation }, timeoutMs);
-    const page = new Page(conn, session, targetId, a.frame, a.contexts, a.worlds);
+    // Listening before the enables: no request of the command goes unseen, none paused unanswered.
+    const requests = new RequestLog(session);
+    const net = {
+      network: new NetworkTracker(session),
+      requests,
+      routes: new RouteTable(session, routes, (id, how) => requests.markRouted(id, how)),
+    };
+    const a = await attach(conn, session, targetId, { viewport, geolocation, routes: net.routes }, timeoutMs);
+    const page = new Page(conn, session, targetId, a.frame, a.contexts, a.worlds, net);
     page.attachNotes.push(...a.notes);
     page.dialogs.push(...a.guarded.map((d) => ({ ...d, betweenCommands: true as const })));
     return page;

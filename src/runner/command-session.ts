@@ -114,7 +114,15 @@ export class CommandSession implements CommandState {
     // at most its own timeout.
     this.#locks.push(await lockTab(alias, entry.targetId, this.#lockWaitMs()));
     const session = await attachToTarget(conn, entry.targetId);
-    const opening = Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
+    const opening = Page.open(
+      conn,
+      session,
+      entry.targetId,
+      entry.viewport,
+      entry.geolocation,
+      this.#timeoutMs,
+      entry.routes,
+    );
     this.#whileEnabling?.(session, entry);
     const page = await opening;
     if (entry.frame) {
