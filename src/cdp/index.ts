@@ -3,6 +3,8 @@
 export type { CdpSession, Protocol, EventPayload, CommandName } from './protocol.js';
 export { Connection, ProtocolError } from './connection.js';
 export {
+  isBodyEvicted,
+  isBodyMissing,
   isContextDestroyed,
   isCookieRefused,
   isMethodUnavailable,

@@ -3,7 +3,7 @@
 // rather than dumped, secrets hidden (network-redact.ts), long text cut with the cut said.
 
 import { redactSecrets } from '../common/index.js';
-import type { CdpSession } from '../cdp/index.js';
+import { isBodyEvicted, isBodyMissing, type CdpSession } from '../cdp/index.js';
 import { redactBody } from './network-redact.js';
 
 /** A body as read: text (capped at MAX_KEPT_CHARS), or binary with its size; or why there is none. */
@@ -27,11 +27,10 @@ export function isTextual(mimeType: string | undefined): boolean {
 }
 
 /** Chrome's refusals in plain words. */
-function whyNoBody(message: string): string {
-  if (/evicted/i.test(message))
-    return "not kept: larger than Chrome's buffer for this tab, or pushed out by later responses";
-  if (/no data found|no resource/i.test(message)) return 'none (no body, or the request is not finished)';
-  return message.slice(0, 200);
+function whyNoBody(err: unknown): string {
+  if (isBodyEvicted(err)) return "not kept: larger than Chrome's buffer for this tab, or pushed out by later responses";
+  if (isBodyMissing(err)) return 'none (no body, or the request is not finished)';
+  return (err instanceof Error ? err.message : String(err)).slice(0, 200);
 }
 
 /** Text of `bytes` when it is text (UTF-8 without stray bytes, or a textual type). */
@@ -47,7 +46,9 @@ function bodyRead(body: string, base64Encoded: boolean, mimeType: string | undef
   if (!base64Encoded) return { text: body.slice(0, MAX_KEPT_CHARS), bytes: Buffer.byteLength(body) };
   const bytes = Buffer.from(body, 'base64');
   const text = decode(bytes, mimeType);
-  return text === undefined ? { binary: true, bytes: bytes.length } : { text: text.slice(0, MAX_KEPT_CHARS), bytes: bytes.length };
+  return text === undefined
+    ? { binary: true, bytes: bytes.length }
+    : { text: text.slice(0, MAX_KEPT_CHARS), bytes: bytes.length };
 }
 
 /**
@@ -63,13 +64,13 @@ export async function readResponseBody(
     const { body, base64Encoded } = await session.send('Network.getResponseBody', { requestId: r.requestId });
     return bodyRead(body, base64Encoded, r.mimeType);
   } catch (err) {
-    if (r.done) return { bytes: 0, error: whyNoBody((err as Error).message) };
+    if (r.done) return { bytes: 0, error: whyNoBody(err) };
   }
   try {
     const { bufferedData } = await session.send('Network.streamResourceContent', { requestId: r.requestId });
     return { ...bodyRead(bufferedData, true, r.mimeType), partial: true };
   } catch (err) {
-    return { bytes: 0, error: whyNoBody((err as Error).message) };
+    return { bytes: 0, error: whyNoBody(err) };
   }
 }
 

@@ -11,6 +11,14 @@ import type { Page } from './tab.js';
 
 /** Characters of a body the detail shows. */
 const DETAIL_BODY_CHARS = 10_000;
+/** Headers every request of the browser carries, which say nothing about the app: left out of the detail (the HAR keeps them). */
+const BOILERPLATE =
+  /^(user-agent|sec-ch-ua(-.*)?|sec-fetch-.*|accept-encoding|accept-language|connection|keep-alive|date)$/i;
+
+function appHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !BOILERPLATE.test(name)));
+}
+
 /** How long `body: true` waits for the request to finish. */
 const DETAIL_WAIT_MS = 5_000;
 
@@ -66,8 +74,8 @@ export async function requestDetail(
   if (!r) throw notFound(by, log.all.length);
   // A response the page never reads to its end never finishes: a few seconds, then what arrived.
   if (body) await log.whenDone([r], deadline.cap(DETAIL_WAIT_MS));
-  const requestHeaders = redactHeaders(r.requestHeaders);
-  const responseHeaders = r.responseHeaders ? redactHeaders(r.responseHeaders) : undefined;
+  const requestHeaders = appHeaders(redactHeaders(r.requestHeaders));
+  const responseHeaders = r.responseHeaders ? appHeaders(redactHeaders(r.responseHeaders)) : undefined;
   markUrlSecrets(r.url);
   const reqBody = body ? readRequestBody(await log.postDataOf(r)) : undefined;
   const resBody = body && r.status !== undefined ? await log.bodyOf(r) : undefined;

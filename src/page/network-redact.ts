@@ -26,7 +26,8 @@ function hideHeader(name: string, value: string): string {
     mark(line);
     const bearer = /^\s*\w+\s+(\S+)\s*$/.exec(line)?.[1];
     if (bearer) mark(bearer);
-    if (/cookie/i.test(name)) for (const m of line.matchAll(/(?:^|;)\s*[^=;]+=([^;]*)/g)) if (m[1]) mark(m[1].trim());
+    if (name.toLowerCase().includes('cookie'))
+      for (const m of line.matchAll(/(?:^|;)\s*[^=;]+=([^;]*)/g)) if (m[1]) mark(m[1].trim());
   }
   return REDACTED;
 }

@@ -22,15 +22,15 @@ const NETWORK_PARAMS: ParamSchema = {
   forms: ['true'],
   keys: {
     url: '',
-    status: '404|"4xx"|">=400"|"failed"',
+    status: '">=400"|"failed"',
     type: '',
     limit: '-',
     id: '-',
-    body: 'true',
-    har: '"f.har"',
+    body: '',
+    har: '',
   },
-  returns: '{requests} newest first | one request | {path, entries}',
-  note: 'body/id: this call’s requests',
+  returns: '{requests}',
+  note: "also between calls; body: this call's",
 };
 
 /** `404`, `"404"`, `"4xx"`, `">=400"`, `"!=200"`, `"failed"` (≥ 400 or no response). */

@@ -14,9 +14,8 @@ const MAX_PERSISTED_BODY_CHARS = 64_000;
 
 const ROUTE_PARAMS: ParamSchema = {
   forms: ['false'],
-  keys: { url: '"glob*"|"part"', status: '', body: '', contentType: '-', headers: '-', abort: 'true', persist: 'true' },
-  returns: '{url, rules}',
-  note: "later steps; persist: later calls' too",
+  keys: { url: '', status: '', body: '', contentType: '-', headers: '-', abort: 'true', persist: 'true' },
+  note: 'later steps; persist: later calls (not between)',
 };
 
 function parseHeaders(v: unknown): Record<string, string> | undefined {

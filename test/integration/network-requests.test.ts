@@ -93,10 +93,15 @@ describe('why does Save fail: the click answers it', () => {
     });
   });
 
-  it("quotes a body the page never reads (a no-store response Chrome never finishes loading)", async () => {
+  it('quotes a body the page never reads (a no-store response Chrome never finishes loading)', async () => {
     const r = await h.cli({
       tab,
-      steps: [{ pageFunction: "fetch('/net/api/settings', {method: 'PUT', body: '{\"timezone\":\"Nowhere\"}'}).then(r => r.status)" }],
+      steps: [
+        {
+          pageFunction:
+            "fetch('/net/api/settings', {method: 'PUT', body: '{\"timezone\":\"Nowhere\"}'}).then(r => r.status)",
+        },
+      ],
     });
     expect(r.out.steps[0].output.value).toBe(422);
     expect(r.out.network.failed[0]).toMatchObject({ status: 422, body: expect.stringContaining('"got":"Nowhere"') });
@@ -119,7 +124,9 @@ describe('why does Save fail: the click answers it', () => {
     // What the server received, header by header, except the credentials.
     for (const [name, value] of Object.entries(got!.headers)) {
       if (['authorization', 'x-api-key', 'cookie'].includes(name)) expect(detail.request.headers[name]).toBe('••••');
-      else if (name !== 'connection' && name !== 'host') expect(detail.request.headers[name], name).toBe(value);
+      else if (/^(user-agent|sec-|accept-|connection)/.test(name))
+        expect(detail.request.headers[name], name).toBeUndefined();
+      else expect(detail.request.headers[name], name).toBe(value);
     }
     expect(got!.headers.authorization).toBe(`Bearer ${NET_SECRETS.bearer}`);
     expect(got!.headers.cookie).toContain(NET_SECRETS.cookie);
@@ -136,7 +143,10 @@ describe('why does Save fail: the click answers it', () => {
       tab,
       steps: [{ click: '#logo' }, { wait: 'img[alt=logo]' }, { network: { url: '/logo.png', body: true } }],
     });
-    expect(r.out.steps[2].output.response).toMatchObject({ mimeType: 'image/png', bodyNote: 'binary image/png, 68 bytes' });
+    expect(r.out.steps[2].output.response).toMatchObject({
+      mimeType: 'image/png',
+      bodyNote: 'binary image/png, 68 bytes',
+    });
     const missing = await h.cli({ tab, steps: [{ network: { url: '/api/settings', body: true } }] });
     expect(missing.code).toBe(1);
     expect(missing.out.steps[0]).toMatchObject({ errorType: 'RequestNotFoundError', category: 'request-not-found' });
@@ -162,7 +172,10 @@ describe('requests made between commands', () => {
     expect(listed.note).toMatch(/before this command.*without method, headers or bodies/);
     // The one request the server never saw: the page's fetch to a port Chrome refuses.
     const failed = r.out.steps[1].output.requests;
-    expect(failed[failed.length - 1]).toMatchObject({ url: 'http://127.0.0.1:1/down', error: expect.stringMatching(/^net::ERR_/) });
+    expect(failed[failed.length - 1]).toMatchObject({
+      url: 'http://127.0.0.1:1/down',
+      error: expect.stringMatching(/^net::ERR_/),
+    });
     expect(failed.slice(0, -1).map((x: any) => x.url)).toEqual(
       api.filter((x) => x.path.includes('/gone')).map((x) => `${h.baseUrl}${x.path}`),
     );
@@ -173,10 +186,16 @@ describe('requests made between commands', () => {
     await serverLogWhen((l) => l.filter((x) => x.path.startsWith('/net/api/')).length >= 5, '5 polls');
     const r = await h.cli({
       tab,
-      steps: [{ network: { type: 'document' } }, { network: { limit: 2 } }, { network: { status: '4xx', type: 'xhr' } }],
+      steps: [
+        { network: { type: 'document' } },
+        { network: { limit: 2 } },
+        { network: { status: '4xx', type: 'xhr' } },
+      ],
     });
     const [docs, capped, none] = r.out.steps.map((s: any) => s.output);
-    expect(docs.requests).toEqual([expect.objectContaining({ url: `${h.baseUrl}/net/poll?count=6&every=20`, status: 200 })]);
+    expect(docs.requests).toEqual([
+      expect.objectContaining({ url: `${h.baseUrl}/net/poll?count=6&every=20`, status: 200 }),
+    ]);
     expect(capped.requests).toHaveLength(2);
     expect(capped.more).toBe(5); // the document, 5 fetches the server saw and the refused one: 7, 2 shown
     expect(none.requests).toEqual([]);
@@ -194,7 +213,11 @@ describe('route: mocking and blocking', () => {
   it('fulfils a request with the mock: the page shows it, the server never sees it', async () => {
     const r = await h.cli({
       tab,
-      steps: [{ route: { url: '/net/api/data', body: { source: 'mock' } } }, { click: '#fetch' }, { wait: { text: 'mock' } }],
+      steps: [
+        { route: { url: '/net/api/data', body: { source: 'mock' } } },
+        { click: '#fetch' },
+        { wait: { text: 'mock' } },
+      ],
     });
     expect(await pageText(url(), '#out')).toBe('200 {"source":"mock"}');
     expect(await serverLog()).toEqual([]);
@@ -218,15 +241,26 @@ describe('route: mocking and blocking', () => {
     expect(r.out.network.failed).toEqual([
       { method: 'GET', url: `${h.baseUrl}/net/api/other`, error: 'net::ERR_FAILED', type: 'fetch', routed: 'aborted' },
     ]);
-    expect(r.out.network.routed).toEqual([{ url: '*/api/other', abort: true, count: 1, urls: [`${h.baseUrl}/net/api/other`] }]);
+    expect(r.out.network.routed).toEqual([
+      { url: '*/api/other', abort: true, count: 1, urls: [`${h.baseUrl}/net/api/other`] },
+    ]);
   });
 
   it('keeps a persist rule with the tab, armed at each later call, until {"route": false}', async () => {
-    const set = await h.cli({ tab, steps: [{ route: { url: '/net/api/data', status: 503, body: 'down for maintenance', persist: true } }] });
+    const set = await h.cli({
+      tab,
+      steps: [{ route: { url: '/net/api/data', status: 503, body: 'down for maintenance', persist: true } }],
+    });
     expect(set.out.steps[0].output).toEqual({ url: '/net/api/data', status: 503, persist: true, rules: 1 });
     const registry = () => JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8')).tabs[tab];
     expect(registry().routes).toEqual([
-      { url: '/net/api/data', status: 503, body: 'down for maintenance', contentType: 'text/plain; charset=utf-8', persist: true },
+      {
+        url: '/net/api/data',
+        status: 503,
+        body: 'down for maintenance',
+        contentType: 'text/plain; charset=utf-8',
+        persist: true,
+      },
     ]);
     for (let call = 0; call < 2; call++) {
       const r = await h.cli({ tab, steps: [{ click: '#fetch' }, { wait: { text: '503' } }] });
@@ -279,7 +313,13 @@ describe('HAR of a command', () => {
     const cwd = mkdtempSync(join(h.tmp, 'har-'));
     const command = {
       tab,
-      steps: [{ network: { har: path } }, { click: '#save' }, { wait: { text: 'Save failed' } }, { click: '#profile' }, { wait: { text: 'Hello' } }],
+      steps: [
+        { network: { har: path } },
+        { click: '#save' },
+        { wait: { text: 'Save failed' } },
+        { click: '#profile' },
+        { wait: { text: 'Hello' } },
+      ],
     };
     const { stdout, out } = await cliIn(cwd, ['--debug', JSON.stringify(command)]);
     const text = readFileSync(path, 'utf8');
@@ -292,8 +332,16 @@ describe('HAR of a command', () => {
     );
     const [put, profile] = har.log.entries;
     for (const e of har.log.entries) {
-      expect(e).toMatchObject({ startedDateTime: expect.stringMatching(/^\d{4}-/), time: expect.any(Number), cache: {} });
-      expect(e.timings).toMatchObject({ send: expect.any(Number), wait: expect.any(Number), receive: expect.any(Number) });
+      expect(e).toMatchObject({
+        startedDateTime: expect.stringMatching(/^\d{4}-/),
+        time: expect.any(Number),
+        cache: {},
+      });
+      expect(e.timings).toMatchObject({
+        send: expect.any(Number),
+        wait: expect.any(Number),
+        receive: expect.any(Number),
+      });
     }
     expect(put.request.postData).toEqual({ mimeType: 'application/json', text: seen[0]!.body });
     expect(put.response).toMatchObject({ status: 422, content: { mimeType: 'application/json' } });
@@ -309,9 +357,15 @@ describe('HAR of a command', () => {
   it('refuses bad input before anything runs, and a folder it cannot write at the step', async () => {
     const bad = await h.cli({ tab: 't1', steps: [{ network: { status: 'bad' } }] });
     expect(bad.code).toBe(1);
-    expect(bad.out.error).toMatchObject({ type: 'VALIDATION', message: expect.stringMatching(/Step 1 \(network\): "status"/) });
+    expect(bad.out.error).toMatchObject({
+      type: 'VALIDATION',
+      message: expect.stringMatching(/Step 1 \(network\): "status"/),
+    });
     const route = await h.cli({ tab: 't1', steps: [{ route: { url: '/x' } }] });
-    expect(route.out.error).toMatchObject({ type: 'VALIDATION', message: expect.stringMatching(/route needs what to answer/) });
+    expect(route.out.error).toMatchObject({
+      type: 'VALIDATION',
+      message: expect.stringMatching(/route needs what to answer/),
+    });
     const tab = await h.open('net/mock');
     const nowhere = await h.cli({ tab, steps: [{ network: { har: '/nonexistent-dir/x.har' } }] });
     expect(nowhere.out.steps[0]).toMatchObject({ status: 'error', errorType: 'StepValidationError' });

@@ -187,6 +187,8 @@ describe('secrets in headers and bodies', () => {
       bodyBytes: 500,
     });
     expect(showBody({ binary: true, bytes: 68 }, 'image/png', 300)).toEqual({ bodyNote: 'binary image/png, 68 bytes' });
-    expect(showBody({ bytes: 0, error: 'none (no body)' }, 'text/plain', 300)).toEqual({ bodyNote: 'body none (no body)' });
+    expect(showBody({ bytes: 0, error: 'none (no body)' }, 'text/plain', 300)).toEqual({
+      bodyNote: 'body none (no body)',
+    });
   });
 });
