@@ -4,8 +4,7 @@
 // s3e7 in that frame) so an action routes to the frame without a `frame` step. Pages without such
 // frames pay nothing: no slot, no call.
 
-import type { Deadline } from '../common/index.js';
-import type { FrameTarget, Page } from '../page/index.js';
+import type { FrameTarget, Scope } from '../page/index.js';
 import type { AriaNode, Counters, SnapshotOptions } from '../injected/index.js';
 
 /** At most this many frames are filled in one snapshot (ad-heavy pages); the rest are counted. */
@@ -90,29 +89,27 @@ export interface FramedTree {
 }
 
 /**
- * Fills the slots of `tree` (a snapshot of `frame`, undefined: the top) with the frames' own
- * snapshots, nested frames too, at most MAX_SHOWN_FRAMES in all (those in view first). Slots whose
- * <iframe> is not tagged yet get their frames tagged and `frame`'s snapshot is taken again (once
- * per document: the tag stays in our world).
+ * Fills the slots of `tree` (a snapshot of `scope`'s frame) with the frames' own snapshots, nested
+ * frames too, at most MAX_SHOWN_FRAMES in all (those in view first). Slots whose <iframe> is not
+ * tagged yet get their frames tagged and `scope`'s snapshot is taken again (once per document:
+ * the tag stays in our world).
  */
 export async function fillFrameSlots(
-  page: Page,
-  frame: FrameTarget | undefined,
+  scope: Scope,
   tree: AriaNode[],
   opts: SnapshotOptions,
   book: FrameBook,
-  deadline: Deadline,
 ): Promise<FramedTree> {
+  const { page, deadline } = scope;
   let slots = slotsOf(tree);
   if (!slots.length) return { tree };
   let counters = opts.counters;
   const { root: _root, ...base } = opts;
-  const snap = async (t: FrameTarget | undefined): Promise<AriaNode[] | undefined> => {
-    const o = await page.call(
-      t,
+  const snap = async (there: Scope): Promise<AriaNode[] | undefined> => {
+    const o = await there.call(
       (rt, a) => rt.ariaSnapshot.ariaSnapshot(a),
       { ...base, ...(counters ? { counters } : {}), autoScope: false },
-      { deadline, what: "a cross-origin frame's snapshot" },
+      { what: "a cross-origin frame's snapshot" },
     );
     if (!o.ok) return undefined;
     if (!counters || o.counters.element > counters.element || o.counters.snapshot > counters.snapshot)
@@ -123,7 +120,7 @@ export async function fillFrameSlots(
     return o.tree;
   };
   if (slots.some((s) => !s.frameId)) {
-    const again = (await page.frames.tagOwners(deadline)) > 0 ? await snap(frame).catch(() => undefined) : undefined;
+    const again = (await page.frames.tagOwners(deadline)) > 0 ? await snap(scope).catch(() => undefined) : undefined;
     if (again) {
       tree = again;
       slots = slotsOf(tree);
@@ -143,8 +140,8 @@ export async function fillFrameSlots(
     await Promise.all(
       taken.map(async (slot) => {
         try {
-          const target = await page.frames.target(slot.frameId!, deadline);
-          const inner = await snap(target);
+          const target: FrameTarget = await page.frames.target(slot.frameId!, deadline);
+          const inner = await snap(scope.at(target));
           if (!inner) return;
           const key = frameKey(book, slot.frameId!);
           const nodes = prefixRefs(inner, `f${key}`, slot.vp === 1);

@@ -3,8 +3,8 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ElementNotFoundError, StepValidationError, sha1, stateDir, type Deadline } from '../common/index.js';
-import { callSeeingClosedRoots, type FrameTarget, type Page } from '../page/index.js';
+import { ElementNotFoundError, StepValidationError, sha1, stateDir } from '../common/index.js';
+import type { Scope } from '../page/index.js';
 import type { AriaNode, SnapshotOptions } from '../injected/index.js';
 import type { Counters } from '../injected/index.js';
 import { renderYaml } from './render.js';
@@ -33,11 +33,9 @@ export interface TakenSnapshot {
 }
 
 export async function takeSnapshot(
-  page: Page,
-  frame: FrameTarget | undefined,
+  scope: Scope,
   options: TakeOptions,
   counters: Counters | undefined,
-  deadline: Deadline,
   /** The tab's frame book: cross-origin frames' content is filled in, its refs frame-qualified. */
   book?: FrameBook,
 ): Promise<TakenSnapshot> {
@@ -53,8 +51,7 @@ export async function takeSnapshot(
     ...(counters ? { counters } : {}),
   };
   // Closed shadow roots are fetched first when the page has custom elements not looked at yet.
-  const outcome = await callSeeingClosedRoots(page, frame, (rt, o) => rt.ariaSnapshot.ariaSnapshot(o), opts, {
-    deadline,
+  const outcome = await scope.callSeeingClosedRoots((rt, o) => rt.ariaSnapshot.ariaSnapshot(o), opts, {
     what: 'the snapshot',
   });
   if (!outcome.ok) {
@@ -65,7 +62,7 @@ export async function takeSnapshot(
   let raw = outcome.tree;
   let outCounters = outcome.counters;
   if (book && hasFrameSlots(raw)) {
-    const framed = await fillFrameSlots(page, frame, raw, { ...opts, counters: outCounters }, book, deadline);
+    const framed = await fillFrameSlots(scope, raw, { ...opts, counters: outCounters }, book);
     raw = framed.tree;
     if (framed.counters) outCounters = framed.counters;
   }

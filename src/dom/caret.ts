@@ -4,7 +4,7 @@
 // back from the page: the DOM selection, or the caret the editor draws (Monaco, Ace).
 
 import { ElementNotFoundError, ExecutionError, type Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Page, Scope } from '../page/index.js';
 import type { CaretFound, CaretPosition, CaretRequest } from '../injected/index.js';
 import { revealFramePoint } from './frame-point.js';
 import { locate, type RefHolder, type TargetSpec } from './locate.js';
@@ -32,8 +32,8 @@ export interface CaretResult {
   warnings: string[];
 }
 
-async function toTop(page: Page, p: Point, deadline: Deadline): Promise<Point> {
-  return page.frame ? revealFramePoint(page, page.frame.frameId, p, deadline) : p;
+async function toTop(scope: Scope, p: Point, deadline: Deadline): Promise<Point> {
+  return scope.frame ? revealFramePoint(scope.page, scope.frameId, p, deadline) : p;
 }
 
 async function shiftClick(page: Page, at: Point, deadline: Deadline): Promise<void> {
@@ -74,10 +74,9 @@ const SCROLL_SETTLE_MS = 150;
  * Finds the text; in an editor that renders only the lines near the view (Monaco, CodeMirror), turns
  * the wheel over it as a person scrolls, down to the end then up to the start, until it shows.
  */
-async function findScrolling(page: Page, req: CaretRequest, deadline: Deadline): Promise<CaretFound> {
+async function findScrolling(scope: Scope, req: CaretRequest, deadline: Deadline): Promise<CaretFound> {
   const look = (afterWheel: boolean): Promise<CaretFound> =>
-    page.call(
-      page.frame,
+    scope.call(
       (rt, a) => rt.caret.find(a.req, a.afterWheel),
       { req, afterWheel },
       {
@@ -90,7 +89,7 @@ async function findScrolling(page: Page, req: CaretRequest, deadline: Deadline):
     for (let turn = 0; turn < MAX_WHEEL_TURNS * (direction < 0 ? 2 : 1); turn++) {
       if (found.ok || !found.scroll || deadline.remainingMs() < ANSWER_RESERVE_MS) return found;
       const { x, y, step, shows } = found.scroll;
-      await wheel(page, await toTop(page, { x, y }, deadline), 0, direction * step, deadline);
+      await wheel(scope.page, await toTop(scope, { x, y }, deadline), 0, direction * step, deadline);
       found = await look(true);
       if (found.ok || found.scroll?.shows !== shows) continue;
       // Nothing new yet: a smooth scroll may still be under way; still nothing, the end (or start) is reached.
@@ -103,19 +102,19 @@ async function findScrolling(page: Page, req: CaretRequest, deadline: Deadline):
 }
 
 export async function placeCaret(
-  page: Page,
+  scope: Scope,
   opts: CaretOptions,
   refs: RefHolder,
   deadline: Deadline,
 ): Promise<CaretResult> {
-  const handle = opts.in ? (await locate(page, opts.in, refs, {}, deadline)).handle : undefined;
+  const handle = opts.in ? (await locate(scope, opts.in, refs, {}, deadline)).handle : undefined;
   const req: CaretRequest = {
     text: opts.text,
     position: opts.position,
     ...(opts.occurrence !== undefined ? { occurrence: opts.occurrence } : {}),
     ...(handle !== undefined ? { handle } : {}),
   };
-  const found = await findScrolling(page, req, deadline);
+  const found = await findScrolling(scope, req, deadline);
   if (!found.ok) {
     const Err = found.reason === 'not-found' || found.reason === 'no-editable' ? ElementNotFoundError : ExecutionError;
     throw new Err(found.message, {
@@ -123,16 +122,15 @@ export async function placeCaret(
       ...(found.reason === 'ambiguous' ? {} : { nextStep: { snapshot: true } }),
     });
   }
-  const from = await toTop(page, found.from, deadline);
-  await moveMouse(page, from, deadline, { steps: 2 });
-  await clickAt(page, from, deadline);
+  const from = await toTop(scope, found.from, deadline);
+  await moveMouse(scope.page, from, deadline, { steps: 2 });
+  await clickAt(scope.page, from, deadline);
   if (opts.position === 'select') {
-    const to = await toTop(page, found.to, deadline);
-    await moveMouse(page, to, deadline, { steps: 3 });
-    await shiftClick(page, to, deadline);
+    const to = await toTop(scope, found.to, deadline);
+    await moveMouse(scope.page, to, deadline, { steps: 3 });
+    await shiftClick(scope.page, to, deadline);
   }
-  const back = await page.call(
-    page.frame,
+  const back = await scope.call(
     (rt, r) => rt.caret.readBack(r),
     { ...req, occurrence: found.occurrence },
     {

@@ -4,7 +4,7 @@
 
 import { isContextDestroyed } from '../cdp/index.js';
 import { ExecutionError, type Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Page, Scope } from '../page/index.js';
 import { clickAt, moveMouse, type Point } from './mouse.js';
 import {
   prepareAction,
@@ -45,9 +45,9 @@ export interface ClickResult extends SettleResult {
 }
 
 /** Reads the probe; a document that navigated away has no probe, and the click evidently landed. */
-async function readProbe(page: Page, count: number, deadline: Deadline): Promise<ProbeReport> {
+async function readProbe(scope: Scope, count: number, deadline: Deadline): Promise<ProbeReport> {
   try {
-    return await page.call(page.frame, (rt, n) => rt.clickProbe.readClickProbe(n), count, {
+    return await scope.call((rt, n) => rt.clickProbe.readClickProbe(n), count, {
       deadline,
       what: 'the click to be confirmed',
     });
@@ -58,22 +58,20 @@ async function readProbe(page: Page, count: number, deadline: Deadline): Promise
 }
 
 async function jsClick(
-  page: Page,
+  scope: Scope,
   handle: number,
   count: number,
   deadline: Deadline,
 ): Promise<{ ok: boolean; checked?: boolean }> {
-  return page.call(
-    page.frame,
+  return scope.call(
     (rt, a) => rt.clickProbe.jsClick(a.handle, a.count),
     { handle, count },
     { deadline, what: 'element.click()' },
   );
 }
 
-async function arm(page: Page, a: Actionable, deadline: Deadline): Promise<boolean> {
-  return page.call(
-    page.frame,
+async function arm(scope: Scope, a: Actionable, deadline: Deadline): Promise<boolean> {
+  return scope.call(
     (rt, h) => rt.clickProbe.armClickProbe(h.pointer, h.control, h.x, h.y),
     { pointer: a.pointerHandle, control: a.handle, x: a.local.x, y: a.local.y },
     { deadline, what: 'the click probe' },
@@ -95,17 +93,17 @@ const MOVE_TRIES = 4;
  * move), and only then pressed. Answers what the last move hit when it never got there.
  */
 async function pointerReachesInFrame(
-  page: Page,
+  scope: Scope,
   a: Actionable,
   deadline: Deadline,
 ): Promise<{ on: boolean; hit?: string }> {
   let seen: { on: boolean; hit?: string } = { on: false };
   for (let i = 0; i < MOVE_TRIES && !deadline.expired(); i++) {
     if (i > 0) {
-      await moveMouse(page, { x: a.x + (i % 2 ? 1 : -1), y: a.y }, deadline, { steps: 1 });
-      await moveMouse(page, a, deadline, { steps: 1 });
+      await moveMouse(scope.page, { x: a.x + (i % 2 ? 1 : -1), y: a.y }, deadline, { steps: 1 });
+      await moveMouse(scope.page, a, deadline, { steps: 1 });
     }
-    seen = await page.call(page.frame, (rt, ms) => rt.clickProbe.awaitPointerOn(ms), MOVE_ARRIVAL_MS, {
+    seen = await scope.call((rt, ms) => rt.clickProbe.awaitPointerOn(ms), MOVE_ARRIVAL_MS, {
       deadline,
       what: 'the pointer to reach the frame',
     });
@@ -119,7 +117,7 @@ async function pointerReachesInFrame(
  * event lands elsewhere is swallowed by the probe and retried. Returns the last report.
  */
 async function trustedClick(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   refs: RefHolder,
   opts: ClickOptions,
@@ -129,25 +127,25 @@ async function trustedClick(
 ): Promise<{ a: Actionable; probe: ProbeReport }> {
   let a = first;
   let probe: ProbeReport = { armed: true, reached: [], seen: [], clicked: false };
-  const outOfProcess = !!page.frame && page.frame.session !== page.session;
+  const { outOfProcess } = scope;
   for (let attempt = 1; attempt <= MAX_MISSED_CLICKS; attempt++) {
-    if (await arm(page, a, deadline)) {
-      await moveMouse(page, a, deadline);
-      const reach = outOfProcess ? await pointerReachesInFrame(page, a, deadline) : { on: true }; // after the move above
+    if (await arm(scope, a, deadline)) {
+      await moveMouse(scope.page, a, deadline);
+      const reach = outOfProcess ? await pointerReachesInFrame(scope, a, deadline) : { on: true }; // after the move above
       if (!reach.on) {
         // Not pressed: a press now would land on whatever the browser routes this point to.
-        probe = await readProbe(page, count, deadline);
+        probe = await readProbe(scope, count, deadline);
         probe.other ??=
           reach.hit ??
           `the page around the frame (a pointer at (${Math.round(a.x)}, ${Math.round(a.y)}) does not reach into the frame there)`;
       } else {
-        await clickAt(page, a, deadline, count);
-        probe = await readProbe(page, count, deadline);
+        await clickAt(scope.page, a, deadline, count);
+        probe = await readProbe(scope, count, deadline);
         // Reached (or pressed on it, after which a second press would be a second click): done.
         if (!probe.armed || probe.clicked || probe.pressedOnly) return { a, probe };
       }
     }
-    if (attempt < MAX_MISSED_CLICKS) a = await prepareAction(page, target, 'click', refs, opts, deadline);
+    if (attempt < MAX_MISSED_CLICKS) a = await prepareAction(scope, target, 'click', refs, opts, deadline);
   }
   return { a, probe };
 }
@@ -175,35 +173,35 @@ function fallbackReason(a: Actionable, probe: ProbeReport | undefined): string {
 }
 
 export async function click(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   refs: RefHolder,
   opts: ClickOptions,
   deadline: Deadline,
 ): Promise<ClickResult> {
   if (opts.nativeOnly) opts = { ...opts, keepCoverCheck: true };
-  noteFallback(page, undefined);
-  let a = await prepareAction(page, target, 'click', refs, opts, deadline);
+  noteFallback(scope.page, undefined);
+  let a = await prepareAction(scope, target, 'click', refs, opts, deadline);
   const count = opts.doubleClick ? 2 : 1;
   const warnings: string[] = [];
   // Auto-forced past a covering element: a trusted click would land on the cover, so go straight to element.click().
   const coveredForce =
     a.autoForced && (a.forcedBecause?.reason === 'covered' || a.forcedBecause?.reason === 'pointer-events');
   const useJs = opts.jsClick || (coveredForce && !opts.nativeOnly);
-  const mark = markBeforeAction(page);
-  const dialogsBefore = page.dialogs.length;
+  const mark = markBeforeAction(scope.page);
+  const dialogsBefore = scope.page.dialogs.length;
   let method: ClickResult['method'] = useJs ? (opts.jsClick ? 'jsClick' : 'jsClick-auto') : 'cdp';
   let targetReceived: boolean | undefined;
   let checked = a.checked;
   let cdpAttempted: true | undefined;
   let fallback: string | undefined;
   if (useJs) {
-    await watchEffects(page, a.pointerHandle, deadline);
-    const r = await jsClick(page, a.pointerHandle, count, deadline);
+    await watchEffects(scope, a.pointerHandle, deadline);
+    const r = await jsClick(scope, a.pointerHandle, count, deadline);
     if (r.checked !== undefined) checked = r.checked;
     if (!opts.jsClick) fallback = fallbackReason(a, undefined);
   } else {
-    const t = await trustedClick(page, target, refs, opts, a, count, deadline);
+    const t = await trustedClick(scope, target, refs, opts, a, count, deadline);
     a = t.a;
     const probe = t.probe;
     // True only when the target's own listeners got the trusted click (a navigation took the probe with it).
@@ -221,8 +219,8 @@ export async function click(
           { category: 'covered' },
         );
       }
-      await watchEffects(page, a.pointerHandle, deadline);
-      const r = await jsClick(page, a.pointerHandle, count, deadline);
+      await watchEffects(scope, a.pointerHandle, deadline);
+      const r = await jsClick(scope, a.pointerHandle, count, deadline);
       method = 'jsClick-auto';
       cdpAttempted = true;
       if (r.checked !== undefined) checked = r.checked;
@@ -235,16 +233,19 @@ export async function click(
   }
   if (a.autoForced && !fallback)
     warnings.push(`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`);
-  const settled = await settleAfterAction(page, mark, deadline);
+  const settled = await settleAfterAction(scope.page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   let effect: string | undefined;
   if (method !== 'cdp') {
-    const e = await readEffects(page, mark, settled, dialogsBefore, deadline);
+    const e = await readEffects(scope, mark, settled, dialogsBefore, deadline);
     const toggled = checked !== undefined && checked !== a.checked;
     if (fallback && !e.observable && !toggled) throw noEffectError(a, target, fallback);
     effect = toggled && !e.observable ? `it is now ${checked ? 'checked' : 'unchecked'}` : e.summary;
     if (!e.focusInTarget && !settled.navigated)
-      noteFallback(page, { target: a.name, focus: e.focusOnBody ? 'the page body' : (e.focus ?? 'another element') });
+      noteFallback(scope.page, {
+        target: a.name,
+        focus: e.focusOnBody ? 'the page body' : (e.focus ?? 'another element'),
+      });
   }
   return {
     clicked: true,

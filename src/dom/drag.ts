@@ -4,7 +4,7 @@
 // The answer says whether the drop had an effect; the gesture itself is drag-gesture.ts's.
 
 import { ExecutionError, type Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
 import type { DragEnd, DragKind, DragReport } from '../injected/index.js';
 import type { PageRuntime } from '../injected/index.js';
@@ -52,7 +52,7 @@ interface ResolvedEnd {
 }
 
 async function resolveEnd(
-  page: Page,
+  scope: Scope,
   spec: DragEndSpec,
   refs: RefHolder,
   opts: TargetOptions,
@@ -60,15 +60,14 @@ async function resolveEnd(
 ): Promise<ResolvedEnd> {
   if (spec.target.by === 'coords') {
     const { x, y } = spec.target;
-    const handle = await page.call(
-      page.frame,
+    const handle = await scope.call(
       (rt, p) => rt.drag.holdElementAt(p.x, p.y),
       { x, y },
       { deadline, what: `the element at (${x}, ${y})` },
     );
     return { end: { x, y }, desc: `(${x}, ${y})`, ...(handle !== undefined ? { handle } : {}) };
   }
-  const a = await prepareAction(page, spec.target, 'drag', refs, opts, deadline);
+  const a = await prepareAction(scope, spec.target, 'drag', refs, opts, deadline);
   const end: DragEnd = {
     handle: a.handle,
     ...(spec.offsetX !== undefined ? { offsetX: spec.offsetX } : {}),
@@ -83,18 +82,18 @@ async function resolveEnd(
 }
 
 function inPage<A, R>(
-  page: Page,
+  scope: Scope,
   fn: (rt: PageRuntime, arg: A) => R,
   arg: A,
   deadline: Deadline,
   what: string,
 ): Promise<Awaited<R>> {
-  return page.call(page.frame, fn, arg, { deadline, what });
+  return scope.call(fn, arg, { deadline, what });
 }
 
 /** The gesture itself: which way it went, and what it should be judged by. */
 async function perform(
-  page: Page,
+  scope: Scope,
   src: ResolvedEnd,
   kind: DragKind,
   from: Point,
@@ -105,7 +104,7 @@ async function perform(
 ): Promise<{ method: 'mouse' | 'html5'; synthetic?: true; started?: boolean; intercepted?: boolean }> {
   const synthesize = async (why: string): Promise<{ method: 'html5'; synthetic: true; started: boolean }> => {
     const r = await inPage(
-      page,
+      scope,
       (rt, a) => rt.drag.synthesizeDrag(a.handle, a.from, a.to, a.steps),
       { handle: src.handle!, from, to, steps: opts.steps },
       deadline,
@@ -119,17 +118,17 @@ async function perform(
   const wantsHtml5 = opts.method === 'html5' || kind === 'html5';
   if (opts.method === 'html5' && kind !== 'html5' && src.handle !== undefined)
     return synthesize(`${src.desc} is not draggable, so Chrome starts no native drag from it`);
-  const intercept = await interceptDrags(page, true, deadline);
+  const intercept = await interceptDrags(scope.page, true, deadline);
   if (!intercept && wantsHtml5 && src.handle !== undefined)
     return synthesize('this browser cannot hand native drags to CDP (Input.setInterceptDrags)');
   const g = await dragGesture(
-    page,
+    scope.page,
     from,
     to,
     { steps: opts.steps, delayMs: opts.delayMs, intercept, expectNative: kind === 'html5' },
     deadline,
   );
-  if (intercept) await interceptDrags(page, false, deadline);
+  if (intercept) await interceptDrags(scope.page, false, deadline);
   if (g.native && opts.method === 'mouse')
     warnings.push('the page started a native HTML5 drag; it was finished with trusted drag events');
   return { method: g.native ? 'html5' : 'mouse', intercepted: intercept };
@@ -141,9 +140,9 @@ const DROP_WAIT_MS = 150;
 /** What a drop that navigated away did: plainly something. */
 const NAVIGATED: DragReport = { dragstarts: 0, drops: 1, moved: true, targetChanged: true, valueChanged: false };
 
-async function readEffect(page: Page, deadline: Deadline): Promise<DragReport> {
+async function readEffect(scope: Scope, deadline: Deadline): Promise<DragReport> {
   try {
-    return await inPage(page, (rt, ms) => rt.drag.readDragProbe(ms), DROP_WAIT_MS, deadline, 'the effect of the drop');
+    return await inPage(scope, (rt, ms) => rt.drag.readDragProbe(ms), DROP_WAIT_MS, deadline, 'the effect of the drop');
   } catch (err) {
     if (isContextDestroyed(err)) return NAVIGATED;
     throw err;
@@ -156,12 +155,12 @@ interface Elsewhere {
   mutations: number;
 }
 
-async function elsewhere(page: Page, handles: (number | undefined)[], deadline: Deadline): Promise<Elsewhere> {
+async function elsewhere(scope: Scope, handles: (number | undefined)[], deadline: Deadline): Promise<Elsewhere> {
   const held = handles.filter((h): h is number => h !== undefined);
   const [e, canvas] = await Promise.all([
-    inPage(page, (rt) => rt.clickProbe.readEffects(0), undefined, deadline, 'what the drag changed'),
+    inPage(scope, (rt) => rt.clickProbe.readEffects(0), undefined, deadline, 'what the drag changed'),
     inPage(
-      page,
+      scope,
       (rt, hs) => hs.some((h) => rt.locate.heldElement(h)?.localName === 'canvas'),
       held,
       deadline,
@@ -211,17 +210,17 @@ function verdict(
 }
 
 export async function drag(
-  page: Page,
+  scope: Scope,
   source: DragEndSpec,
   target: DragEndSpec,
   refs: RefHolder,
   opts: DragOptions,
   deadline: Deadline,
 ): Promise<DragResult> {
-  const src = await resolveEnd(page, source, refs, opts, deadline);
-  const dst = await resolveEnd(page, target, refs, opts, deadline);
+  const src = await resolveEnd(scope, source, refs, opts, deadline);
+  const dst = await resolveEnd(scope, target, refs, opts, deadline);
   const pts = await inPage(
-    page,
+    scope,
     (rt, a) => rt.drag.dragPoints(a.source, a.target),
     { source: src.end, target: dst.end },
     deadline,
@@ -232,7 +231,7 @@ export async function drag(
   const warnings = [src.forced, dst.forced].filter((w): w is string => !!w);
   const kind: DragKind =
     src.handle !== undefined
-      ? await inPage(page, (rt, h) => rt.drag.dragSourceKind(h), src.handle, deadline, 'the kind of drag source')
+      ? await inPage(scope, (rt, h) => rt.drag.dragSourceKind(h), src.handle, deadline, 'the kind of drag source')
       : 'mouse';
   // A slider is set, not moved through `steps` points: it reports no steps.
   const base = (
@@ -245,22 +244,22 @@ export async function drag(
     ...(method === 'range' ? {} : { steps: opts.steps }),
   });
   const forced = src.forced || dst.forced ? { autoForced: true as const } : {};
-  const mark = markBeforeAction(page);
+  const mark = markBeforeAction(scope.page);
   if (kind === 'range' && opts.method === 'auto') {
     // SPEC §9.6: a slider takes the value under the target's x, with input and change events.
     const r = await inPage(
-      page,
+      scope,
       (rt, a) => rt.formInput.setRangeAt(a.handle, a.x),
       { handle: src.handle!, x: pts.to.x },
       deadline,
       'the range value',
     );
-    const settled = await settleAfterAction(page, mark, deadline);
+    const settled = await settleAfterAction(scope.page, mark, deadline);
     if (settled.warning) warnings.push(settled.warning);
     return { ...base('range'), ...(r.value !== undefined ? { value: r.value } : {}), ...forced, ...settled, warnings };
   }
   await inPage(
-    page,
+    scope,
     (rt, a) => {
       rt.drag.armDragProbe(a.source, a.target);
       rt.clickProbe.watchEffects(undefined);
@@ -269,10 +268,10 @@ export async function drag(
     deadline,
     'the drop probe',
   );
-  const done = await perform(page, src, kind, pts.from, pts.to, opts, deadline, warnings);
-  const report = await readEffect(page, deadline);
+  const done = await perform(scope, src, kind, pts.from, pts.to, opts, deadline, warnings);
+  const report = await readEffect(scope, deadline);
   const away =
-    report === NAVIGATED ? { canvas: false, mutations: 0 } : await elsewhere(page, [src.handle, dst.handle], deadline);
+    report === NAVIGATED ? { canvas: false, mutations: 0 } : await elsewhere(scope, [src.handle, dst.handle], deadline);
   const dropped =
     done.synthetic && !done.started
       ? false
@@ -280,14 +279,14 @@ export async function drag(
   const value =
     kind === 'range' && report !== NAVIGATED
       ? await inPage(
-          page,
+          scope,
           (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!),
           src.handle!,
           deadline,
           'the range value',
         )
       : undefined;
-  const settled = await settleAfterAction(page, mark, deadline);
+  const settled = await settleAfterAction(scope.page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   return {
     ...base(done.method),

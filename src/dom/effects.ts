@@ -3,7 +3,7 @@
 // requests and dialogs seen over CDP. Also the note a click fallback leaves for keyboard steps.
 
 import type { Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Page, Scope } from '../page/index.js';
 import type { EffectReport } from '../injected/index.js';
 import type { ActionMark, SettleResult } from './settle.js';
 
@@ -17,8 +17,8 @@ export interface Effects extends EffectReport {
   summary: string;
 }
 
-export async function watchEffects(page: Page, handle: number | undefined, deadline: Deadline): Promise<void> {
-  await page.call(page.frame, (rt, h) => rt.clickProbe.watchEffects(h ?? undefined), handle ?? null, {
+export async function watchEffects(scope: Scope, handle: number | undefined, deadline: Deadline): Promise<void> {
+  await scope.call((rt, h) => rt.clickProbe.watchEffects(h ?? undefined), handle ?? null, {
     deadline,
     what: 'watching for the effect',
   });
@@ -26,7 +26,7 @@ export async function watchEffects(page: Page, handle: number | undefined, deadl
 
 /** What followed since watchEffects, together with what the settle saw over CDP. */
 export async function readEffects(
-  page: Page,
+  scope: Scope,
   mark: ActionMark,
   settled: SettleResult,
   dialogsBefore: number,
@@ -35,13 +35,13 @@ export async function readEffects(
   const cdp: string[] = [];
   if (settled.navigated) cdp.push(`navigated to ${settled.newUrl}`);
   if (settled.opened?.length) cdp.push(`opened ${settled.opened.length} tab(s)`);
-  if (page.dialogs.length > dialogsBefore) cdp.push('a dialog opened');
-  if (page.network.mark !== mark.network) cdp.push('requests started');
+  if (scope.page.dialogs.length > dialogsBefore) cdp.push('a dialog opened');
+  if (scope.page.network.mark !== mark.network) cdp.push('requests started');
   let r: EffectReport;
   try {
     r = settled.navigated
       ? { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true }
-      : await page.call(page.frame, (rt, ms) => rt.clickProbe.readEffects(ms), cdp.length ? 0 : REACTION_WAIT_MS, {
+      : await scope.call((rt, ms) => rt.clickProbe.readEffects(ms), cdp.length ? 0 : REACTION_WAIT_MS, {
           deadline,
           what: 'the effect of the action',
         });
@@ -82,8 +82,8 @@ export function takeFallbackNote(page: Page): FallbackNote | undefined {
 }
 
 /** Where keys would go now, named; `onBody` when only the document has focus. */
-export async function keyReceiver(page: Page, deadline: Deadline): Promise<{ target: string; onBody: boolean }> {
-  return page.call(page.frame, (rt) => rt.clickProbe.keyReceiver(), undefined, {
+export async function keyReceiver(scope: Scope, deadline: Deadline): Promise<{ target: string; onBody: boolean }> {
+  return scope.call((rt) => rt.clickProbe.keyReceiver(), undefined, {
     deadline,
     what: 'the focused element',
   });

@@ -3,7 +3,7 @@
 // click, and the files set on whatever input the chooser belongs to.
 
 import { ExecutionError, type Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import { click } from './click.js';
 import type { RefHolder, TargetOptions, TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -18,20 +18,20 @@ export interface ChooserUpload extends SettleResult {
 
 /** Clicks `target`, catches the file chooser it opens and sets `paths` on its input. */
 export async function uploadThroughChooser(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   paths: string[],
   refs: RefHolder,
   opts: TargetOptions,
   deadline: Deadline,
 ): Promise<ChooserUpload> {
-  const session = page.frameRef(page.frame).session;
-  await page.guard(
+  const session = scope.session;
+  await scope.page.guard(
     deadline.race(session.send('Page.setInterceptFileChooserDialog', { enabled: true }), 'file chooser interception'),
   );
   const opened = session.waitFor('Page.fileChooserOpened');
   try {
-    const clicked = await click(page, target, refs, opts, deadline);
+    const clicked = await click(scope, target, refs, opts, deadline);
     const chooser = await within(opened.promise, deadline.cap(CHOOSER_WAIT_MS).remainingMs());
     if (!chooser) throw noChooserError(clicked.target);
     if (chooser.mode === 'selectSingle' && paths.length > 1)
@@ -40,14 +40,14 @@ export async function uploadThroughChooser(
         { category: 'validation' },
       );
     if (chooser.backendNodeId === undefined) throw noChooserError(clicked.target, ' for an input we can reach');
-    const mark = markBeforeAction(page);
-    await page.guard(
+    const mark = markBeforeAction(scope.page);
+    await scope.page.guard(
       deadline.race(
         session.send('DOM.setFileInputFiles', { files: paths, backendNodeId: chooser.backendNodeId }),
         'the files to be set',
       ),
     );
-    const settled = await settleAfterAction(page, mark, deadline);
+    const settled = await settleAfterAction(scope.page, mark, deadline);
     return {
       ...pickSettled(clicked),
       ...settled,

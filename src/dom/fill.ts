@@ -10,7 +10,7 @@ import {
   REDACTED,
   type Deadline,
 } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import type { PageRuntime } from '../injected/index.js';
 import { clickAt, moveMouse } from './mouse.js';
 import { prepareAction, type Located, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
@@ -35,8 +35,8 @@ export interface FillResult extends SettleResult {
 
 type Fillable = Located & { x?: number; y?: number; autoForced?: true };
 
-async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable> {
-  const r = await page.call(page.frame, (rt) => rt.locate.holdFocused(), undefined, {
+async function focusedElement(scope: Scope, deadline: Deadline): Promise<Fillable> {
+  const r = await scope.call((rt) => rt.locate.holdFocused(), undefined, {
     deadline,
     what: 'the focused element',
   });
@@ -49,18 +49,18 @@ async function focusedElement(page: Page, deadline: Deadline): Promise<Fillable>
 }
 
 async function insertAndConfirm(
-  page: Page,
+  scope: Scope,
   el: Fillable,
   value: string,
   clear: boolean,
   deadline: Deadline,
 ): Promise<{ ok: boolean; value: string; before: string; truncated?: boolean; secret?: boolean }> {
   const call = <A, R>(fn: (rt: PageRuntime, a: A) => R, a: A): Promise<Awaited<R>> =>
-    page.call(page.frame, fn, a, { deadline, what: `filling ${el.desc}` });
+    scope.call(fn, a, { deadline, what: `filling ${el.desc}` });
   if (el.x !== undefined && el.y !== undefined) {
     const at = { x: el.x, y: el.y };
-    await moveMouse(page, at, deadline);
-    await clickAt(page, at, deadline);
+    await moveMouse(scope.page, at, deadline);
+    await clickAt(scope.page, at, deadline);
   }
   const before = await call(
     (rt, a) => ({
@@ -76,7 +76,9 @@ async function insertAndConfirm(
   if (value === '') {
     if (clear) await call((rt, h) => rt.formInput.deleteSelection(h), el.handle);
   } else {
-    await page.guard(deadline.race(page.session.send('Input.insertText', { text: value }), `typing into ${el.desc}`));
+    await scope.page.guard(
+      deadline.race(scope.page.session.send('Input.insertText', { text: value }), `typing into ${el.desc}`),
+    );
   }
   const after = await call((rt, a) => rt.formInput.confirmValue(a.handle, a.want, true), { handle: el.handle, want });
   if (before.secret) [before.value, after.value].forEach(markSecret); // what the field held and kept (a cut card number)
@@ -99,7 +101,7 @@ function rewroteWarning(el: Located, asked: string, shown: string): string {
 
 /** Fills one field; `target` undefined means the focused element. */
 export async function fill(
-  page: Page,
+  scope: Scope,
   target: TargetSpec | undefined,
   value: string,
   refs: RefHolder,
@@ -107,18 +109,17 @@ export async function fill(
   deadline: Deadline,
 ): Promise<FillResult> {
   const el: Fillable = target
-    ? await prepareAction(page, target, 'fill', refs, opts, deadline)
-    : await focusedElement(page, deadline);
+    ? await prepareAction(scope, target, 'fill', refs, opts, deadline)
+    : await focusedElement(scope, deadline);
   let secret = looksSensitive(el.desc);
   if (secret) markSecret(value); // never in an answer or a --debug log
   const warnings: string[] = [];
-  const mark = markBeforeAction(page);
+  const mark = markBeforeAction(scope.page);
   const clear = opts.clear ?? true;
   let method: FillResult['method'];
   let shown: string | undefined;
   if (el.desc.startsWith('select')) {
-    const r = await page.call(
-      page.frame,
+    const r = await scope.call(
       (rt, a) => rt.formInput.selectOptions(a.handle, { values: [a.value] }),
       { handle: el.handle, value },
       { deadline, what: `selecting in ${el.desc}` },
@@ -133,10 +134,10 @@ export async function fill(
     // The page may navigate on input (search-as-you-type, a code that submits itself): then the
     // typing took effect and the field is gone with its document; reading it back means nothing.
     const leftPage = (): boolean =>
-      page.lifecycle.requestedCount > mark.requested || page.lifecycle.documentCount > mark.documents;
+      scope.page.lifecycle.requestedCount > mark.requested || scope.page.lifecycle.documentCount > mark.documents;
     let typed: Awaited<ReturnType<typeof insertAndConfirm>> | undefined;
     try {
-      typed = opts.react ? undefined : await insertAndConfirm(page, el, value, clear, deadline);
+      typed = opts.react ? undefined : await insertAndConfirm(scope, el, value, clear, deadline);
     } catch (err) {
       if (!leftPage()) throw err;
     }
@@ -154,12 +155,11 @@ export async function fill(
     } else if (!typed?.ok) {
       const before =
         typed?.before ??
-        (await page.call(page.frame, (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), el.handle, {
+        (await scope.call((rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!), el.handle, {
           deadline,
           what: `reading ${el.desc}`,
         }));
-      const r = await page.call(
-        page.frame,
+      const r = await scope.call(
         (rt, a) => ({
           ...rt.formInput.setValueNatively(a.handle, a.want),
           secret: rt.formInput.isSecretHeld(a.handle),
@@ -183,7 +183,7 @@ export async function fill(
     }
   }
   if (el.autoForced) warnings.push(`auto-forced: ${el.desc} failed its visibility checks`);
-  const settled = await settleAfterAction(page, mark, deadline);
+  const settled = await settleAfterAction(scope.page, mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   return {
     // A secret field's value is never echoed, not even the part the page kept (DECISIONS).

@@ -2,18 +2,18 @@
 // resolver (locate.ts), then focused as a click would focus it, caret at the end.
 
 import { ElementNotEditableError, type Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import { prepareAction, type Located, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 
 export async function focusElement(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   refs: RefHolder,
   opts: TargetOptions,
   deadline: Deadline,
 ): Promise<Located> {
-  const el = await prepareAction(page, target, 'focus', refs, opts, deadline);
-  const r = await page.call(page.frame, (rt, h) => rt.formInput.focusHeld(h), el.handle, {
+  const el = await prepareAction(scope, target, 'focus', refs, opts, deadline);
+  const r = await scope.call((rt, h) => rt.formInput.focusHeld(h), el.handle, {
     deadline,
     what: `${el.desc} to take focus`,
   });

@@ -2,7 +2,7 @@
 // for `duration`, and optionally what appeared because of it (menus, tooltips) with refs.
 
 import type { Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import type { AppearedElement } from '../injected/index.js';
 import { mousePosition, moveMouse } from './mouse.js';
 import { prepareAction, type Actionable, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
@@ -32,20 +32,21 @@ const MAX_HOVER_ATTEMPTS = 3;
  * A pointer already resting on the element (left there by an earlier command) sends no new
  * mouseenter when it "moves" onto it: move it off first, so the page sees the hover begin.
  */
-async function moveOff(page: Page, a: Actionable, deadline: Deadline): Promise<void> {
-  if (mousePosition(page)) return; // moved in this command already: its path is real
-  const off = await page.call(page.frame, (rt, h) => rt.clickProbe.pointOff(h), a.pointerHandle, {
+async function moveOff(scope: Scope, a: Actionable, deadline: Deadline): Promise<void> {
+  if (mousePosition(scope.page)) return; // moved in this command already: its path is real
+  const off = await scope.call((rt, h) => rt.clickProbe.pointOff(h), a.pointerHandle, {
     deadline,
     what: 'a point off the element',
   });
-  if (off) await moveMouse(page, { x: off.x + a.x - a.local.x, y: off.y + a.y - a.local.y }, deadline, { steps: 1 });
+  if (off)
+    await moveMouse(scope.page, { x: off.x + a.x - a.local.x, y: off.y + a.y - a.local.y }, deadline, { steps: 1 });
 }
 
 /** Waits, bounded, for a menu or tooltip that opens after a delay; returns at once when one is there. */
-async function waitForLayer(page: Page, deadline: Deadline): Promise<void> {
+async function waitForLayer(scope: Scope, deadline: Deadline): Promise<void> {
   const until = deadline.cap(CAPTURE_WAIT_MS - CAPTURE_SETTLE_MS);
   while (!until.expired()) {
-    const n = await page.call(page.frame, (rt) => rt.overlays.countAppeared(), undefined, {
+    const n = await scope.call((rt) => rt.overlays.countAppeared(), undefined, {
       deadline,
       what: 'a layer the hover opens',
     });
@@ -55,7 +56,7 @@ async function waitForLayer(page: Page, deadline: Deadline): Promise<void> {
 }
 
 export async function hover(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   refs: RefHolder,
   opts: HoverOptions,
@@ -63,27 +64,26 @@ export async function hover(
 ): Promise<HoverResult> {
   // Mark before anything moves: scrolling the target into view can itself hover it under a pointer left there.
   if (opts.captureResult)
-    await page.call(page.frame, (rt) => rt.overlays.markOverlays(), undefined, {
+    await scope.call((rt) => rt.overlays.markOverlays(), undefined, {
       deadline,
       what: 'the page before hovering',
     });
-  let a = await prepareAction(page, target, 'hover', refs, opts, deadline);
-  await moveOff(page, a, deadline);
+  let a = await prepareAction(scope, target, 'hover', refs, opts, deadline);
+  await moveOff(scope, a, deadline);
   for (let attempt = 1; ; attempt++) {
-    await moveMouse(page, a, deadline, { steps: 3 });
+    await moveMouse(scope.page, a, deadline, { steps: 3 });
     // The layout may have shifted under the pointer while it moved: make sure it rests on the target.
-    const over = await page.call(
-      page.frame,
+    const over = await scope.call(
       (rt, p) => rt.actionability.pointReaches(rt.locate.heldElement(p.handle)!, p.x, p.y) === true,
       { handle: a.pointerHandle, x: a.local.x, y: a.local.y },
       { deadline, what: 'the pointer to rest on the element' },
     );
     if (over || a.autoForced || attempt >= MAX_HOVER_ATTEMPTS) break;
-    a = await prepareAction(page, target, 'hover', refs, opts, deadline);
+    a = await prepareAction(scope, target, 'hover', refs, opts, deadline);
   }
   const hold = opts.durationMs ?? (opts.captureResult ? CAPTURE_SETTLE_MS : 0);
   if (hold) await deadline.sleep(hold);
-  if (opts.captureResult && opts.durationMs === undefined) await waitForLayer(page, deadline);
+  if (opts.captureResult && opts.durationMs === undefined) await waitForLayer(scope, deadline);
   const warnings = a.autoForced ? [`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`] : [];
   const out: HoverResult = {
     hovered: true,
@@ -93,7 +93,7 @@ export async function hover(
     warnings,
   };
   if (opts.captureResult) {
-    const r = await page.call(page.frame, (rt, c) => rt.overlays.appearedOverlays(c), refs.counters, {
+    const r = await scope.call((rt, c) => rt.overlays.appearedOverlays(c), refs.counters, {
       deadline,
       what: 'what the hover showed',
     });

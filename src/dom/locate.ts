@@ -11,7 +11,7 @@ import {
   TimeoutError,
   type Deadline,
 } from '../common/index.js';
-import { revealClosedRoots, type Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import type {
   ActionFailure,
   ActionKind,
@@ -154,12 +154,11 @@ function locateErrorAtTop(t: TargetSpec, f: LocateFailure, waitedMs: number, wit
 }
 
 async function scrollStep(
-  page: Page,
+  scope: Scope,
   s: NonNullable<TargetOptions['scrollUntilVisible']>,
   deadline: Deadline,
 ): Promise<boolean> {
-  return page.call(
-    page.frame,
+  return scope.call(
     (rt, a) => rt.scrolling.scrollMainBy(a.dy),
     { dy: (s.direction === 'up' ? -1 : 1) * (s.distance ?? 0) },
     { deadline, what: 'scrolling to find the element' },
@@ -197,7 +196,7 @@ export function scanNote(r: ScanReport): string {
  * one) until it appears, within the step's deadline. `undefined` when there is no such list.
  */
 async function locateByScrolling(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   refs: RefHolder,
   opts: TargetOptions,
@@ -206,8 +205,7 @@ async function locateByScrolling(
   const budgetMs = deadline.remainingMs() - AFTER_SCAN_MS;
   if (budgetMs <= 0) return undefined;
   deadline.log(`scrolling a virtualised list to find ${describeTarget(target)}`);
-  const r = await page.call(
-    page.frame,
+  const r = await scope.call(
     (rt, a) => rt.virtualScan.locateByScrolling(a.req, a.budgetMs),
     { req: { target, within: opts.within, counters: refs.counters }, budgetMs },
     { deadline, what: `scrolling a virtualised list to find ${describeTarget(target)}` },
@@ -224,7 +222,7 @@ async function locateByScrolling(
 
 /** Resolves the target to one element, waiting (bounded) for it to appear. */
 export async function locate(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   refs: RefHolder,
   opts: TargetOptions,
@@ -236,8 +234,7 @@ export async function locate(
   let scanned = false;
   let closedRootsLooked = false;
   for (let attempt = 0; ; attempt++) {
-    const r = await page.call(
-      page.frame,
+    const r = await scope.call(
       (rt, a) => {
         const found = rt.locate.locateElement(a.locate);
         // Not found: it may be inside a closed shadow root not looked at yet (asked in the same call).
@@ -261,7 +258,7 @@ export async function locate(
     // Closed shadow roots not looked at yet: fetched once, then the search runs again.
     if ('closedPending' in r && r.closedPending) {
       closedRootsLooked = true;
-      if ((await revealClosedRoots(page, page.frame, deadline)) > 0) continue;
+      if ((await scope.revealClosedRoots(deadline)) > 0) continue;
     }
     const final =
       r.reason === 'invalid-selector' ||
@@ -278,20 +275,20 @@ export async function locate(
       !opts.scrollUntilVisible
     ) {
       scanned = true;
-      const found = await locateByScrolling(page, target, refs, opts, deadline);
+      const found = await locateByScrolling(scope, target, refs, opts, deadline);
       if (found?.located) return found.located;
       if (found) {
-        const err = locateError(target, r, Date.now() - started, opts.within, page.frame?.url);
+        const err = locateError(target, r, Date.now() - started, opts.within, scope.frame?.url);
         err.message += `; ${scanNote(found.report)}`;
         throw err;
       }
     }
-    if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within, page.frame?.url);
+    if (final || until.expired()) throw locateError(target, r, Date.now() - started, opts.within, scope.frame?.url);
     const s = opts.scrollUntilVisible;
     let moved = false;
     if (s && scrolls < s.maxAttempts && r.reason === 'not-found') {
       scrolls++;
-      moved = await scrollStep(page, s, deadline);
+      moved = await scrollStep(scope, s, deadline);
     }
     // After a scroll, only give lazy content a moment; otherwise back off as SPEC §8.9 says.
     await until.sleep(moved ? SCROLL_SETTLE_MS : RETRY_DELAYS_MS[Math.min(attempt + 1, RETRY_DELAYS_MS.length - 1)]!);
@@ -340,7 +337,7 @@ const FORCEABLE = new Set(['not-visible', 'covered', 'pointer-events', 'unstable
  * replaced while waiting (a re-render), never acting on anything but what the target names.
  */
 export async function prepareAction(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   action: ActionKind,
   refs: RefHolder,
@@ -351,8 +348,7 @@ export async function prepareAction(
   const until = actionWindow(deadline, opts);
   // Mostly the element is there and ready: find it and check it in one evaluation. Anything else
   // takes the path below (waits, retries, re-resolving, forcing), from the start.
-  const quick = await page.call(
-    page.frame,
+  const quick = await scope.call(
     async (rt, a) => {
       const found = rt.locate.locateElement(a.locate);
       return found.ok
@@ -374,24 +370,23 @@ export async function prepareAction(
       ...(quick.found.reResolved ? { reResolved: true } : {}),
       ...(quick.found.selectorIndex !== undefined ? { selectorIndex: quick.found.selectorIndex } : {}),
     };
-    return actionable(page, located, quick.check, action, deadline, false, undefined);
+    return actionable(scope, located, quick.check, action, deadline, false, undefined);
   }
   deadline.log(`waiting for ${describeTarget(target)} to be ready for ${action}`);
-  let located = await locate(page, target, refs, opts, deadline);
+  let located = await locate(scope, target, refs, opts, deadline);
   let last: ActionFailure | undefined;
   for (let attempt = 0; ; attempt++) {
     const forceable = (f: ActionFailure): boolean =>
       FORCEABLE.has(f.reason) && !(opts.keepCoverCheck && (f.reason === 'covered' || f.reason === 'pointer-events'));
     const force = !!opts.force || (until.expired() && !!last && forceable(last));
-    const r = await page.call(
-      page.frame,
+    const r = await scope.call(
       (rt, a) => rt.actionability.checkActionable(a),
       { handle: located.handle, action, force, stable: opts.stable },
       { deadline, what: `${located.desc} to be ready for ${action}` },
     );
-    if (r.ok) return actionable(page, located, r, action, deadline, force && !opts.force, last);
+    if (r.ok) return actionable(scope, located, r, action, deadline, force && !opts.force, last);
     if (r.reason === 'detached' && !until.expired()) {
-      located = await locate(page, target, refs, opts, deadline); // re-rendered: find it again
+      located = await locate(scope, target, refs, opts, deadline); // re-rendered: find it again
       continue;
     }
     last = r;
@@ -404,7 +399,7 @@ export async function prepareAction(
 
 /** The element, ready: its pointer point in top-viewport coordinates (a frame's offset added). */
 async function actionable(
-  page: Page,
+  scope: Scope,
   located: Located,
   r: ActionReady,
   action: ActionKind,
@@ -415,8 +410,8 @@ async function actionable(
   // Inside a frame the page reports frame coordinates; Input events take the top viewport's, and
   // the frame itself may need scrolling into view by the documents above it.
   const top =
-    page.frame && action !== 'select' && action !== 'upload'
-      ? await revealFramePoint(page, page.frame.frameId, r, deadline)
+    scope.frame && action !== 'select' && action !== 'upload'
+      ? await revealFramePoint(scope.page, scope.frameId, r, deadline)
       : { x: r.x, y: r.y };
   return {
     // A web component's delegated control: keys and values go to it (the answer still names the host).

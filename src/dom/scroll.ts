@@ -2,21 +2,21 @@
 // an element into view; instant, and reporting the final position.
 
 import { ExecutionError, type Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import type { ScrollMove } from '../injected/index.js';
 import { locate, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 
 export type { ScrollMove } from '../injected/index.js';
 
 export async function scrollTo(
-  page: Page,
+  scope: Scope,
   element: TargetSpec,
   refs: RefHolder,
   opts: TargetOptions,
   deadline: Deadline,
 ): Promise<{ scrollX: number; scrollY: number; reResolved?: true }> {
-  const el = await locate(page, element, refs, opts, deadline);
-  const r = await page.call(page.frame, (rt, h) => rt.scrolling.scrollElementIntoView(h), el.handle, {
+  const el = await locate(scope, element, refs, opts, deadline);
+  const r = await scope.call((rt, h) => rt.scrolling.scrollElementIntoView(h), el.handle, {
     deadline,
     what: 'scrolling',
   });
@@ -35,27 +35,26 @@ const FEED_REQUEST_MS = 3_000;
  * started finished (FEED_REQUEST_MS at most).
  */
 async function scrollToBottom(
-  page: Page,
+  scope: Scope,
   handle: number | undefined,
   deadline: Deadline,
 ): Promise<{ scrollX: number; scrollY: number; loaded?: number; end?: true }> {
-  const mark = page.network.mark;
-  const r = await page.call(page.frame, (rt, h) => rt.scrolling.scrollToBottomWatched(h), handle, {
+  const mark = scope.page.network.mark;
+  const r = await scope.call((rt, h) => rt.scrolling.scrollToBottomWatched(h), handle, {
     deadline,
     what: 'scrolling',
   });
   if ('error' in r) throw new ExecutionError(`The container ${r.error}`, { category: 'stale-ref' });
   const look = (waitMs: number, done: boolean) =>
-    page.call(
-      page.frame,
+    scope.call(
       (rt, a) => rt.scrolling.feedGrowth(a.waitMs, a.done),
       { waitMs: Math.min(waitMs, Math.max(0, deadline.remainingMs() - 300)), done },
       { deadline, what: 'new content at the bottom' },
     );
   let g = await look(FEED_QUIET_MS, false);
-  if (!g.grew && page.network.pendingSince(mark) > 0) {
+  if (!g.grew && scope.page.network.pendingSince(mark) > 0) {
     // A request the scroll started may bring the next page: wait for it, then look again.
-    await page.network.settleSince(mark, deadline.cap(FEED_REQUEST_MS));
+    await scope.page.network.settleSince(mark, deadline.cap(FEED_REQUEST_MS));
     g = await look(FEED_QUIET_MS, true);
   } else if (!g.grew) g = await look(0, true);
   const { scrollX, scrollY } = g;
@@ -63,17 +62,16 @@ async function scrollToBottom(
 }
 
 export async function scrollPage(
-  page: Page,
+  scope: Scope,
   move: ScrollMove,
   container: TargetSpec | undefined,
   refs: RefHolder,
   opts: TargetOptions,
   deadline: Deadline,
 ): Promise<{ scrollX: number; scrollY: number; loaded?: number; end?: true }> {
-  const held = container ? await locate(page, container, refs, opts, deadline) : undefined;
-  if ('to' in move && move.to === 'bottom') return scrollToBottom(page, held?.handle, deadline);
-  const r = await page.call(
-    page.frame,
+  const held = container ? await locate(scope, container, refs, opts, deadline) : undefined;
+  if ('to' in move && move.to === 'bottom') return scrollToBottom(scope, held?.handle, deadline);
+  const r = await scope.call(
     (rt, a) => rt.scrolling.scrollBy(a.move, a.handle),
     { move, handle: held?.handle },
     { deadline, what: 'scrolling' },

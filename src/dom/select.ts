@@ -2,7 +2,7 @@
 // change, and when nothing matches lists the first options so the next call can get it right.
 
 import { ExecutionError, type Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import type { OptionChoice } from '../injected/index.js';
 import { prepareAction, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -17,17 +17,16 @@ export interface SelectResult extends SettleResult {
 }
 
 export async function selectOption(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   choice: OptionChoice,
   refs: RefHolder,
   opts: TargetOptions,
   deadline: Deadline,
 ): Promise<SelectResult> {
-  const a = await prepareAction(page, target, 'select', refs, opts, deadline);
-  const mark = markBeforeAction(page);
-  const r = await page.call(
-    page.frame,
+  const a = await prepareAction(scope, target, 'select', refs, opts, deadline);
+  const mark = markBeforeAction(scope.page);
+  const r = await scope.call(
     (rt, x) => rt.formInput.selectOptions(x.handle, x.choice),
     { handle: a.handle, choice },
     { deadline, what: `selecting in ${a.desc}` },
@@ -42,7 +41,7 @@ export async function selectOption(
       options: r.options,
     });
   }
-  const settled = await settleAfterAction(page, mark, deadline);
+  const settled = await settleAfterAction(scope.page, mark, deadline);
   return {
     selected: r.selected,
     target: a.name,

@@ -9,7 +9,7 @@ import {
   StaleElementError,
   type Deadline,
 } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import type { InvalidField, PageRuntime } from '../injected/index.js';
 import { DEFAULT_ACTION_TIMEOUT_MS, locate, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -44,17 +44,17 @@ export function describeInvalid(fields: InvalidField[]): string {
 }
 
 export async function submitForm(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   refs: RefHolder,
   opts: TargetOptions,
   deadline: Deadline,
 ): Promise<SubmitResult> {
-  const located = await locate(page, target, refs, opts, deadline);
-  const mark = markBeforeAction(page);
+  const located = await locate(scope, target, refs, opts, deadline);
+  const mark = markBeforeAction(scope.page);
   let r: Awaited<ReturnType<PageRuntime['formState']['submitHeld']>>;
   try {
-    r = await page.call(page.frame, (rt, h) => rt.formState.submitHeld(h), located.handle, {
+    r = await scope.call((rt, h) => rt.formState.submitHeld(h), located.handle, {
       deadline,
       what: `submitting ${located.desc}`,
     });
@@ -84,7 +84,7 @@ export async function submitForm(
     mark.stopListening();
     throw new ExecutionError(`Form ${r.form} did not submit (no submit event fired)`);
   }
-  const settled = await settleAfterAction(page, mark, deadline);
+  const settled = await settleAfterAction(scope.page, mark, deadline);
   return {
     submitted: true,
     valid: true,

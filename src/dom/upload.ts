@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExecutionError, StepValidationError, type Deadline } from '../common/index.js';
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import { NoChooserError, uploadThroughChooser } from './file-chooser.js';
 import { locate, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -28,9 +28,8 @@ export function checkFiles(files: string[]): string[] {
   return paths;
 }
 
-function fileInputFor(page: Page, handle: number, count: number, near: boolean, deadline: Deadline) {
-  return page.call(
-    page.frame,
+function fileInputFor(scope: Scope, handle: number, count: number, near: boolean, deadline: Deadline) {
+  return scope.call(
     (rt, a) => rt.formInput.fileInputFor(a.handle, a.count, a.near),
     { handle, count, near },
     { deadline, what: 'the file input' },
@@ -38,7 +37,7 @@ function fileInputFor(page: Page, handle: number, count: number, near: boolean, 
 }
 
 export async function upload(
-  page: Page,
+  scope: Scope,
   target: TargetSpec,
   files: string[],
   refs: RefHolder,
@@ -46,30 +45,27 @@ export async function upload(
   deadline: Deadline,
 ): Promise<UploadResult> {
   const paths = checkFiles(files);
-  const el = await locate(page, target, refs, opts, deadline);
+  const el = await locate(scope, target, refs, opts, deadline);
   const uploaded = paths.map((p) => p.split('/').pop() ?? p);
-  let input = await fileInputFor(page, el.handle, paths.length, false, deadline);
+  let input = await fileInputFor(scope, el.handle, paths.length, false, deadline);
   if (!input.ok && input.category === 'not-editable') {
     // Not a file input and none inside: the control opens the chooser, or (failing that) an input sits beside it.
     try {
-      const r = await uploadThroughChooser(page, target, paths, refs, opts, deadline);
+      const r = await uploadThroughChooser(scope, target, paths, refs, opts, deadline);
       return { uploaded, via: 'file chooser', ...r };
     } catch (err) {
       if (!(err instanceof NoChooserError)) throw err;
-      input = await fileInputFor(page, el.handle, paths.length, true, deadline);
+      input = await fileInputFor(scope, el.handle, paths.length, true, deadline);
       if (!input.ok) throw err;
     }
   }
   if (!input.ok) throw new ExecutionError(`${el.desc} ${input.message}`, { category: input.category });
-  const objectId = await page.heldElementObjectId(page.frame, input.handle, deadline);
-  const mark = markBeforeAction(page);
-  await page.guard(
-    deadline.race(
-      page.frameRef(page.frame).session.send('DOM.setFileInputFiles', { files: paths, objectId }),
-      'the files to be set',
-    ),
+  const objectId = await scope.heldElementObjectId(input.handle, deadline);
+  const mark = markBeforeAction(scope.page);
+  await scope.page.guard(
+    deadline.race(scope.session.send('DOM.setFileInputFiles', { files: paths, objectId }), 'the files to be set'),
   );
-  const settled = await settleAfterAction(page, mark, deadline);
+  const settled = await settleAfterAction(scope.page, mark, deadline);
   return {
     uploaded,
     target: el.name,

@@ -5,10 +5,10 @@
 
 import type { Deadline } from '../common/index.js';
 import type { PageRuntime } from '../injected/index.js';
-import type { EvaluateOptions } from './evaluate.js';
-import type { FrameTarget } from './frames.js';
 import { READ_RUNTIME } from './runtime-global.js';
+import type { Scope } from './scope.js';
 import type { Page } from './tab.js';
+import type { FrameRef } from './worlds.js';
 
 /** Hosts looked at per round; deeper (nested) closed roots are the next round's candidates. */
 const MAX_HOSTS = 200;
@@ -21,12 +21,7 @@ const GROUP = 'cdp-skill-closed-roots';
  * Hands the closed roots of not-yet-seen custom elements in `frame` to our world. Returns how many
  * hosts were looked at (0: nothing was pending).
  */
-export async function revealClosedRoots(
-  page: Page,
-  frame: FrameTarget | undefined,
-  deadline: Deadline,
-): Promise<number> {
-  const ref = page.frameRef(frame);
+export async function revealClosedRoots(page: Page, ref: FrameRef, deadline: Deadline): Promise<number> {
   const contextId = await page.guard(page.worlds.contextId(ref, deadline));
   const send = <T>(p: Promise<T>): Promise<T> => page.guard(deadline.race(p, 'the closed shadow roots'));
   const s = ref.session;
@@ -79,16 +74,15 @@ export async function revealClosedRoots(
 }
 
 /**
- * Page.call for code that walks shadow roots (snapshot, elementsAt, search): the same evaluation
+ * Scope.call for code that walks shadow roots (snapshot, elementsAt, search): the same evaluation
  * first checks for custom elements not looked at yet; only then are their closed roots fetched
  * (revealClosedRoots) and the call made again. Nothing extra on pages without new custom elements.
  */
 export async function callSeeingClosedRoots<A, R>(
-  page: Page,
-  frame: FrameTarget | undefined,
+  scope: Scope,
   fn: (rt: PageRuntime, arg: A) => R,
   arg: A,
-  options: EvaluateOptions & { deadline: Deadline },
+  options: { deadline: Deadline; what?: string },
 ): Promise<Awaited<R>> {
   const checked = new Function(
     'rt',
@@ -96,9 +90,9 @@ export async function callSeeingClosedRoots<A, R>(
     `return rt.closedShadow.closedRootsPending() ? '${PENDING}' : (${String(fn)})(rt, a);`,
   ) as (rt: PageRuntime, arg: A) => R | typeof PENDING;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const r = await page.call(frame, checked, arg, options);
+    const r = await scope.call(checked, arg, options);
     if (r !== PENDING) return r as Awaited<R>;
-    if ((await revealClosedRoots(page, frame, options.deadline)) === 0) break;
+    if ((await scope.revealClosedRoots(options.deadline)) === 0) break;
   }
-  return page.call(frame, fn, arg, options);
+  return scope.call(fn, arg, options);
 }

@@ -1,6 +1,8 @@
 // page/ — one tab's state and navigation: lifecycle, network, viewport, evaluation. Uses cdp/
-// and injected/ (types; the runtime's source is loaded lazily), not dom/. Page.call is the one seam into the page.
+// and injected/ (types; the runtime's source is loaded lazily), not dom/. A Scope (where a step
+// acts) is the one seam into the page.
 export { Page } from './tab.js';
+export type { Scope, CallOptions } from './scope.js';
 export type { DialogAnswer, DialogRecord } from './tab.js';
 export type { WaitUntil } from './lifecycle.js';
 export { navigate, navigatesInPlace, reload, goHistory } from './navigation.js';
@@ -16,7 +18,6 @@ export {
   serializeRemoteObject,
 } from './evaluate.js';
 export { IsolatedWorlds, WORLD_NAME } from './worlds.js';
-export { callSeeingClosedRoots, revealClosedRoots } from './closed-shadow.js';
 export { RUNTIME_GLOBAL } from './runtime-global.js';
 export { refsDeclaration } from './agent-refs.js';
 export { waitPageReady, READY_MAX_MS } from './ready.js';

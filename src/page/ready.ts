@@ -4,7 +4,6 @@
 // READY_MAX_MS and never past the caller's deadline. Answers what was still pending, in words.
 
 import { Deadline } from '../common/index.js';
-import { revealClosedRoots } from './closed-shadow.js';
 import type { Page } from './tab.js';
 
 /** The longest the first look waits for a page to be ready. */
@@ -17,15 +16,15 @@ const QUIET_MS = 100;
 /** Waits until the page is ready to be looked at; `[]` when it is, else what was still pending. */
 export async function waitPageReady(page: Page, deadline: Deadline): Promise<string[]> {
   const bound = deadline.cap(READY_MAX_MS);
+  const top = page.scopeAt(undefined, deadline);
   let last: string[] = [];
   let closedPending = false;
   for (;;) {
     const roundMs = Math.max(0, Math.min(ROUND_MS, bound.remainingMs()));
     // The page answers after its round and a frame: its call may run a little past the bound, not past the caller's deadline.
     const [pending, quiet] = await Promise.all([
-      page
+      top
         .call(
-          undefined,
           // Asked in the same call: custom elements not looked at yet may hold closed shadow roots.
           async (rt, ms) => [await rt.pageReady.awaitReady(ms), rt.closedShadow.closedRootsPending()] as const,
           roundMs,
@@ -48,7 +47,7 @@ export async function waitPageReady(page: Page, deadline: Deadline): Promise<str
     // A definition may come from a timer as well as a request: undefined elements are waited for to the bound.
     if (!all.length || bound.remainingMs() <= 0) {
       // The first look shows closed shadow roots' content too: fetched once per host (closed-shadow.ts).
-      if (closedPending) await revealClosedRoots(page, undefined, deadline).catch(() => 0);
+      if (closedPending) await top.revealClosedRoots().catch(() => 0);
       return all;
     }
   }

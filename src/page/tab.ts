@@ -3,17 +3,8 @@
 // tab ending (tab-watch.ts) — never a hang. Attaching itself is attach.ts.
 
 import { Deadline, NavigationAbortedError } from '../common/index.js';
-import type { PageRuntime } from '../injected/index.js';
-import {
-  callIsolated,
-  callPageWorld,
-  evaluateWithRefs,
-  evaluateWithRuntime,
-  heldElementObjectId,
-  type EvalTarget,
-  type EvaluateOptions,
-} from './evaluate.js';
-import { adoptRefs, handBackValueRefs } from './agent-refs.js';
+import { callPageWorld, type EvalTarget } from './evaluate.js';
+import { scopeOf, type Scope } from './scope.js';
 import type { FrameRef, IsolatedWorlds } from './worlds.js';
 import type { CdpSession, Connection, GeolocationSetting, Protocol, ViewportMetrics } from '../cdp/index.js';
 import { Frames, type FrameContexts, type FrameTarget } from './frames.js';
@@ -58,8 +49,8 @@ export class Page {
   readonly frames: Frames;
   /** Our isolated world's context in each frame (worlds.ts). */
   readonly worlds: IsolatedWorlds;
-  /** The frame steps run in (SPEC §13.2); undefined is the top document. */
-  frame: FrameTarget | undefined;
+  /** The frame steps run in (SPEC §13.2); undefined is the top document. Steps see it only as their Scope. */
+  #frame: FrameTarget | undefined;
   readonly #watch: TabWatch;
   #armed: DialogAnswer | undefined;
   readonly #leaveRefused = new Set<(err: Error) => void>();
@@ -80,7 +71,7 @@ export class Page {
     this.frames = new Frames(conn, session, contexts, worlds);
     // A new top document has new frames: steps go back to the top (SPEC §19.12).
     session.on('Page.frameNavigated', (e) => {
-      if (!e.frame.parentId) this.frame = undefined;
+      if (!e.frame.parentId) this.#frame = undefined;
     });
     this.targetId = targetId;
     this.lifecycle = new LifecycleTracker(session, frame.id, frame.url, frame.loaderId);
@@ -174,7 +165,7 @@ export class Page {
       );
     const targets: EvalTarget[] = [{ session: this.session }];
     try {
-      if (this.frame) targets.push(this.evalTarget());
+      if (this.#frame) targets.push(this.pageWorld(this.#frame));
     } catch {
       // The chosen frame has no document now: only the top is guarded.
     }
@@ -183,9 +174,9 @@ export class Page {
 
   /** What the guard of the chosen frame answered between commands (the top's is read at attach). */
   async takeFrameGuardedDialogs(): Promise<void> {
-    if (!this.frame) return;
+    if (!this.#frame) return;
     try {
-      const where = this.evalTarget();
+      const where = this.pageWorld(this.#frame);
       const seen = await Deadline.after(GUARD_TIMEOUT_MS).race(
         takeGuardedDialogs(where.session, where.contextId),
         "the frame's dialog guard",
@@ -196,12 +187,7 @@ export class Page {
     }
   }
 
-  /** Where agents' code runs in the selected frame (the page's world): a session and, for a same-process frame, its context. */
-  evalTarget(): EvalTarget {
-    return this.pageWorld(this.frame);
-  }
-
-  /** The page's own world of `frame` (undefined: the top document): a session and, for a same-process frame, its context. */
+  /** The page's own world of `f` (undefined: the top document): a session and, for a same-process frame, its context. */
   pageWorld(f: FrameTarget | undefined): EvalTarget {
     if (!f) return { session: this.session };
     const contextId = this.frames.contextOf(f);
@@ -209,81 +195,27 @@ export class Page {
   }
 
   /**
-   * The one seam for our page code: `fn` runs in our isolated world of `frame` (undefined: the top
-   * document), which shares the DOM but not the page's JavaScript; raced against the tab dying.
-   * `fn` must use only its parameters: it is sent as source.
+   * Where a step acts unless told otherwise (SPEC §13.2): the frame the `frame` step chose, or the
+   * top document, bounded by `deadline`. The runner builds one per step; nothing reads the chosen
+   * frame from the tab while a step runs.
    */
-  call<A, R>(
-    frame: FrameTarget | undefined,
-    fn: (rt: PageRuntime, arg: A) => R,
-    arg: A,
-    options: EvaluateOptions,
-  ): Promise<Awaited<R>> {
-    return this.guard(callIsolated(this.worlds, this.frameRef(frame), fn, arg, options));
+  scope(deadline: Deadline): Scope {
+    return scopeOf(this, this.#frame, deadline);
   }
 
-  /**
-   * Agents' code (pageFunction, hooks, poll, pipeline): `body` runs in the page's own world of
-   * `frame` with that world's runtime as `rt`, after the refs `source` names were handed to it.
-   */
-  async runAgentCode(
-    frame: FrameTarget | undefined,
-    body: string,
-    source: string,
-    options: EvaluateOptions & { deadline: Deadline },
-  ): Promise<unknown> {
-    const where = this.pageWorld(frame);
-    const refs = await this.guard(adoptRefs(this.worlds, this.frameRef(frame), where, source, options.deadline));
-    try {
-      return await this.guard(
-        refs
-          ? evaluateWithRefs(where.session, body, refs, options)
-          : evaluateWithRuntime(where.session, body, {
-              ...options,
-              ...(where.contextId !== undefined ? { contextId: where.contextId } : {}),
-            }),
-      );
-    } finally {
-      if (refs)
-        where.session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-refs' }).catch(() => {
-          /* the document is gone with its objects */
-        });
-    }
+  /** The scope of `frame` (undefined: the top document) for work outside the steps' frame (the capture's frame looks). */
+  scopeAt(frame: FrameTarget | undefined, deadline: Deadline): Scope {
+    return scopeOf(this, frame, deadline);
   }
 
-  /** Makes the refs agents' code gave elements in the page's world (`names`) usable by later steps. */
-  handBackValueRefs(
-    frame: FrameTarget | undefined,
-    names: string[] | undefined,
-    counters: unknown,
-    deadline: Deadline,
-  ): Promise<void> {
-    if (!names?.length) return Promise.resolve();
-    return this.guard(
-      handBackValueRefs(this.worlds, this.frameRef(frame), this.pageWorld(frame), names, counters, deadline),
-    );
+  /** The `frame` step's choice: later steps act in `frame` (undefined: back to the top document). */
+  chooseFrame(frame: FrameTarget | undefined): void {
+    this.#frame = frame;
   }
 
-  /** A CDP object id, in our world of `frame`, for an element the runtime holds there (DOM.* commands take it). */
-  heldElementObjectId(frame: FrameTarget | undefined, handle: number, deadline: Deadline): Promise<string> {
-    return this.guard(heldElementObjectId(this.worlds, this.frameRef(frame), handle, deadline));
-  }
-
-  /**
-   * This tab seen from `frame` (undefined: the top document): the same page, whose `frame` is that
-   * one, for code that acts in a frame other than the steps' own (a cross-frame search) — the frame
-   * passed along, never switched on the tab for the duration.
-   */
-  inFrame(frame: FrameTarget | undefined): Page {
-    if (frame === this.frame) return this;
-    return new Proxy(this, {
-      get: (page, prop) => {
-        if (prop === 'frame') return frame;
-        const value: unknown = Reflect.get(page, prop, page);
-        return typeof value === 'function' ? value.bind(page) : value;
-      },
-      set: () => false, // choosing where steps run is the tab's own business (the frame step)
-    });
+  /** The chosen frame as the tab's registry entry keeps it across commands (SPEC §19.12). */
+  chosenFrameEntry(): { frameId: string; url: string } | undefined {
+    return this.#frame ? { frameId: this.#frame.frameId, url: this.#frame.url } : undefined;
   }
 
   /** A frame by session and id; undefined is the top document. */

@@ -13,7 +13,7 @@ import {
   callIsolatedByUniqueId,
   waitPageReady,
   type FrameTarget,
-  type Page,
+  type Scope,
 } from '../page/index.js';
 import { isUnknownContext, type CdpSession, type TabEntry } from '../cdp/index.js';
 import {
@@ -69,10 +69,10 @@ type LookCall = (
   fn: (rt: PageRuntime) => BeforeLook,
   options: { deadline: Deadline; what: string },
 ) => Promise<BeforeLook>;
-const inFrame =
-  (page: Page, frame: FrameTarget | undefined): LookCall =>
+const inScope =
+  (scope: Scope): LookCall =>
   (fn, options) =>
-    page.call(frame, fn, undefined, options);
+    scope.call(fn, undefined, options);
 
 /**
  * The page's view as the steps find it, kept in the page for the diff (injected/view-diff.ts),
@@ -148,18 +148,19 @@ export function startBefore(session: CdpSession, entry: TabEntry): EarlyLook | u
 export async function captureBefore(tab: AttachedTab, started?: EarlyLook): Promise<BeforeCapture | undefined> {
   try {
     const { page } = tab;
-    let early = started && !page.frame && page.attachNotes.length === 0 ? started.look : undefined;
+    const scope = page.scope(Deadline.after(CAPTURE_TIMEOUT_MS));
+    let early = started && !scope.frame && page.attachNotes.length === 0 ? started.look : undefined;
     if (early && started?.loaderId !== undefined) {
       // Settled before its document is judged: a failed lookup by id falls back (and clears loaderId).
       await early.catch(() => undefined);
       if (started.loaderId !== undefined && started.loaderId !== page.lifecycle.loaderId) early = undefined;
     }
-    const look = await page.guard(early ?? lookBefore(inFrame(page, page.frame)));
-    const oopifs = look.closedFrames && !page.frame ? await lookBeforeInFrames(tab) : [];
+    const look = await page.guard(early ?? lookBefore(inScope(scope)));
+    const oopifs = look.closedFrames && !scope.frame ? await lookBeforeInFrames(tab) : [];
     return {
       scrollY: look.scrollY,
       networkMark: page.network.mark,
-      ...(page.frame ? { frameId: page.frame.frameId } : {}),
+      ...(scope.frame ? { frameId: scope.frame.frameId } : {}),
       ...(oopifs.length ? { oopifs } : {}),
     };
   } catch {
@@ -187,7 +188,7 @@ async function lookBeforeInFrames(tab: AttachedTab): Promise<{ target: FrameTarg
       frames.map(async (f) => {
         try {
           const target = await tab.page.frames.target(f.frameId, deadline);
-          await tab.page.call(target, (rt) => rt.viewDiff.viewStart(), undefined, {
+          await tab.page.scopeAt(target, deadline).call((rt) => rt.viewDiff.viewStart(), undefined, {
             deadline,
             what: 'the look at a cross-origin frame',
           });
@@ -217,7 +218,7 @@ async function framesViewChanges(tab: AttachedTab, before: BeforeCapture, deadli
   const diffs = await Promise.all(
     (before.oopifs ?? []).map(async ({ target, name }) => {
       try {
-        const d = await tab.page.call(target, (rt) => rt.viewDiff.viewChanges(), undefined, {
+        const d = await tab.page.scopeAt(target, deadline).call((rt) => rt.viewDiff.viewChanges(), undefined, {
           deadline,
           what: 'the changes in a cross-origin frame',
         });
@@ -263,10 +264,11 @@ function mergeDiffs(top: ObservedDiff, frames: ObservedDiff[]): ObservedDiff {
  */
 export async function effectsSinceBefore(tab: AttachedTab, before: BeforeCapture | undefined): Promise<EffectLook> {
   // Changes inside an out-of-process frame are not measured by the top's probe: look.
-  if (!before || before.oopifs || tab.page.frame || tab.page.lifecycle.documentCount > 0) return { changed: true };
+  const top = tab.page.scopeAt(undefined, Deadline.after(CAPTURE_TIMEOUT_MS));
+  if (!before || before.oopifs || tab.page.chosenFrameEntry() || tab.page.lifecycle.documentCount > 0)
+    return { changed: true };
   try {
-    const look = await tab.page.call(
-      undefined,
+    const look = await top.call(
       async (rt) => {
         const effects = await rt.effectProbe.takeEffects();
         return effects.changed
@@ -350,12 +352,13 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   const pending = opts.visual ? await readyForFirstLook(tab, opts.startUrl) : [];
   const { page, alias } = tab;
   const deadline = Deadline.after(CAPTURE_TIMEOUT_MS);
+  const scope = page.scope(deadline);
+  const top = scope.at(undefined);
   const snapOpts = opts.visual ? internalOptions(tab.entry) : undefined;
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
-  const inFrame = page.frame !== undefined;
-  if (opts.visual && opts.before) await settle(tab, opts.before, deadline);
-  const stateP = page.call(
-    undefined,
+  const inFrame = scope.frame !== undefined;
+  if (opts.visual && opts.before) await settle(tab, scope, opts.before);
+  const stateP = top.call(
     (rt, o) => ({
       context: rt.pageContext.pageContext(),
       snapshot: o ? rt.ariaSnapshot.ariaSnapshot(o) : undefined,
@@ -368,8 +371,7 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   );
   const frameP =
     inFrame && snapOpts
-      ? page.call(
-          page.frame,
+      ? scope.call(
           (rt, o) => ({
             snapshot: rt.ariaSnapshot.ariaSnapshot(o),
             live: rt.liveRecorder.takeLiveRecords(),
@@ -385,7 +387,7 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
         page.session,
         { path: join(stateDir(), `${alias}.after.png`), format: 'png' },
         deadline,
-        (fn, arg) => page.call(undefined, fn, arg, { deadline }),
+        (fn, arg) => top.call(fn, arg),
       )
     : undefined;
   // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
@@ -405,14 +407,7 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   const snap = pageState?.snapshot;
   if (snap?.ok && snapOpts && hasFrameSlots(snap.tree)) {
     try {
-      const framed = await fillFrameSlots(
-        page,
-        page.frame,
-        snap.tree,
-        { ...snapOpts, counters: snap.counters },
-        tab.entry,
-        deadline,
-      );
+      const framed = await fillFrameSlots(scope, snap.tree, { ...snapOpts, counters: snap.counters }, tab.entry);
       snap.tree = framed.tree;
       if (framed.counters) snap.counters = framed.counters;
     } catch {
@@ -458,16 +453,15 @@ interface PageState {
  * Lets what the steps set going finish before the after-look: requests they started, then
  * animations and re-renders in the page (bounded by SETTLE_MAX_MS and the capture deadline).
  */
-async function settle(tab: AttachedTab, before: BeforeCapture, deadline: Deadline): Promise<void> {
+async function settle(tab: AttachedTab, scope: Scope, before: BeforeCapture): Promise<void> {
   const started = Date.now();
   try {
-    await tab.page.network.settleSince(before.networkMark, deadline.cap(SETTLE_MAX_MS));
+    await tab.page.network.settleSince(before.networkMark, scope.deadline.cap(SETTLE_MAX_MS));
     const leftMs = Math.max(0, SETTLE_MAX_MS - (Date.now() - started));
-    await tab.page.call(
-      tab.page.frame,
+    await scope.call(
       (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs),
       { maxMs: leftMs, quietMs: SETTLE_QUIET_MS },
-      { deadline, what: 'the page to settle' },
+      { what: 'the page to settle' },
     );
   } catch {
     // Best effort: an unsettled page is still looked at, as it is.
@@ -506,7 +500,8 @@ async function describe(
     // A full disk costs the file, not the answer.
   }
   // A route change in the same document (pushState) is diffed too: its new heading is the news.
-  const diffable = opts.before !== undefined && opts.before.frameId === page.frame?.frameId && state.view !== undefined;
+  const diffable =
+    opts.before !== undefined && opts.before.frameId === page.chosenFrameEntry()?.frameId && state.view !== undefined;
   let changes: ViewportChanges | undefined;
   if (diffable) {
     changes = tellChanges({ diff: state.view!, actions: opts.actions, live, shownNow: fullYaml });

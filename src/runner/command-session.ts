@@ -127,7 +127,7 @@ export class CommandSession implements CommandState {
     const page = await opening;
     if (entry.frame) {
       try {
-        page.frame = await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS));
+        page.chooseFrame(await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS)));
       } catch {
         entry.frame = undefined; // the frame is gone (the page navigated): steps run at the top again
       }

@@ -73,11 +73,9 @@ export async function gatherFailureContext(
     ...(tab.entry.counters ? { counters: tab.entry.counters } : {}),
   };
   try {
-    const deadline = Deadline.after(FAILURE_CONTEXT_TIMEOUT_MS);
-    const r = await page.call(page.frame, (rt, a) => rt.failureContext.failureContext(a), req, {
-      deadline,
-      what: 'the failure context',
-    });
+    // Where the steps run (the tab's chosen frame), with a bound of its own: the step's deadline may be spent.
+    const scope = page.scope(Deadline.after(FAILURE_CONTEXT_TIMEOUT_MS));
+    const r = await scope.call((rt, a) => rt.failureContext.failureContext(a), req, { what: 'the failure context' });
     tab.entry.counters = r.counters;
     const out: StepFailureContext = { title: r.title, url: r.url, scrollPosition: r.scrollPosition };
     if (r.visibleButtons.length) out.visibleButtons = r.visibleButtons;

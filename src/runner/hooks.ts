@@ -11,7 +11,7 @@ import {
   type Deadline,
 } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { refsDeclaration, type Page } from '../page/index.js';
+import { refsDeclaration, type Scope } from '../page/index.js';
 import { looksLikeFunction, malformationTip, preview } from '../steps/index.js';
 import type { HookPoll } from '../injected/index.js';
 
@@ -33,14 +33,14 @@ function callable(source: string): string {
 }
 
 async function evaluateHook(
-  page: Page,
+  scope: Scope,
   hook: HookName,
   body: string,
   deadline: Deadline,
   source: string,
 ): Promise<unknown> {
   try {
-    return await page.runAgentCode(page.frame, body, source, { deadline, what: `${hook} to return` });
+    return await scope.callInPage(body, source, { deadline, what: `${hook} to return` });
   } catch (err) {
     if (!(err instanceof EvaluationError)) throw err;
     const tip = err.message.startsWith('SyntaxError') ? malformationTip(source) : undefined;
@@ -50,7 +50,7 @@ async function evaluateHook(
 }
 
 /** Polls until truthy or the deadline; retried in the new document after a navigation. */
-async function poll(page: Page, hook: HookName, source: string, deadline: Deadline): Promise<HookPoll> {
+async function poll(scope: Scope, hook: HookName, source: string, deadline: Deadline): Promise<HookPoll> {
   const started = Date.now();
   for (;;) {
     // The page gives up a little before the deadline, so its answer (with the last value) arrives
@@ -58,7 +58,7 @@ async function poll(page: Page, hook: HookName, source: string, deadline: Deadli
     const budget = Math.max(0, deadline.remainingMs() - PAGE_MARGIN_MS);
     const body = `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.pollHook(fn, ${budget}, ${POLL_INTERVAL_MS});`;
     try {
-      const r = (await evaluateHook(page, hook, body, deadline, source)) as HookPoll;
+      const r = (await evaluateHook(scope, hook, body, deadline, source)) as HookPoll;
       return { ...r, elapsedMs: Date.now() - started };
     } catch (err) {
       if (!isContextDestroyed(err) || deadline.expired()) throw err;
@@ -73,8 +73,8 @@ const lastSeen = (r: HookPoll): string =>
     : `last value: ${'value' in r.value ? JSON.stringify(r.value.value)?.slice(0, 100) : r.value.type}`;
 
 /** SPEC §10.1 step 2: the step fails unless readyWhen turns truthy in time. */
-export async function waitReady(page: Page, source: string, deadline: Deadline): Promise<void> {
-  const r = await poll(page, 'readyWhen', source, deadline);
+export async function waitReady(scope: Scope, source: string): Promise<void> {
+  const r = await poll(scope, 'readyWhen', source, scope.deadline);
   if (!r.ok)
     throw new TimeoutError(
       `readyWhen was not truthy within ${r.elapsedMs}ms (${lastSeen(r)}) — in: ${preview(source)}`,
@@ -91,11 +91,11 @@ export async function waitReady(page: Page, source: string, deadline: Deadline):
  * gives way); when the action used up the step's time, the warning says so instead of a verdict.
  */
 export async function waitSettled(
-  page: Page,
+  scope: Scope,
   source: string,
-  deadline: Deadline,
   reserveForObserve: boolean,
 ): Promise<string | undefined> {
+  const { deadline } = scope;
   const left = deadline.remainingMs();
   const spent = (): string =>
     `${deadline.elapsedMs()}ms of the step's ${deadline.totalMs}ms timeout had passed when its action was done`;
@@ -103,7 +103,7 @@ export async function waitSettled(
   const share = reserveForObserve ? Math.max(left - OBSERVE_RESERVE_MS, Math.min(left, SETTLE_MIN_MS)) : left;
   const budget = deadline.cap(share);
   try {
-    const r = await poll(page, 'settledWhen', source, budget);
+    const r = await poll(scope, 'settledWhen', source, budget);
     return r.ok ? undefined : `settledWhen was not truthy after ${r.elapsedMs}ms (${lastSeen(r)})`;
   } catch (err) {
     if (err instanceof TimeoutError)
@@ -113,18 +113,14 @@ export async function waitSettled(
 }
 
 /** SPEC §10.1 step 5: the observed value, or a warning when observe threw. */
-export async function observe(
-  page: Page,
-  source: string,
-  deadline: Deadline,
-): Promise<{ value: unknown } | { warning: string }> {
+export async function observe(scope: Scope, source: string): Promise<{ value: unknown } | { warning: string }> {
   try {
     return {
       value: await evaluateHook(
-        page,
+        scope,
         'observe',
         `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.observeHook(fn);`,
-        deadline,
+        scope.deadline,
         source,
       ),
     };

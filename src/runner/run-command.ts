@@ -152,13 +152,13 @@ async function runSteps(run: Run): Promise<void> {
  * diff against is taken there (keys typed into a framed editor then answer with their changes).
  */
 async function lookAgainInFrame(run: Run, step: ValidatedStep): Promise<void> {
-  if (!run.visual || step.action !== 'frame') return;
+  if (!run.visual || !step.def.choosesFrame) return;
   const upTo = run.cmd.steps.slice(0, run.cmd.steps.indexOf(step) + 1);
-  if (!upTo.every((s) => s.action === 'frame' || s.def.readOnly)) return;
+  if (!upTo.every((s) => s.def.choosesFrame || s.def.readOnly)) return;
   const tab = run.session.tab;
-  if (!tab || run.before?.frameId === tab.page.frame?.frameId) return;
+  if (!tab || run.before?.frameId === tab.page.chosenFrameEntry()?.frameId) return;
   // A command that chooses another frame later (back to the top) keeps the look it has.
-  if (run.cmd.steps.slice(upTo.length).some((s) => s.action === 'frame')) return;
+  if (run.cmd.steps.slice(upTo.length).some((s) => s.def.choosesFrame)) return;
   const before = await captureBefore(tab);
   run.before = before && { ...before, frameChosen: true };
 }
@@ -228,7 +228,7 @@ function isWholeSnapshot(output: unknown, params: unknown): boolean {
 async function saveTabState(watch: TabWatch): Promise<void> {
   const { entry, alias, page } = watch.tab;
   // The chosen frame stays with the tab (SPEC §19.12); a new top document reset it to the top.
-  entry.frame = page.frame ? { frameId: page.frame.frameId, url: page.frame.url } : undefined;
+  entry.frame = page.chosenFrameEntry();
   // Our world in the top document, for the next command's early before-look (capture.ts startBefore).
   const uniqueId = page.worlds.uniqueIdOf(page.frameRef(undefined));
   const loaderId = page.lifecycle.loaderId;

@@ -1,10 +1,17 @@
 // One step of a command: its hooks around its action within the step deadline, and its result
 // when it fails (params, failure context, a next step). run-command.ts strings these together.
 
-import { CdpSkillError, Deadline, pendingNow, StaleElementError, TimeoutError } from '../common/index.js';
+import {
+  CdpSkillError,
+  ConnectionError,
+  Deadline,
+  pendingNow,
+  StaleElementError,
+  TimeoutError,
+} from '../common/index.js';
 import { FRAME_REF, splitFrameRef } from '../aria/index.js';
-import type { FrameTarget } from '../page/index.js';
-import type { StepContext } from '../steps/index.js';
+import type { FrameTarget, Scope } from '../page/index.js';
+import type { AttachedTab, StepContext } from '../steps/index.js';
 import type { CommandSession } from './command-session.js';
 import { gatherFailureContext, type StepFailureContext } from './diagnostics.js';
 import type { ClassifiedError, FailureCategory } from './failure.js';
@@ -49,11 +56,33 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
   };
 }
 
+/** What the step is lent: `scope` is where it acts (undefined before the command has a tab). */
+function stepContext(step: ValidatedStep, deadline: Deadline, session: CommandSession, scope?: Scope): StepContext {
+  return {
+    deadline,
+    index: step.index,
+    command: session,
+    get scope(): Scope {
+      if (!scope) return session.requireTab().page.scope(deadline); // a tab opened by this very step
+      return scope;
+    },
+  };
+}
+
 /** The step's hooks around its action, in the order of SPEC §10.1, all within the step deadline. */
-async function runAction(step: ValidatedStep, ctx: StepContext, session: CommandSession): Promise<StepRun> {
+async function runAction(step: ValidatedStep, deadline: Deadline, session: CommandSession): Promise<StepRun> {
   const { hooks } = step;
-  if (hooks?.readyWhen) await waitReady(session.requireTab().page, hooks.readyWhen, ctx.deadline);
-  const split = splitWarnings(await inRefFrame(step, ctx, session, () => step.def.run(ctx, step.params)));
+  const tab = session.tab;
+  // The hooks look where the steps run (the tab's chosen frame), the action where its target is.
+  const chosen = tab?.page.scope(deadline);
+  const ctx = stepContext(step, deadline, session, chosen);
+  if (hooks?.readyWhen) await waitReady(hookScope(chosen), hooks.readyWhen);
+  const raw = tab
+    ? await inRefFrame(step, tab, chosen!, (scope) =>
+        step.def.run(stepContext(step, deadline, session, scope), step.params),
+      )
+    : await step.def.run(ctx, step.params);
+  const split = splitWarnings(raw);
   const { warning } = split;
   // Facts a lower layer noted on the deadline (the list it scrolled to find the target) join the output.
   const notes = ctx.deadline.notes();
@@ -64,12 +93,10 @@ async function runAction(step: ValidatedStep, ctx: StepContext, session: Command
   const warnings = warning ? [warning] : [];
   let observation: StepRun['observation'];
   if (hooks?.settledWhen || hooks?.observe) {
-    const { page } = session.requireTab();
-    const unsettled = hooks.settledWhen
-      ? await waitSettled(page, hooks.settledWhen, ctx.deadline, !!hooks.observe)
-      : undefined;
+    const scope = hookScope(chosen);
+    const unsettled = hooks.settledWhen ? await waitSettled(scope, hooks.settledWhen, !!hooks.observe) : undefined;
     if (unsettled) warnings.push(unsettled);
-    const seen = hooks.observe ? await observe(page, hooks.observe, ctx.deadline) : undefined;
+    const seen = hooks.observe ? await observe(scope, hooks.observe) : undefined;
     if (seen && 'warning' in seen) warnings.push(seen.warning);
     else if (seen) observation = seen;
   }
@@ -89,20 +116,25 @@ function refTargets(v: unknown, out: { by: string; ref: string }[] = [], depth =
   return out;
 }
 
+/** Hooks are validated only on steps that need a tab (validate.ts), so one is attached by now. */
+function hookScope(scope: Scope | undefined): Scope {
+  if (!scope) throw new ConnectionError('This step needs a tab: pass "tab": "t1", or start the command with openTab.');
+  return scope;
+}
+
 /**
- * A frame ref (`f2s3e7`, a cross-origin frame's element in the snapshot): the step runs in that
- * frame, with the frame's own ref, as after a `frame` step; the frame steps ran in is restored after.
+ * A frame ref (`f2s3e7`, a cross-origin frame's element in the snapshot): the step runs in the
+ * scope of that frame, with the frame's own ref, as after a `frame` step; else in `chosen`.
  */
 async function inRefFrame<T>(
   step: ValidatedStep,
-  ctx: StepContext,
-  session: CommandSession,
-  run: () => Promise<T>,
+  tab: AttachedTab,
+  chosen: Scope,
+  run: (scope: Scope) => Promise<T>,
 ): Promise<T> {
   const all = refTargets(step.params);
   const framed = all.filter((t) => FRAME_REF.test(t.ref));
-  if (!framed.length) return run();
-  const tab = session.requireTab();
+  if (!framed.length) return run(chosen);
   const { page } = tab;
   const parts = framed.map((t) => ({ t, given: t.ref, ...splitFrameRef(tab.entry, t.ref)! }));
   const frameId = parts[0]!.frameId;
@@ -115,18 +147,16 @@ async function inRefFrame<T>(
     );
   let target: FrameTarget;
   try {
-    target = await page.frames.target(frameId, ctx.deadline);
+    target = await page.frames.target(frameId, chosen.deadline);
   } catch {
     throw new StaleElementError(
       `Ref ${framed[0]!.ref} is in a frame that is gone (the page navigated or removed it); take a new snapshot.`,
       { category: 'stale-ref' },
     );
   }
-  const saved = page.frame;
   for (const p of parts) p.t.ref = p.ref;
-  page.frame = target;
   try {
-    return await run();
+    return await run(chosen.at(target));
   } catch (err) {
     // Told with the ref the agent gave, and without the hint to leave a frame it never chose.
     if (err instanceof Error) {
@@ -138,7 +168,6 @@ async function inRefFrame<T>(
     }
     throw err;
   } finally {
-    page.frame = saved;
     // The agent's ref stays as given (a retry of the same step routes again).
     for (const p of parts) p.t.ref = p.given;
   }
@@ -147,7 +176,6 @@ async function inRefFrame<T>(
 /** Runs a step whose time counts from `from` (the first step's includes the attach before it). */
 export async function runStep(step: ValidatedStep, session: CommandSession, from = Date.now()): Promise<StepRun> {
   const deadline = Deadline.after(step.timeoutMs, from);
-  const ctx: StepContext = { deadline, index: step.index, command: session };
   // Belt and braces: every wait inside a step takes the deadline, but should one not, the
   // runner still never waits past it, and says what was still pending.
   let timer: NodeJS.Timeout | undefined;
@@ -164,7 +192,7 @@ export async function runStep(step: ValidatedStep, session: CommandSession, from
       );
     }, deadline.remainingMs() + STEP_GRACE_MS);
   });
-  const action = runAction(step, ctx, session);
+  const action = runAction(step, deadline, session);
   action.catch(() => {
     /* after a hard stop nobody awaits the action; its late failure is moot */
   });

@@ -128,7 +128,7 @@ defineStep<Check[]>({
     const tab = ctx.command.requireTab();
     const texts = checks.filter((c): c is Check & { kind: 'text' } => c.kind === 'text').map(({ kind, ...t }) => t);
     const textResults = texts.length
-      ? await tab.page.call(tab.page.frame, (rt, t) => rt.observe.checkTexts(t), texts, {
+      ? await ctx.scope.call((rt, t) => rt.observe.checkTexts(t), texts, {
           deadline: ctx.deadline,
           what: 'the text assertions',
         })

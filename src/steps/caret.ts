@@ -40,7 +40,7 @@ defineStep<CaretOptions>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const r = await placeCaret(tab.page, p, tab.entry, ctx.deadline);
+    const r = await placeCaret(ctx.scope, p, tab.entry, ctx.deadline);
     const { warnings, ...rest } = r;
     return { ...rest, ...(warnings.length ? { warnings } : {}) };
   },

@@ -71,7 +71,7 @@ defineStep<DragParams>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const r = await drag(tab.page, p.source, p.target, tab.entry, p.opts, ctx.deadline);
+    const r = await drag(ctx.scope, p.source, p.target, tab.entry, p.opts, ctx.deadline);
     const { warnings, navigated, newUrl, opened, warning, ...rest } = r;
     return {
       ...rest,

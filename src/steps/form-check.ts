@@ -49,9 +49,9 @@ defineStep<{ target?: TargetSpec }>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const handle = p.target
-      ? (await locate(tab.page, p.target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline)).handle
+      ? (await locate(ctx.scope, p.target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline)).handle
       : undefined;
-    const r = await tab.page.call(tab.page.frame, (rt, h) => rt.formState.formState(h), handle, {
+    const r = await ctx.scope.call((rt, h) => rt.formState.formState(h), handle, {
       deadline: ctx.deadline,
       what: 'the form state',
     });
@@ -75,13 +75,13 @@ defineStep<{ target: TargetSpec }>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const { handle } = await locate(
-      tab.page,
+      ctx.scope,
       p.target,
       tab.entry,
       { timeoutMs: lookupWindowMs(ctx.deadline) },
       ctx.deadline,
     );
-    const r = await tab.page.call(tab.page.frame, (rt, h) => rt.formState.validateHeld(h), handle, {
+    const r = await ctx.scope.call((rt, h) => rt.formState.validateHeld(h), handle, {
       deadline: ctx.deadline,
       what: 'the validity',
     });
@@ -111,7 +111,7 @@ defineStep<{ target: TargetSpec }>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const r = await submitForm(
-      tab.page,
+      ctx.scope,
       p.target,
       tab.entry,
       { timeoutMs: lookupWindowMs(ctx.deadline) },

@@ -105,7 +105,7 @@ defineStep<FillParams>({
     const tab = ctx.command.requireTab();
     if (!p.batch) {
       const f = p.fields[0]!;
-      const r = await fill(tab.page, f.target, f.value, tab.entry, p.opts, ctx.deadline);
+      const r = await fill(ctx.scope, f.target, f.value, tab.entry, p.opts, ctx.deadline);
       return {
         filled: true,
         target: r.target,
@@ -121,7 +121,7 @@ defineStep<FillParams>({
     const warnings: string[] = [];
     for (const f of p.fields) {
       try {
-        const r = await fill(tab.page, f.target, f.value, tab.entry, p.opts, ctx.deadline);
+        const r = await fill(ctx.scope, f.target, f.value, tab.entry, p.opts, ctx.deadline);
         done[f.key] = r.method;
         warnings.push(...r.warnings);
       } catch (err) {
@@ -192,7 +192,7 @@ defineStep<SelectParams>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const r = await selectOption(tab.page, p.target, p.choice, tab.entry, p.opts, ctx.deadline);
+    const r = await selectOption(ctx.scope, p.target, p.choice, tab.entry, p.opts, ctx.deadline);
     return {
       selected: r.selected,
       target: r.target,
@@ -248,7 +248,7 @@ defineStep<UploadParams>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const r = await upload(tab.page, p.target, p.files, tab.entry, p.opts, ctx.deadline);
+    const r = await upload(ctx.scope, p.target, p.files, tab.entry, p.opts, ctx.deadline);
     return {
       uploaded: r.uploaded,
       target: r.target,

@@ -22,6 +22,7 @@ defineStep<FrameParams>({
   remedyFor: { frame: () => ({ list: true }) },
   needsTab: true,
   readOnly: false,
+  choosesFrame: true,
   parse(v) {
     if (v === 'top') return { top: true };
     if (typeof v === 'string') return { target: stringTarget(v, 'frame') };
@@ -58,15 +59,19 @@ defineStep<FrameParams>({
     const { page } = tab;
     if ('list' in p) {
       const frames = await page.guard(page.frames.list(ctx.deadline));
-      return { mainFrameId: frames[0]!.frameId, currentFrameId: page.frame?.frameId ?? frames[0]!.frameId, frames };
+      return {
+        mainFrameId: frames[0]!.frameId,
+        currentFrameId: ctx.scope.frame?.frameId ?? frames[0]!.frameId,
+        frames,
+      };
     }
     if ('top' in p) {
-      page.frame = undefined;
+      page.chooseFrame(undefined);
       tab.entry.frame = undefined;
       return { frameId: page.lifecycle.mainFrameId, url: page.lifecycle.url, top: true };
     }
-    const target = await chooseFrame(page, p, tab.entry, ctx.deadline);
-    page.frame = target;
+    const target = await chooseFrame(ctx.scope, p, tab.entry, ctx.deadline);
+    page.chooseFrame(target);
     tab.entry.frame = { frameId: target.frameId, url: target.url };
     return { frameId: target.frameId, url: target.url, ...(target.crossOrigin ? { crossOrigin: true } : {}) };
   },

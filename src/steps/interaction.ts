@@ -173,10 +173,10 @@ defineStep<ClickParams>({
     }
     let inFrame: { frameId: string; url: string } | undefined;
     // The click runs where the search found the target; later steps still run in the tab's frame.
-    let where = page;
+    let where = ctx.scope;
     if (p.searchFrames) {
       const found = await findFrameWith(
-        page,
+        ctx.scope,
         p.target,
         tab.entry,
         p.opts.timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS,
@@ -187,15 +187,14 @@ defineStep<ClickParams>({
           target: { by: p.target.by },
           category: 'selector-not-found',
         });
-      if (found.frameId !== (page.frame?.frameId ?? page.lifecycle.mainFrameId))
-        inFrame = { frameId: found.frameId, url: found.url };
-      where = page.inFrame(found.session === page.session && found.contextId === undefined ? undefined : found);
+      if (found.frameId !== ctx.scope.frameId) inFrame = { frameId: found.frameId, url: found.url };
+      where = found;
     }
     const r = await click(where, p.target, tab.entry, p.opts, ctx.deadline);
     if (p.waitAfter) {
       const w = p.waitAfter;
-      await page
-        .call(page.frame, (rt, a) => rt.waitCondition.waitForDomQuiet(a.quietMs, a.timeoutMs), w, {
+      await ctx.scope
+        .call((rt, a) => rt.waitCondition.waitForDomQuiet(a.quietMs, a.timeoutMs), w, {
           deadline: ctx.deadline.cap(w.timeoutMs + 1_000),
           what: 'the page to settle after the click',
         })
@@ -285,7 +284,7 @@ defineStep<HoverParams>({
       if (p.opts.durationMs) await ctx.deadline.sleep(p.opts.durationMs);
       return { hovered: true };
     }
-    const r = await hover(tab.page, p.target, tab.entry, p.opts, ctx.deadline);
+    const r = await hover(ctx.scope, p.target, tab.entry, p.opts, ctx.deadline);
     const { warnings, ...rest } = r;
     return { ...rest, ...(warnings.length ? { warnings } : {}) };
   },

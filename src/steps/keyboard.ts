@@ -1,7 +1,7 @@
 // Keyboard steps: press (SPEC §9.4) and type (§9.3). Trusted key events go to whatever has focus,
 // or to the element named by selector/ref after focusing it, as a person's keyboard would.
 
-import type { Page } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import {
   ExecutionError,
   looksSensitive,
@@ -78,7 +78,7 @@ function readType(v: unknown): TypeParams {
 async function focusIfTargeted(ctx: StepContext, t: Target): Promise<string | undefined> {
   if (!t.target) return undefined;
   const tab = ctx.command.requireTab();
-  return (await focusElement(tab.page, t.target, tab.entry, t.opts ?? {}, ctx.deadline)).desc;
+  return (await focusElement(ctx.scope, t.target, tab.entry, t.opts ?? {}, ctx.deadline)).desc;
 }
 
 /**
@@ -88,7 +88,7 @@ async function focusIfTargeted(ctx: StepContext, t: Target): Promise<string | un
 async function keysGoTo(ctx: StepContext, t: Target): Promise<{ target: string; onBody: boolean }> {
   const { page } = ctx.command.requireTab();
   const note = takeFallbackNote(page);
-  const to = await keyReceiver(page, ctx.deadline);
+  const to = await keyReceiver(ctx.scope, ctx.deadline);
   if (note && !t.target) {
     throw new ExecutionError(
       `No key was sent: the click on ${note.target} before this step used element.click() and focus stayed on ${to.onBody ? 'the page body' : to.target}, not in it. ` +
@@ -97,13 +97,13 @@ async function keysGoTo(ctx: StepContext, t: Target): Promise<{ target: string; 
     );
   }
   // Keys to the body are watched: a page shortcut may take them; nothing reacting fails the step.
-  if (to.onBody) await watchEffects(page, undefined, ctx.deadline);
+  if (to.onBody) await watchEffects(ctx.scope, undefined, ctx.deadline);
   return to;
 }
 
 /** Keys the page body got and nothing reacted to went nowhere: a failure, not an ok. */
 async function checkKeysLanded(
-  page: Page,
+  scope: Scope,
   to: { onBody: boolean },
   what: string,
   mark: ActionMark,
@@ -112,7 +112,7 @@ async function checkKeysLanded(
   deadline: Deadline,
 ): Promise<void> {
   if (!to.onBody) return;
-  const e = await readEffects(page, mark, settled, dialogs, deadline);
+  const e = await readEffects(scope, mark, settled, dialogs, deadline);
   if (!e.focusOnBody || e.observable) return;
   throw new ExecutionError(
     `${what} went to the page body (no element had focus) and nothing reacted: no change, no focus, no scroll. ` +
@@ -147,7 +147,7 @@ defineStep<PressParams>({
     const dialogs = page.dialogs.length;
     for (let i = 0; i < p.times; i++) await page.guard(pressCombo(page.session, p.combo, ctx.deadline));
     const settled = await settleAfterAction(page, mark, ctx.deadline);
-    await checkKeysLanded(page, to, `"${p.combo.name}"`, mark, settled, dialogs, ctx.deadline);
+    await checkKeysLanded(ctx.scope, to, `"${p.combo.name}"`, mark, settled, dialogs, ctx.deadline);
     return {
       pressed: p.combo.name,
       target: to.target,
@@ -185,7 +185,7 @@ defineStep<TypeParams>({
     const desc = await focusIfTargeted(ctx, p);
     // Where the keys go decides whether the text is a secret (DECISIONS): then it is never echoed.
     const secret =
-      (await page.call(page.frame, (rt) => rt.formInput.isFocusSecret(), undefined, {
+      (await ctx.scope.call((rt) => rt.formInput.isFocusSecret(), undefined, {
         deadline: ctx.deadline,
         what: 'the focused element',
       })) ||
@@ -197,7 +197,7 @@ defineStep<TypeParams>({
     const outcome = await page.guard(typeText(page.session, p.text, p.delayMs, ctx.deadline));
     const settled = await settleAfterAction(page, mark, ctx.deadline);
     await checkKeysLanded(
-      page,
+      ctx.scope,
       to,
       `The ${chars} typed character${chars === 1 ? '' : 's'}`,
       mark,

@@ -24,7 +24,7 @@ const DEFAULT_CONSOLE_LIMIT = 50;
 /** Finds a read step's element (css, ref, text, label) with the usual short wait for it to appear. */
 async function held(ctx: StepContext, tab: AttachedTab, target: TargetSpec | undefined): Promise<number | undefined> {
   if (!target) return undefined;
-  return (await locate(tab.page, target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline)).handle;
+  return (await locate(ctx.scope, target, tab.entry, { timeoutMs: lookupWindowMs(ctx.deadline) }, ctx.deadline)).handle;
 }
 
 /** A target as a string (css or ref) or {selector|ref|text|label}. */
@@ -63,8 +63,7 @@ defineStep<InspectParams>({
     return { ...(s ? { selectors: (s as string[]).map((x) => x.trim()) } : {}), ...(limit ? { limit } : {}) };
   },
   async run(ctx, p) {
-    const tab = ctx.command.requireTab();
-    return tab.page.call(tab.page.frame, (rt, r) => rt.observe.inspectPage(r), p, {
+    return ctx.scope.call((rt, r) => rt.observe.inspectPage(r), p, {
       deadline: ctx.deadline,
       what: 'the page overview',
     });
@@ -106,8 +105,7 @@ defineStep<ExtractParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const handle = await held(ctx, tab, p.target);
-    const r = await tab.page.call(
-      tab.page.frame,
+    const r = await ctx.scope.call(
       (rt, a) => rt.observe.extractData(a),
       { handle, type: p.type, limit: p.limit, cellMax: CELL_MAX_CHARS },
       { deadline: ctx.deadline, what: 'the data to extract' },
@@ -165,8 +163,7 @@ defineStep<DomParams>({
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
     const handle = await held(ctx, tab, p.target);
-    const r = await tab.page.call(
-      tab.page.frame,
+    const r = await ctx.scope.call(
       (rt, a) => rt.observe.domHtml(a),
       { handle, outer: p.outer, max: DOM_TRANSFER_MAX_CHARS },
       { deadline: ctx.deadline, what: 'the HTML' },

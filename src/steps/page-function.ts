@@ -4,7 +4,7 @@
 
 import { EvaluationError, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
-import { RUNTIME_GLOBAL, refsDeclaration, serializeRemoteObject, terminate, type Page } from '../page/index.js';
+import { RUNTIME_GLOBAL, refsDeclaration, serializeRemoteObject, terminate, type Scope } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
@@ -28,7 +28,7 @@ interface PageValue {
 }
 
 async function runFunction(
-  page: Page,
+  scope: Scope,
   p: PageFunctionParams,
   counters: Counters | undefined,
   deadline: Deadline,
@@ -43,20 +43,20 @@ async function runFunction(
     (p.serialize
       ? `return rt.hookValue.valueAnswer(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined);`
       : 'return { value: __cdpValue };');
-  const { refs, ...result } = (await page.runAgentCode(page.frame, call, p.source, {
+  const { refs, ...result } = (await scope.callInPage(call, p.source, {
     deadline,
     what: 'pageFunction to return',
   })) as PageValue & { refs?: string[] };
-  await page.handBackValueRefs(page.frame, refs, result.counters, deadline);
+  await scope.handBackValueRefs(refs, result.counters, deadline);
   return result;
 }
 
 /** An expression that names `refs` sees the ref map: the code goes in a block that declares it
  *  (a block's completion value is its last statement's, so the expression's value is unchanged).
  *  The page world's runtime is installed first, holding the refs the expression names. */
-async function withRefs(page: Page, source: string, deadline: Deadline): Promise<string> {
+async function withRefs(scope: Scope, source: string, deadline: Deadline): Promise<string> {
   if (!/\brefs\b/.test(source)) return source;
-  await page.runAgentCode(page.frame, 'return 0;', source, { deadline, what: 'the page runtime' });
+  await scope.callInPage('return 0;', source, { deadline, what: 'the page runtime' });
   return `{ const refs = globalThis.${RUNTIME_GLOBAL}.refMap.refsView();\n${source}\n}`;
 }
 
@@ -71,13 +71,13 @@ async function raceOrTerminate<T>(session: CdpSession, call: Promise<T>, deadlin
 }
 
 async function runExpression(
-  page: Page,
+  scope: Scope,
   p: PageFunctionParams,
   counters: Counters | undefined,
   deadline: Deadline,
 ): Promise<PageValue> {
-  const source = await withRefs(page, p.source, deadline);
-  const { session, contextId } = page.evalTarget();
+  const source = await withRefs(scope, p.source, deadline);
+  const { session, contextId } = scope.pageWorld();
   const request: Protocol.Runtime.EvaluateRequest = {
     ...(contextId !== undefined ? { contextId } : {}),
     expression: `${source}\n//# sourceURL=cdp-skill/expression.js`,
@@ -119,7 +119,7 @@ async function runExpression(
     const { refs, ...value } = (await serializeRemoteObject(session, result, deadline, counters)) as PageValue & {
       refs?: string[];
     };
-    await page.handBackValueRefs(page.frame, refs, value.counters, deadline);
+    await scope.handBackValueRefs(refs, value.counters, deadline);
     return value;
   }
   if (!result.objectId) return { value: result.value };
@@ -185,14 +185,14 @@ defineStep<PageFunctionParams>({
     };
   },
   async run(ctx, p) {
-    const tab = ctx.command.requireTab();
-    const { page, entry } = tab;
+    const { entry } = ctx.command.requireTab();
+    const { scope } = ctx;
     const deadline = p.timeoutMs ? ctx.deadline.cap(p.timeoutMs) : ctx.deadline;
     try {
-      const r = await page.guard(
+      const r = await scope.page.guard(
         p.mode === 'function'
-          ? runFunction(page, p, entry.counters, deadline)
-          : runExpression(page, p, entry.counters, deadline),
+          ? runFunction(scope, p, entry.counters, deadline)
+          : runExpression(scope, p, entry.counters, deadline),
       );
       if (r.counters) entry.counters = r.counters;
       return r.value;

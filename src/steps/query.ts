@@ -4,7 +4,7 @@
 
 import { ElementNotFoundError, StepValidationError, type Deadline } from '../common/index.js';
 import type { Counters } from '../injected/index.js';
-import { callSeeingClosedRoots } from '../page/index.js';
+import type { Scope } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, optString, ParamError, reqString, type Obj } from './params.js';
 
@@ -240,11 +240,10 @@ function queryProblem(
 async function runQueries(
   tab: AttachedTab,
   specs: QuerySpec[],
-  ctx: { deadline: Deadline },
+  ctx: { deadline: Deadline; scope: Scope },
   labels?: string[],
 ): Promise<unknown[]> {
-  const outcome = await tab.page.call(
-    tab.page.frame,
+  const outcome = await ctx.scope.call(
     (rt, a) => rt.elementQuery.runQueries(a.specs, a.counters),
     { specs, counters: tab.entry.counters },
     { deadline: ctx.deadline, what: 'the query' },
@@ -271,9 +270,7 @@ defineStep<SearchParams>({
   parse: readSearch,
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const outcome = await callSeeingClosedRoots(
-      tab.page,
-      tab.page.frame,
+    const outcome = await ctx.scope.callSeeingClosedRoots(
       (rt, a) => rt.elementSearch.snapshotSearch(a.criteria, a.counters),
       {
         criteria: { ...p, maxDepth: SEARCH_MAX_DEPTH, maxElements: SEARCH_MAX_ELEMENTS },
@@ -287,8 +284,7 @@ defineStep<SearchParams>({
     // Nothing rendered matches: a virtualised list may hold it further down; scroll it to find out.
     const budgetMs = ctx.deadline.remainingMs() - SEARCH_SCAN_RESERVE_MS;
     if (outcome.matchCount === 0 && !p.near && (p.text !== undefined || p.pattern !== undefined) && budgetMs > 0) {
-      const scanned = await tab.page.call(
-        tab.page.frame,
+      const scanned = await ctx.scope.call(
         (rt, a) => rt.virtualScan.searchByScrolling(a.criteria, a.counters, a.budgetMs),
         {
           criteria: { ...p, maxDepth: SEARCH_MAX_DEPTH, maxElements: SEARCH_MAX_ELEMENTS },
@@ -381,9 +377,7 @@ defineStep<AtParams>({
     if (p.kind === 'near') {
       const found = keepCounters(
         tab,
-        await callSeeingClosedRoots(
-          tab.page,
-          tab.page.frame,
+        await ctx.scope.callSeeingClosedRoots(
           (rt, a) => rt.elementSearch.elementsNear(a.x, a.y, a.radius, a.limit, a.counters),
           { ...p, counters: tab.entry.counters },
           opts,
@@ -394,9 +388,7 @@ defineStep<AtParams>({
     const points = p.kind === 'point' ? [{ x: p.x, y: p.y }] : p.points;
     const { elements } = keepCounters(
       tab,
-      await callSeeingClosedRoots(
-        tab.page,
-        tab.page.frame,
+      await ctx.scope.callSeeingClosedRoots(
         (rt, a) => rt.elementSearch.elementsAtPoints(a.points, a.counters),
         { points, counters: tab.entry.counters },
         opts,

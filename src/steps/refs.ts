@@ -34,8 +34,7 @@ defineStep({
   parse: readRefs,
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const boxes = await tab.page.call(
-      tab.page.frame,
+    const boxes = await ctx.scope.call(
       (rt, a) => rt.refBox.refBoxes(a.refs, a.counters),
       { refs: p.refs, counters: tab.entry.counters },
       { deadline: ctx.deadline, what: 'the boxes' },

@@ -3,7 +3,7 @@
 
 import type { Deadline } from '../common/index.js';
 import type { BrowserAddress, Connection, TabEntry } from '../cdp/index.js';
-import type { Page } from '../page/index.js';
+import type { Page, Scope } from '../page/index.js';
 
 /** The tab a command works on, once attached. */
 export interface AttachedTab {
@@ -33,6 +33,12 @@ export interface StepContext {
   /** 1-based position in the command. */
   readonly index: number;
   readonly command: CommandState;
+  /**
+   * Where the step acts (the tab's chosen frame, or the frame a frame ref names), bounded by the
+   * step's deadline; built by the runner once per step. Reading it without a tab is a CONNECTION
+   * error, as requireTab is.
+   */
+  readonly scope: Scope;
 }
 
 /**
@@ -91,6 +97,8 @@ export interface StepDefinition<P = unknown> {
   readonly landsOnUrl?: boolean;
   /** The step must be the command's last (closeTab of the command's own tab). */
   mustComeLast?(params: P): boolean;
+  /** The step chooses the frame later steps act in: the runner takes its look before the steps there. */
+  readonly choosesFrame?: true;
   /** The step arms the answer to the next JS dialog: the runner warns when no dialog used it. */
   readonly armsDialog?: boolean;
   /** A lighter wait to suggest when the step timed out (goto: waitUntil domcontentloaded); raw is the step's input. */

@@ -59,8 +59,8 @@ defineStep<ScreenshotParams>({
         ? p.path
         : join(process.cwd(), p.path)
       : join(stateDir(), `${tab.alias}.step${ctx.index}.${ext}`);
-    const call = <A, R>(fn: (rt: import('../injected/index.js').PageRuntime, arg: A) => R, arg: A) =>
-      tab.page.call(undefined, fn, arg, { deadline: ctx.deadline });
+    const top = ctx.scope.at(undefined);
+    const call = <A, R>(fn: (rt: import('../injected/index.js').PageRuntime, arg: A) => R, arg: A) => top.call(fn, arg);
     return tab.page.guard(captureScreenshot(tab.page.session, { ...p, path }, ctx.deadline, call));
   },
 });

@@ -14,7 +14,7 @@ import {
   POLL_INTERVAL_MS,
 } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { callPageWorld, refsDeclaration, type Page } from '../page/index.js';
+import { refsDeclaration, type Scope } from '../page/index.js';
 import type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optNumber, optString, ParamError } from './params.js';
@@ -63,9 +63,9 @@ interface PollParams {
   timeoutMs?: number;
 }
 
-async function pollOnce(page: Page, p: PollParams, limit: number, deadline: Deadline): Promise<PollOutcome> {
+async function pollOnce(scope: Scope, p: PollParams, limit: number, deadline: Deadline): Promise<PollOutcome> {
   const body = `${refsDeclaration(p.fn)}return rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
-  return page.runAgentCode(page.frame, body, p.fn, {
+  return scope.callInPage(body, p.fn, {
     deadline: deadline.cap(limit + RUNAWAY_GRACE_MS),
     what: 'the poll predicate to return (a runaway loop?)',
   }) as Promise<PollOutcome>;
@@ -96,14 +96,13 @@ defineStep<PollParams>({
     };
   },
   async run(ctx, p) {
-    const page = ctx.command.requireTab().page;
     const started = Date.now();
     const limit = limitMs(p.timeoutMs, DEFAULT_POLL_TIMEOUT_MS, ctx.deadline);
     let last: PollOutcome | undefined;
     for (;;) {
       const left = Math.max(0, limit - (Date.now() - started));
       try {
-        last = await pollOnce(page, p, left, ctx.deadline);
+        last = await pollOnce(ctx.scope, p, left, ctx.deadline);
         if (last.resolved || Date.now() - started >= limit) break;
       } catch (err) {
         // The document navigated away mid-poll: go on polling in the new one.
@@ -201,20 +200,26 @@ const FAILURE: Record<
   'not-taken': ExecutionError,
 };
 
-async function runPipeline(page: Page, p: PipelineParams, limit: number, deadline: Deadline): Promise<PipelineOutcome> {
-  const where = page.evalTarget();
+async function runPipeline(
+  scope: Scope,
+  p: PipelineParams,
+  limit: number,
+  deadline: Deadline,
+): Promise<PipelineOutcome> {
   const body = `${refsDeclaration(p.fns.join('\n'))}return rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
   try {
-    return (await page.runAgentCode(page.frame, body, body, {
+    return (await scope.callInPage(body, body, {
       deadline: deadline.cap(limit + RUNAWAY_GRACE_MS),
       what: 'the pipeline to finish (a runaway loop?)',
     })) as PipelineOutcome;
   } catch (err) {
     if (!(err instanceof TimeoutError)) throw err;
     // The evaluation was terminated; what it got through is still on the window.
-    const progress = await callPageWorld(where, (rt) => rt.pipeline.pipelineProgress(), undefined, {
-      deadline: Deadline.after(RUNAWAY_GRACE_MS),
-    }).catch(() => undefined);
+    const progress = await scope
+      .callPageWorld((rt) => rt.pipeline.pipelineProgress(), undefined, {
+        deadline: Deadline.after(RUNAWAY_GRACE_MS),
+      })
+      .catch(() => undefined);
     if (!progress) throw err;
     return {
       completed: false,
@@ -264,9 +269,8 @@ defineStep<PipelineParams>({
     };
   },
   async run(ctx, p) {
-    const page = ctx.command.requireTab().page;
     const limit = limitMs(p.timeoutMs, DEFAULT_PIPELINE_TIMEOUT_MS, ctx.deadline);
-    const outcome = await runPipeline(page, p, limit, ctx.deadline);
+    const outcome = await runPipeline(ctx.scope, p, limit, ctx.deadline);
     if (outcome.completed) return outcome;
     const { reason, ...output } = outcome;
     throw new FAILURE[reason](

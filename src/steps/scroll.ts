@@ -78,7 +78,7 @@ defineStep<ScrollParams>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    if (p.kind === 'element') return scrollTo(tab.page, p.target, tab.entry, p.opts, ctx.deadline);
-    return scrollPage(tab.page, p.move, p.container, tab.entry, p.opts, ctx.deadline);
+    if (p.kind === 'element') return scrollTo(ctx.scope, p.target, tab.entry, p.opts, ctx.deadline);
+    return scrollPage(ctx.scope, p.move, p.container, tab.entry, p.opts, ctx.deadline);
   },
 });

@@ -80,14 +80,7 @@ defineStep<SnapshotParams>({
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const snap = await takeSnapshot(
-      tab.page,
-      tab.page.frame,
-      { ...p, internal: false },
-      tab.entry.counters,
-      ctx.deadline,
-      tab.entry,
-    );
+    const snap = await takeSnapshot(ctx.scope, { ...p, internal: false }, tab.entry.counters, tab.entry);
     tab.entry.counters = snap.counters;
     const id = `s${snap.snapshotId}`;
     const hash = snapshotHash(snap.yaml);

@@ -12,7 +12,7 @@ import {
   setCookies,
   type CookieFilter,
   type CookieSpec,
-  type Page,
+  type Scope,
 } from '../page/index.js';
 import type { StorageKind, StorageOp } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
@@ -37,8 +37,8 @@ type CookiesParams =
 const MAX_COOKIES_SHOWN = 50;
 
 /** The URL the steps work on: the chosen frame's, else the tab's. */
-function currentUrl(page: Page): string {
-  return page.frame?.url ?? page.lifecycle.url;
+function currentUrl(scope: Scope): string {
+  return scope.url;
 }
 
 function oneOf(o: Record<string, unknown>, keys: readonly string[], what: string): string {
@@ -117,13 +117,13 @@ defineStep<CookiesParams>({
     const page = ctx.command.requireTab().page;
     const session = page.session;
     if (p.kind === 'get') {
-      const cookies = await page.guard(getCookies(session, p.urls ?? [currentUrl(page)], ctx.deadline));
+      const cookies = await page.guard(getCookies(session, p.urls ?? [currentUrl(ctx.scope)], ctx.deadline));
       const shown = cookies.slice(0, MAX_COOKIES_SHOWN);
       return { cookies: shown, ...(cookies.length > shown.length ? { more: cookies.length - shown.length } : {}) };
     }
     if (p.kind === 'set')
-      return { set: await page.guard(setCookies(session, p.cookies, currentUrl(page), ctx.deadline)) };
-    return { cleared: await page.guard(clearCookies(session, p.filter, currentUrl(page), ctx.deadline)) };
+      return { set: await page.guard(setCookies(session, p.cookies, currentUrl(ctx.scope), ctx.deadline)) };
+    return { cleared: await page.guard(clearCookies(session, p.filter, currentUrl(ctx.scope), ctx.deadline)) };
   },
 });
 
@@ -173,8 +173,7 @@ defineStep<StorageParams>({
     }
   },
   async run(ctx, p) {
-    const page = ctx.command.requireTab().page;
-    const r = await page.call(page.frame, (rt, a) => rt.webStorage.webStorage(a.type, a.op), p, {
+    const r = await ctx.scope.call((rt, a) => rt.webStorage.webStorage(a.type, a.op), p, {
       deadline: ctx.deadline,
     });
     if (!r.ok)
@@ -227,7 +226,7 @@ defineStep<GeolocationParams>({
     await page.guard(Promise.all([grantGeolocation(tab.conn, page.targetId), applyGeolocation(page.session, p)]));
     await patchTab(tab.alias, { geolocation: p });
     tab.entry.geolocation = p;
-    const secure = await page.call(page.frame, () => isSecureContext, undefined, { deadline: ctx.deadline });
+    const secure = await ctx.scope.call(() => isSecureContext, undefined, { deadline: ctx.deadline });
     return {
       ...p,
       ...(secure

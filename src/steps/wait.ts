@@ -3,7 +3,7 @@
 
 import { NETWORK_IDLE_MS, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import type { Page } from '../page/index.js';
+import type { Page, Scope } from '../page/index.js';
 import type { WaitKind } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optEnum, optString, ParamError } from './params.js';
@@ -12,15 +12,14 @@ type WaitParams = { ms: number } | { kind: WaitKind; arg: string } | { urlContai
 
 const RETRY_AFTER_NAVIGATION_MS = 50;
 
-async function waitInPage(page: Page, kind: WaitKind, arg: string, deadline: Deadline): Promise<void> {
+async function waitInPage(scope: Scope, kind: WaitKind, arg: string, deadline: Deadline): Promise<void> {
   const what = kind === 'text' ? `text "${arg}" to appear` : `"${arg}" to be ${kind}`;
   // What was waited for, for the failure context's near matches.
   const target = { by: kind === 'text' ? 'text' : 'css', value: arg };
   deadline.log(`waiting for ${what}`);
   while (!deadline.expired()) {
     try {
-      const outcome = await page.call(
-        page.frame,
+      const outcome = await scope.call(
         (rt, a) => rt.waitCondition.waitForCondition(a.kind, a.arg, a.ms),
         { kind, arg, ms: deadline.remainingMs() },
         { deadline: deadline.cap(deadline.remainingMs() + 1_000), what },
@@ -113,7 +112,7 @@ defineStep<WaitParams>({
     }
     let waited: string;
     if ('kind' in p) {
-      await waitInPage(page, p.kind, p.arg, ctx.deadline);
+      await waitInPage(ctx.scope, p.kind, p.arg, ctx.deadline);
       waited = p.kind === 'text' ? `text "${p.arg}"` : `${p.arg} ${p.kind}`;
     } else if ('urlContains' in p) {
       await waitForUrl(page, p.urlContains, ctx.deadline);

@@ -84,3 +84,23 @@ it('opens network connections only in cdp/discovery.ts and cdp/websocket.ts', ()
     .sort();
   expect(users).toEqual(['cdp/discovery.ts', 'cdp/websocket.ts']);
 });
+
+// Issue 26 item 1: where a step acts is a value (page/scope.ts), not a mode of the tab. The tab's
+// chosen frame is private to page/tab.ts; everything else gets a Scope from the runner.
+it('reads and writes the chosen frame only inside page/', () => {
+  const tab = readFileSync(join(SRC, 'page/tab.ts'), 'utf8');
+  // No public field, accessor or Proxy that would hand the chosen frame to other layers.
+  expect(tab).not.toMatch(
+    /^\s+(public\s+)?(readonly\s+)?frame[?!]?\s*:[^,]*;\s*$|\bget frame\(|\bset frame\(|new Proxy\(/m,
+  );
+  const users = files(SRC)
+    .filter((f) => !/\/(page|injected)\//.test(f))
+    .flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          /\bpage\??\.frame\b(?!s)|\.inFrame\(/.test(line) ? [`${relative(SRC, f)}:${i + 1}: ${line.trim()}`] : [],
+        ),
+    );
+  expect(users).toEqual([]);
+});
