@@ -7,10 +7,20 @@
 // before, a pageFunction over the page's resource timing by hand; after, one `network` step.
 // Each: calls, wall time, stdout bytes, whether the answer named the cause (checked against the
 // server's own record), and how many PUTs reached the server. Figures also as ratios to `node -e 0`.
-// Usage: node bench/workflows-21.mjs [--repeat 5]
+// Usage: node bench/workflows-21.mjs [--repeat 5] [--before path/to/old/dist/cli.js]
+// (--before: the "before" workflows run on that build, e.g. main's before this work; default this one)
 
 import { parseArgs } from 'node:util';
-import { benchSession, cli, formatTable, loadAverage, percentile, positiveInt, runBench, timeNode } from './lib.mjs';
+import { resolve } from 'node:path';
+import { benchSession, CLI, formatTable, loadAverage, percentile, positiveInt, runBench, timeNode } from './lib.mjs';
+
+/** One call through the CLI at `cliPath`; rejects unless the answer says "ok". */
+async function call(cliPath, command, env) {
+  const sample = await timeNode([cliPath, JSON.stringify(command)], env);
+  const output = JSON.parse(sample.stdout);
+  if (output.status !== 'ok') throw new Error(`CLI failed on ${JSON.stringify(command)}: ${sample.stdout}`);
+  return { ...sample, output };
+}
 
 const CAUSE = 'timezone: unknown zone';
 
@@ -26,6 +36,7 @@ function workflows(base, port) {
   return [
     {
       name: 'why Save fails — before',
+      before: true,
       page: 'net/settings',
       calls: [
         () => open('net/settings'),
@@ -42,6 +53,7 @@ function workflows(base, port) {
     },
     {
       name: 'requests between calls — before',
+      before: true,
       page: 'net/poll?count=12&every=20',
       calls: [() => open('net/poll?count=12&every=20'), (tab) => ({ tab, steps: [{ pageFunction: timing }] })],
       polls: 11,
@@ -76,31 +88,34 @@ async function putsSeen(base) {
   return log.filter((l) => l.method === 'PUT').length;
 }
 
-async function runOnce(w, base, port, env) {
+async function runOnce(w, base, cliPath, env) {
   await putsSeen(base);
   const answers = [];
   let ms = 0;
   let bytes = 0;
   let tab;
-  for (const [i, call] of w.calls.entries()) {
+  for (const [i, step] of w.calls.entries()) {
     if (w.polls && i === w.calls.length - 1) await polled(base, w.polls);
-    const r = await cli(call(tab), env);
+    const r = await call(cliPath, step(tab), env);
     ms += r.ms;
     bytes += r.bytes;
     answers.push(r.output);
     tab ??= r.output.tab;
   }
   const found = w.found(answers);
-  await cli({ steps: [{ closeTab: tab }] }, env);
+  await call(CLI, { steps: [{ closeTab: tab }] }, env);
   return { ms, bytes, found, puts: await putsSeen(base) };
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { repeat: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({
+    options: { repeat: { type: 'string', default: '5' }, before: { type: 'string', default: CLI } },
+  });
   const repeat = positiveInt('repeat', values.repeat);
+  const beforeCli = resolve(values.before);
   const { server, env, port, close } = await benchSession();
   try {
-    await cli({ steps: [{ chromeStatus: { port } }] }, env);
+    await call(CLI, { steps: [{ chromeStatus: { port } }] }, env);
     const floor = [];
     for (let i = 0; i < 10; i++) floor.push((await timeNode(['-e', '0'], env)).ms);
     const nodeMs = percentile(
@@ -110,7 +125,8 @@ async function main() {
     const rows = [];
     for (const w of workflows(server.url, port)) {
       const runs = [];
-      for (let i = 0; i < repeat; i++) runs.push(await runOnce(w, server.url, port, env));
+      const cliPath = w.before ? beforeCli : CLI;
+      for (let i = 0; i < repeat; i++) runs.push(await runOnce(w, server.url, cliPath, env));
       const ms = percentile(
         runs.map((r) => r.ms).sort((a, b) => a - b),
         0.5,
@@ -130,8 +146,9 @@ async function main() {
       ]);
     }
     console.log(
-      `cdp-skill issue 21 network workflows — node ${process.version}, median of ${repeat}, node -e 0 = ${nodeMs.toFixed(1)} ms, load ${await loadAverage()}\n`,
+      `cdp-skill issue 21 network workflows — node ${process.version}, median of ${repeat}, node -e 0 = ${nodeMs.toFixed(1)} ms, load ${await loadAverage()}`,
     );
+    console.log(`"before" rows: ${beforeCli === CLI ? 'this build' : beforeCli}\n`);
     console.log(
       formatTable(
         ['workflow', 'calls', 'ms', '× node', 'bytes', 'cause found', 'PUTs sent'],

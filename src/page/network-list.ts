@@ -137,7 +137,8 @@ export async function listRequests(
   const now = Date.now();
   const records = page.requests.all.filter((r) => !isBrowserChrome(r.url));
   const timing = await page
-    .call(undefined, (rt) => rt.requestLog.readRequests(), null, { deadline, what: "the page's resource timing" })
+    .scopeAt(undefined, deadline)
+    .call((rt) => rt.requestLog.readRequests(), null, { what: "the page's resource timing" })
     .catch(() => undefined); // a page that cannot answer: the command's own requests are still known
   const earlier = timing ? earlierOnly(timing.requests, records) : [];
   const log = earlier.some((t) => !t.status) ? await loggedFailures(page.session, deadline.cap(2_000)) : [];

@@ -46,10 +46,9 @@ const REQUEST_LOG_MS = 1_000;
 /** The page's own record of its requests, kept while no command runs (injected/request-log.ts). */
 async function keepRequestLog(tab: AttachedTab): Promise<void> {
   try {
-    await tab.page.call(undefined, (rt) => rt.requestLog.watchRequests(), null, {
-      deadline: Deadline.after(REQUEST_LOG_MS),
-      what: 'the request log',
-    });
+    await tab.page
+      .scopeAt(undefined, Deadline.after(REQUEST_LOG_MS))
+      .call((rt) => rt.requestLog.watchRequests(), null, { what: 'the request log' });
   } catch {
     // A document that is going or busy: the next command reads its timing buffer instead.
   }
