@@ -12,15 +12,17 @@
 
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { benchSession, CLI, formatTable, loadAverage, percentile, positiveInt, runBench, timeNode } from './lib.mjs';
-
-/** One call through the CLI at `cliPath`; rejects unless the answer says "ok". */
-async function call(cliPath, command, env) {
-  const sample = await timeNode([cliPath, JSON.stringify(command)], env);
-  const output = JSON.parse(sample.stdout);
-  if (output.status !== 'ok') throw new Error(`CLI failed on ${JSON.stringify(command)}: ${sample.stdout}`);
-  return { ...sample, output };
-}
+import {
+  benchSession,
+  CLI,
+  cli,
+  formatTable,
+  loadAverage,
+  nodeFloorMs,
+  percentile,
+  positiveInt,
+  runBench,
+} from './lib.mjs';
 
 const CAUSE = 'timezone: unknown zone';
 
@@ -96,14 +98,14 @@ async function runOnce(w, base, cliPath, env) {
   let tab;
   for (const [i, step] of w.calls.entries()) {
     if (w.polls && i === w.calls.length - 1) await polled(base, w.polls);
-    const r = await call(cliPath, step(tab), env);
+    const r = await cli(step(tab), env, cliPath);
     ms += r.ms;
     bytes += r.bytes;
     answers.push(r.output);
     tab ??= r.output.tab;
   }
   const found = w.found(answers);
-  await call(CLI, { steps: [{ closeTab: tab }] }, env);
+  await cli({ steps: [{ closeTab: tab }] }, env);
   return { ms, bytes, found, puts: await putsSeen(base) };
 }
 
@@ -115,13 +117,8 @@ async function main() {
   const beforeCli = resolve(values.before);
   const { server, env, port, close } = await benchSession();
   try {
-    await call(CLI, { steps: [{ chromeStatus: { port } }] }, env);
-    const floor = [];
-    for (let i = 0; i < 10; i++) floor.push((await timeNode(['-e', '0'], env)).ms);
-    const nodeMs = percentile(
-      floor.sort((a, b) => a - b),
-      0.5,
-    );
+    await cli({ steps: [{ chromeStatus: { port } }] }, env); // launch Chrome outside the timings
+    const nodeMs = await nodeFloorMs(env);
     const rows = [];
     for (const w of workflows(server.url, port)) {
       const runs = [];

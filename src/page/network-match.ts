@@ -46,7 +46,7 @@ export function requestMatcher(filter: RequestFilter): (r: { url: string; status
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether `pattern` is a glob (has a `*`): it then matches the whole URL; otherwise it is a substring. */
-export const isGlob = (pattern: string): boolean => pattern.includes('*');
+const isGlob = (pattern: string): boolean => pattern.includes('*');
 
 /** `pattern` as a test on URLs: `*` (and `**`) any characters; nothing else is special. */
 export function urlMatcher(pattern: string): (url: string) => boolean {

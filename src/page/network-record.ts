@@ -49,6 +49,8 @@ export interface RequestRecord {
 
 /** Requests kept per command; more are counted, not kept. */
 const MAX_RECORDS = 2000;
+/** Failed responses whose bodies are read as they finish (the answer shows 10). */
+const EAGER_READS = 10;
 
 /** The browser's own favicon probe fails on most sites and says nothing about the page's health. */
 export function isBrowserChrome(url: string): boolean {
@@ -70,6 +72,7 @@ export class RequestLog {
   readonly #early = new Map<string, Record<string, string>>();
   /** Routes that answered a request before Chrome reported it. */
   readonly #routedEarly = new Map<string, 'fulfilled' | 'aborted'>();
+  #eagerReads = 0;
   /** Requests beyond MAX_RECORDS. */
   dropped = 0;
   /** HAR files the command's steps asked for, written when it ends (network-har.ts). */
@@ -95,8 +98,12 @@ export class RequestLog {
       if (!r) return;
       r.bytes = e.encodedDataLength;
       this.#finish(r, e.timestamp);
-      // The body of a failed response is read now, while Chrome's buffer surely has it.
-      if (hasFailed(r)) this.bodyOf(r);
+      // The body of a failed response is read now, while Chrome's buffer surely has it (the
+      // first few: an answer quotes no more).
+      if (hasFailed(r) && this.#eagerReads < EAGER_READS) {
+        this.#eagerReads++;
+        this.bodyOf(r);
+      }
     });
     session.on('Network.loadingFailed', (e) => {
       const r = this.#byId.get(e.requestId);

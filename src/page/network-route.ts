@@ -155,10 +155,17 @@ function preflightAnswer(e: Protocol.Fetch.RequestPausedEvent): Protocol.Fetch.F
 function fulfilment(rule: RouteRule, e: Protocol.Fetch.RequestPausedEvent): Protocol.Fetch.FulfillRequestRequest {
   const given = Object.entries(rule.headers ?? {}).map(([name, value]) => ({ name, value }));
   const has = (name: string): boolean => given.some((h) => h.name.toLowerCase() === name);
+  const cors = has('access-control-allow-origin') ? [] : corsHeaders(e.request);
+  // The page may read the headers the rule gives, cross-origin too.
+  const exposed =
+    cors.length && given.length
+      ? [{ name: 'access-control-expose-headers', value: given.map((h) => h.name).join(', ') }]
+      : [];
   const headers = [
     ...given,
     ...(rule.contentType && !has('content-type') ? [{ name: 'content-type', value: rule.contentType }] : []),
-    ...(has('access-control-allow-origin') ? [] : corsHeaders(e.request)),
+    ...cors,
+    ...exposed,
   ];
   return {
     requestId: e.requestId,

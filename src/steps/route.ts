@@ -2,7 +2,9 @@
 // `persist` the rule stays with the tab and is armed again at every later command's attach. Between
 // commands no CDP client is attached, so nothing intercepts then (DECISIONS: the CLI stays stateless).
 
+import { markSecret } from '../common/index.js';
 import { patchTab, type RouteRule } from '../cdp/index.js';
+import { isSecretHeader } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, optString, ParamError, reqString, type Obj } from './params.js';
 
@@ -28,6 +30,8 @@ function parseHeaders(v: unknown): Record<string, string> | undefined {
     if (typeof value !== 'string' && typeof value !== 'number')
       throw new ParamError(`header "${name}" must be a string, got ${describe(value)}`);
     out[name] = String(value);
+    // A credential the agent mocks (Authorization, a token) is never echoed back, not even in a failed step's params.
+    if (isSecretHeader(name)) markSecret(out[name]);
   }
   return out;
 }

@@ -276,6 +276,21 @@ describe('route: mocking and blocking', () => {
     expect((await serverLog()).map((l) => l.path)).toEqual(['/net/api/data']);
   });
 
+  it('mocks a cross-origin request (its CORS preflight too) with the headers given', async () => {
+    const other = h.baseUrl.replace('127.0.0.1', 'localhost');
+    const put = `fetch('${other}/net/api/data', {method: 'PUT', headers: {'X-Custom': '1', 'Content-Type': 'application/json'}, body: '{}'})`;
+    const r = await h.cli({
+      tab,
+      steps: [
+        { route: { url: 'localhost:', body: { cross: true }, headers: { 'X-Mocked': 'yes' } } },
+        { pageFunction: `${put}.then(async (r) => [r.status, r.headers.get('x-mocked'), await r.text()])` },
+      ],
+    });
+    expect(r.out.steps[1].output.value).toEqual([200, 'yes', '{"cross":true}']);
+    expect(await serverLog()).toEqual([]);
+    expect(r.out.network.routed[0]).toMatchObject({ url: 'localhost:', count: 1 });
+  });
+
   it("pauses exactly the requests a pattern names, as Chrome's own Fetch patterns do (seeded random cases)", async () => {
     const paths = ['/net/api/data', '/net/api/data?x=1', '/net/api/other', '/net/api/tick?n=2', '/net/api/gone?n=4'];
     const pieces = ['/net/', 'api/', 'data', '?x=1', 'other', 'tick?n=', '.png', 'n=4', 'API', 'http://127.0.0.1:'];
