@@ -25,12 +25,12 @@ export async function networkPhase(
   alive: boolean,
 ): Promise<NetworkField | undefined> {
   const { page } = tab;
-  const left = alive ? Math.max(0, progress.deadlineAt - ANSWER_MARGIN_MS - Date.now()) : 0;
+  const left = alive ? Math.min(MAX_PHASE_MS, Math.max(0, progress.deadlineAt - ANSWER_MARGIN_MS - Date.now())) : 0;
   const deadline = Deadline.after(left);
   const [failed, hars] = await Promise.all([
     failedRequests(page.requests, deadline),
     writeAskedHars(page.requests, deadline),
-    alive ? keepRequestLog(tab) : undefined,
+    alive ? keepRequestLog(tab, deadline.cap(REQUEST_LOG_MS)) : undefined,
   ]);
   for (const { step, output } of hars) {
     const result = steps[step - 1];
@@ -40,14 +40,17 @@ export async function networkPhase(
   return failed || routed.length ? { ...failed, ...(routed.length ? { routed } : {}) } : undefined;
 }
 
+/** The phase never outlives the command's time; this bounds it should no step have opened a window. */
+const MAX_PHASE_MS = 60_000;
+
 /** Bounds installing the page's request log at the end of a command: it is a courtesy for the next one. */
 const REQUEST_LOG_MS = 1_000;
 
 /** The page's own record of its requests, kept while no command runs (injected/request-log.ts). */
-async function keepRequestLog(tab: AttachedTab): Promise<void> {
+async function keepRequestLog(tab: AttachedTab, deadline: Deadline): Promise<void> {
   try {
     await tab.page
-      .scopeAt(undefined, Deadline.after(REQUEST_LOG_MS))
+      .scopeAt(undefined, deadline)
       .call((rt) => rt.requestLog.watchRequests(), null, { what: 'the request log' });
   } catch {
     // A document that is going or busy: the next command reads its timing buffer instead.
