@@ -2,7 +2,7 @@
 // over the whole URL when it has a `*`), a status filter, and one vocabulary of resource types for
 // what Chrome's Network domain and the page's resource timing each call them.
 
-/** A status filter: `404`, `"4xx"`, `">=400"`, `"!=200"`, `"failed"` (≥ 400 or no response). */
+/** A status filter: `404`, `"4xx"`, `">=400"`, `"!=200"`, `"failed"` (≥ 400, or no response for a failure). */
 export type StatusFilter =
   | { op: '=' | '!=' | '>' | '>=' | '<' | '<='; value: number }
   | { op: 'class'; value: number }
@@ -34,12 +34,14 @@ export interface RequestFilter {
   types?: readonly string[];
 }
 
-/** Whether a request (as listed: its URL, status when it got one, type when known) passes `filter`. */
-export function requestMatcher(filter: RequestFilter): (r: { url: string; status?: number; type?: string }) => boolean {
+/** Whether a request (as listed: its URL, status when it got one, its failure, type when known) passes `filter`. */
+export function requestMatcher(
+  filter: RequestFilter,
+): (r: { url: string; status?: number; error?: string; type?: string }) => boolean {
   const url = filter.url ? urlMatcher(filter.url) : undefined;
   return (r) =>
     (!url || url(r.url)) &&
-    (!filter.status || matchesStatus(filter.status, r.status)) &&
+    (!filter.status || matchesStatus(filter.status, r.status, r.error !== undefined)) &&
     (!filter.types || (r.type !== undefined && filter.types.includes(r.type)));
 }
 
@@ -65,8 +67,9 @@ export function chromeUrlPattern(pattern: string): string {
   return pattern.split(/\*+/).map(literal).join('*');
 }
 
-export function matchesStatus(filter: StatusFilter, status: number | undefined): boolean {
-  if (filter.op === 'failed') return status === undefined || status === 0 || status >= 400;
+/** `failedWithout`: the request got no response because it failed (a pending one has none either, and has not failed). */
+export function matchesStatus(filter: StatusFilter, status: number | undefined, failedWithout = false): boolean {
+  if (filter.op === 'failed') return status ? status >= 400 : failedWithout;
   if (!status) return false;
   const v = filter.value;
   switch (filter.op) {

@@ -93,14 +93,14 @@ describe('the status filter', () => {
     expect(parseStatus('failed')).toEqual({ op: 'failed' });
   });
 
-  it('matches as documented, a request without a response only as "failed"', () => {
+  it('matches as documented, a request that failed without a response only as "failed"', () => {
     const statuses = [undefined, 0, 200, 204, 301, 404, 422, 500, 503];
-    const pass = (f: unknown) => statuses.filter((s) => matchesStatus(parseStatus(f), s));
+    const pass = (f: unknown) => statuses.filter((s) => matchesStatus(parseStatus(f), s, s === undefined));
     expect(pass('4xx')).toEqual([404, 422]);
     expect(pass('>=400')).toEqual([404, 422, 500, 503]);
     expect(pass('<300')).toEqual([200, 204]);
     expect(pass('!=200')).toEqual([204, 301, 404, 422, 500, 503]);
-    expect(pass('failed')).toEqual([undefined, 0, 404, 422, 500, 503]);
+    expect(pass('failed')).toEqual([undefined, 404, 422, 500, 503]);
     expect(pass(500)).toEqual([500]);
   });
 
@@ -110,6 +110,10 @@ describe('the status filter', () => {
     expect(keep({ url: 'http://a/api/x', status: 502, type: 'xhr' })).toBe(false);
     expect(keep({ url: 'http://a/app/x', status: 502, type: 'fetch' })).toBe(false);
     expect(keep({ url: 'http://a/api/x', type: 'fetch' })).toBe(false);
+    const failed = requestMatcher({ status: parseStatus('failed') });
+    expect(failed({ url: 'http://a/', error: 'net::ERR_FAILED' })).toBe(true);
+    expect(failed({ url: 'http://a/' })).toBe(false); // still loading: not failed
+    expect(failed({ url: 'http://a/', status: 0 })).toBe(false); // an opaque response, not a failure
   });
 });
 
