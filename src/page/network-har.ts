@@ -182,7 +182,8 @@ export async function writeAskedHars(
   deadline: Deadline,
 ): Promise<{ step: number; output: HarWritten }[]> {
   const out: { step: number; output: HarWritten }[] = [];
-  for (const asked of log.harAsked) {
+  // Taken, not read: a long-lived front that keeps the log across calls writes each file once.
+  for (const asked of log.harAsked.splice(0)) {
     const keep = requestMatcher(asked.filter);
     const records = log.all.filter((r) => !isBrowserChrome(r.url) && keep(r));
     try {
