@@ -167,6 +167,20 @@ export class RequestLog {
     for (const w of [...this.#waiters]) w();
   }
 
+  /**
+   * A page kept attached between calls (the MCP server's warm host) starts another command: the
+   * log holds this command's requests only, as a new session's would (earlier ones: resource timing).
+   */
+  beginCommand(): void {
+    this.#byId.clear();
+    this.#all.length = 0;
+    this.#early.clear();
+    this.#routedEarly.clear();
+    this.#eagerReads = 0;
+    this.dropped = 0;
+    this.harAsked.length = 0;
+  }
+
   /** Every request of the command so far, oldest first. */
   get all(): readonly RequestRecord[] {
     return this.#all;

@@ -80,6 +80,22 @@ export class RouteTable {
     this.#armed = true;
   }
 
+  /**
+   * The command ended: its own rules go, persisted ones stay armed (on a session a warm host keeps,
+   * they answer between calls too). Only a rule that is not persisted costs a call to Chrome.
+   */
+  async endCommand(): Promise<void> {
+    const kept = this.persisted;
+    if (kept.length === this.#rules.length) return;
+    this.#rules = kept;
+    await this.arm();
+  }
+
+  /** A kept session starts another command: its answer counts only what this one intercepts. */
+  beginCommand(): void {
+    this.#hits.clear();
+  }
+
   /** The rules that intercepted something, with counts and the first URLs. */
   report(): RouteHits[] {
     const out: RouteHits[] = [];

@@ -32,11 +32,14 @@ export async function networkPhase(
     writeAskedHars(page.requests, deadline),
     alive ? keepRequestLog(tab, deadline.cap(REQUEST_LOG_MS)) : undefined,
   ]);
+  // Each asking step's output becomes what was written (its index is the validated step's).
   for (const { step, output } of hars) {
     const result = steps[step - 1];
-    if (result?.action === 'network') result.output = output;
+    if (result) result.output = output;
   }
   const routed = page.routes.report();
+  // The command's own rules end with it (a warm host keeps the session, and with it Fetch).
+  if (alive) await deadline.race(page.routes.endCommand(), 'the routes').catch(() => undefined);
   return failed || routed.length ? { ...failed, ...(routed.length ? { routed } : {}) } : undefined;
 }
 
