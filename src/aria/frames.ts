@@ -6,12 +6,13 @@
 
 import type { FrameTarget, Scope } from '../page/index.js';
 import type { AriaNode, Counters, SnapshotOptions } from '../injected/index.js';
+import { REF_SOURCE } from '../shared/index.js';
 
 /** At most this many frames are filled in one snapshot (ad-heavy pages); the rest are counted. */
 export const MAX_SHOWN_FRAMES = 5;
 
 /** A frame ref: `f{n}` then the ref in that frame. */
-export const FRAME_REF = /^f(\d+)(s\d+e\d+)$/;
+export const FRAME_REF = new RegExp(`^f(\\d+)(${REF_SOURCE})$`);
 
 /** The tab's frame book: `f{i+1}` names frameIds[i] (kept in the tab's entry across commands). */
 export interface FrameBook {

@@ -4,7 +4,8 @@
 
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { knownSecrets, looksSensitive, redactSecrets, REDACTED } from '../common/index.js';
+import { knownSecrets, redactSecrets } from '../common/index.js';
+import { isSecretText, REDACTED } from '../shared/index.js';
 
 export function debugLogName(seq: number, tab: string | undefined, actions: string[], status: string): string {
   const shown = actions.slice(0, 3);
@@ -24,7 +25,7 @@ function focusIsSecret(response: unknown): boolean {
   const active = isObj(response) && isObj(response.context) ? response.context.activeElement : undefined;
   return (
     isObj(active) &&
-    (active.type === 'password' || (typeof active.selector === 'string' && looksSensitive(active.selector)))
+    (active.type === 'password' || (typeof active.selector === 'string' && isSecretText(active.selector)))
   );
 }
 
@@ -45,12 +46,12 @@ function typedSecrets(request: unknown, focusSecret: boolean): string[] {
       }
       const fields = isObj(p.fields) ? p.fields : key in p ? undefined : p;
       if (fields) {
-        for (const [k, v] of Object.entries(fields)) if (looksSensitive(k)) add(v);
+        for (const [k, v] of Object.entries(fields)) if (isSecretText(k)) add(v);
         continue;
       }
       const { [key]: typed, ...target } = p;
       const targeted = ['selector', 'ref', 'label', 'withinSelector'].some((t) => t in target);
-      if (looksSensitive(JSON.stringify(target)) || (!targeted && focusSecret)) add(typed);
+      if (isSecretText(JSON.stringify(target)) || (!targeted && focusSecret)) add(typed);
     }
   }
   return found;
@@ -61,7 +62,7 @@ function keyedSecrets(value: unknown, found: string[]): void {
   if (Array.isArray(value)) value.forEach((v) => keyedSecrets(v, found));
   else if (isObj(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if (typeof v === 'string' && looksSensitive(k)) found.push(v);
+      if (typeof v === 'string' && isSecretText(k)) found.push(v);
       else keyedSecrets(v, found);
     }
   }

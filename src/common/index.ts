@@ -3,6 +3,9 @@ export * from './errors.js';
 export { Deadline } from './deadline.js';
 export {
   progress,
+  newClock,
+  setClockSource,
+  type Clock,
   CAPTURE_PHASE,
   openWindow,
   pendingStart,
@@ -17,7 +20,7 @@ export {
 } from './progress.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
-export { looksSensitive, markEndpointSecrets, markSecret, knownSecrets, redactSecrets, REDACTED } from './secrets.js';
+export { markEndpointSecrets, markSecret, knownSecrets, redactSecrets } from './secrets.js';
 export { requireBuiltin } from './lazy.js';
 export { homeDir } from './os-paths.js';
 export { randomBytes } from './random.js';

@@ -1,25 +1,9 @@
 // Values that must never be echoed: what was typed into secret fields (DECISIONS: passwords,
-// one-time codes, API keys, card numbers…). The page says which fields are secret
-// (injected/aria-name.ts isSecretInput); steps mark what they typed there, and every answer and
-// --debug log has those values replaced by •••• (runner/output.ts, capture/debug-log.ts).
+// one-time codes, API keys, card numbers…). Which fields and names are secret is shared/secrets.ts;
+// steps mark what they typed there, and every answer and --debug log has those values replaced by
+// •••• (runner/output.ts, capture/debug-log.ts).
 
-export const REDACTED = '••••';
-
-/**
- * Whether a name, selector or label says it holds a secret — the rule of the page's isSecretText
- * (injected/aria-name.ts), which a unit test keeps in step with this one: words split at camelCase
- * and punctuation, so `cardPin` and `api_key` match but `spinner` and `author` do not.
- */
-export function looksSensitive(text: string): boolean {
-  const words = ` ${text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')} `;
-  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(
-    words,
-  );
-}
+import { isSecretText, REDACTED } from '../shared/index.js';
 
 /** The process's secrets: one command per process, so this never outlives what it protects. */
 const secrets = new Set<string>();
@@ -36,8 +20,7 @@ export function knownSecrets(): readonly string[] {
 /** Query keys whose values are credentials in an endpoint: ?token=…, ?apiKey=…, ?sig=… */
 function isCredentialKey(key: string): boolean {
   return (
-    looksSensitive(key) ||
-    /^(key|sig|signature|session|sessionid|jwt|access|credentials?|code|auth[-_]?key)$/i.test(key)
+    isSecretText(key) || /^(key|sig|signature|session|sessionid|jwt|access|credentials?|code|auth[-_]?key)$/i.test(key)
   );
 }
 

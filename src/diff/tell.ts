@@ -2,7 +2,8 @@
 // status, dialogs, headings, the acted-on element's neighbourhood), each list capped, the rest
 // counted, live-region messages once, and a one-line summary naming the biggest change. Pure.
 import { actionVerb, stateWord } from './summary.js';
-import type { ObservedChange, ObservedDiff, StepVerb, ViewportChanges } from './types.js';
+import type { ObservedChange, ObservedDiff } from '../shared/index.js';
+import type { StepVerb, ViewportChanges } from './types.js';
 
 /** The summary of an answer whose steps changed nothing the agent can see. */
 export const NO_VISIBLE_CHANGE = 'No visible change.';

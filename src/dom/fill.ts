@@ -2,14 +2,8 @@
 // text with Input.insertText, read the value back, and only if the page did not take it (a
 // framework-controlled input) set it with the native setter — saying which method worked.
 
-import {
-  ElementNotEditableError,
-  ExecutionError,
-  looksSensitive,
-  markSecret,
-  REDACTED,
-  type Deadline,
-} from '../common/index.js';
+import { ElementNotEditableError, ExecutionError, markSecret, type Deadline } from '../common/index.js';
+import { isSecretText, REDACTED } from '../shared/index.js';
 import type { Scope } from '../page/index.js';
 import type { PageRuntime } from '../injected/index.js';
 import { clickAt, moveMouse } from './mouse.js';
@@ -93,7 +87,7 @@ export function sameSignificant(shown: string, asked: string): boolean {
 
 /** The warning for a value the page formatted or rewrote: both values, unless the field is a secret. */
 function rewroteWarning(el: Located, asked: string, shown: string): string {
-  if (looksSensitive(el.desc)) return `the page rewrote the value of ${el.desc}`;
+  if (isSecretText(el.desc)) return `the page rewrote the value of ${el.desc}`;
   return sameSignificant(shown, asked)
     ? `the page formatted "${asked}" as "${shown}" in ${el.name}`
     : `the page rewrote "${asked}" as "${shown}" in ${el.name}`;
@@ -111,7 +105,7 @@ export async function fill(
   const el: Fillable = target
     ? await prepareAction(scope, target, 'fill', refs, opts, deadline)
     : await focusedElement(scope, deadline);
-  let secret = looksSensitive(el.desc);
+  let secret = isSecretText(el.desc);
   if (secret) markSecret(value); // never in an answer or a --debug log
   const warnings: string[] = [];
   const mark = markBeforeAction(scope.page);

@@ -4,6 +4,7 @@
 
 import type { Deadline } from '../common/index.js';
 import type { CdpSession, Protocol } from '../cdp/index.js';
+import { editDistance } from '../shared/index.js';
 import { editingCommands, type KeyCombo } from './key-combo.js';
 import {
   knownKeyNames,
@@ -141,13 +142,12 @@ export async function typeText(
   return outcome;
 }
 
-/** "Unknown key …" with the nearest known name, loading the edit-distance library only now. */
+/** "Unknown key …" with the nearest known name. */
 export async function unknownKeyWarning(token: string, combo: string): Promise<string> {
-  const { default: levenshtein } = await import('fast-levenshtein');
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of knownKeyNames()) {
-    const d = levenshtein.get(token.toLowerCase(), name.toLowerCase());
+    const d = editDistance(token.toLowerCase(), name.toLowerCase());
     if (d < bestDistance) {
       best = name;
       bestDistance = d;

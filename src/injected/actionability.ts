@@ -9,7 +9,7 @@ import { shadowOf } from './closed-shadow.js';
 
 export type ActionKind = 'click' | 'hover' | 'fill' | 'select' | 'upload' | 'drag' | 'focus';
 
-export interface ActionCheck {
+interface ActionCheck {
   handle: number;
   action: ActionKind;
   /** Skip every check but "attached"; the point is the element's centre. */
@@ -18,7 +18,7 @@ export interface ActionCheck {
   stable?: boolean;
 }
 
-export interface Interceptor {
+interface Interceptor {
   kind: string;
   selector: string;
   text?: string;
@@ -46,7 +46,7 @@ export type ActionOutcome =
   | { ok: true; x: number; y: number; handle: number; viaLabel?: true; checked?: boolean; delegated?: true }
   | ActionFailure;
 
-export function isDisabled(el: Element): boolean {
+function isDisabled(el: Element): boolean {
   if ((el as HTMLButtonElement).disabled === true) return true;
   if (el.closest('[aria-disabled="true"]')) return true;
   const fieldset = el.closest('fieldset');
@@ -62,7 +62,7 @@ export function isDisabled(el: Element): boolean {
  * any depth of nested shadow roots: what a person's click would focus. Undefined when `el` takes
  * the keys itself.
  */
-export function delegatedControl(el: Element, action: 'fill' | 'focus'): Element | undefined {
+function delegatedControl(el: Element, action: 'fill' | 'focus'): Element | undefined {
   const shadow = shadowOf(el);
   if (!shadow || isTextControl(el)) return undefined;
   const selfFocusable = (el as HTMLElement).tabIndex >= 0 && !shadow.delegatesFocus;
@@ -82,7 +82,7 @@ export function delegatedControl(el: Element, action: 'fill' | 'focus'): Element
 }
 
 /** SPEC §8.2: why `el` can't take typed text, or undefined when it can. */
-export function notEditableReason(el: Element): { message: string; final?: true; control?: string } | undefined {
+function notEditableReason(el: Element): { message: string; final?: true; control?: string } | undefined {
   if (isHtml(el, 'input') && el.type === 'file')
     return {
       message: 'is a file input: use {"upload": {"selector": …, "files": [...]}}',
@@ -103,7 +103,7 @@ export function notEditableReason(el: Element): { message: string; final?: true;
 }
 
 /** Why `el` is not visible (SPEC §8.3), or undefined. */
-export function invisibleReason(el: Element): string | undefined {
+function invisibleReason(el: Element): string | undefined {
   if (el.closest('[hidden]')) return 'has the hidden attribute';
   if (el.closest('[aria-hidden="true"]')) return 'is aria-hidden';
   const style = getComputedStyle(el);
@@ -121,12 +121,12 @@ export function invisibleReason(el: Element): string | undefined {
 }
 
 /** A hidden native checkbox or radio is operated through its visible label (SPEC §19.16). */
-export function visibleLabelOf(el: Element): Element | undefined {
+function visibleLabelOf(el: Element): Element | undefined {
   if (!isHtml(el, 'input') || !/^(checkbox|radio)$/.test(el.type)) return undefined;
   return Array.from(el.labels ?? []).find((l) => isVisible(l));
 }
 
-export function classifyInterceptor(el: Element): Interceptor {
+function classifyInterceptor(el: Element): Interceptor {
   // Climb to the layer that covers the target: the outermost positioned ancestor below body.
   let layer = el;
   for (let e: Element | null = el; e && e !== document.body && e !== document.documentElement; e = parentOrHost(e)) {
@@ -194,7 +194,7 @@ export function candidatePoints(el: Element): { x: number; y: number }[] {
 }
 
 /** The viewport, narrowed by every ancestor that clips its overflow (scrolling containers). */
-export function visibleClip(el: Element): { l: number; t: number; r: number; b: number } {
+function visibleClip(el: Element): { l: number; t: number; r: number; b: number } {
   const clip = { l: 0, t: 0, r: innerWidth, b: innerHeight };
   for (let e = parentOrHost(el); e && e !== document.documentElement && e !== document.body; e = parentOrHost(e)) {
     const style = getComputedStyle(e);
@@ -213,7 +213,7 @@ export function visibleClip(el: Element): { l: number; t: number; r: number; b: 
   return clip;
 }
 
-export function inViewportFully(el: Element): boolean {
+function inViewportFully(el: Element): boolean {
   const r = el.getBoundingClientRect();
   const c = visibleClip(el);
   return r.top >= c.t && r.left >= c.l && r.bottom <= c.b && r.right <= c.r;

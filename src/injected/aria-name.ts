@@ -4,74 +4,46 @@
 import { allowsNameFromContent, roleOf } from './aria-role.js';
 import { isHtml } from './dom-describe.js';
 import { shadowOf } from './closed-shadow.js';
+import { isSecretField, REDACTED } from '../shared/index.js';
 
 /** Names longer than this are cut, ending in "…" (documented in SKILL.md). */
-export function nameMaxLength(): number {
-  return 100;
-}
+const NAME_MAX_CHARS = 100;
 
 /** Text runs longer than this are cut, ending in "…": a snapshot shows what a page says, getDom/query read it whole. */
-export function textMaxLength(): number {
-  return 1_000;
-}
+export const TEXT_MAX_CHARS = 1_000;
 
 export function collapseSpace(s: string): string {
   return s.replace(/[\s\u200b]+/g, ' ').trim();
 }
 
 export function capName(s: string): string {
-  const max = nameMaxLength();
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  return s.length > NAME_MAX_CHARS ? `${s.slice(0, NAME_MAX_CHARS - 1)}…` : s;
 }
 
-export function isHiddenForName(el: Element): boolean {
+function isHiddenForName(el: Element): boolean {
   if (el.getAttribute('aria-hidden') === 'true') return true;
   const style = getComputedStyle(el);
   return style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse';
 }
 
-export function isInlineDisplay(el: Element): boolean {
+function isInlineDisplay(el: Element): boolean {
   const display = getComputedStyle(el).display;
   return display === 'inline' || display === 'contents';
 }
 
-/**
- * Whether a field's name, id or label says it holds a secret (DECISIONS: token, api key, secret,
- * otp, cvc/cvv, card number, pin; and the password family). Words are split at camelCase, `_`,
- * `-`, `.` and brackets, so `cardPin` and `api_key` match but `spinner`, `shipping` or `author` do
- * not. Pure: common/secrets.ts says the same on the Node side (a unit test keeps them agreeing).
- */
-export function isSecretText(text: string): boolean {
-  const words = ` ${text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')} `;
-  return / (password|passwd|passcode|passphrase|pwd|pass|pass phrase|secret|token|otp|totp|one time (code|password)|verification code|auth code|2fa|mfa|cvc|cvv|cvc2|cvv2|csc|security code|pin|apikey|api key|card number|cardnumber|card num|card no|ccnum|cc num|cc number|iban|ssn|auth|authorization) /.test(
-    words,
-  );
-}
-
-/**
- * A field whose value is a secret (DECISIONS): type=password; autocomplete current-password,
- * new-password, one-time-code or cc-*; or a name, id or label that says so (isSecretText). A plain
- * search box is not one. Its value is shown as •••• everywhere and never echoed.
- */
+/** A field whose value is a secret, by the one rule (shared/secrets.ts): never shown, never echoed. */
 export function isSecretInput(el: HTMLInputElement): boolean {
-  if (el.type === 'password') return true;
-  if (/^(checkbox|radio|submit|button|reset|image|file|range|color|date|datetime-local|month|week|time)$/.test(el.type))
-    return false;
-  const autocomplete = (el.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
-  if (
-    autocomplete.some(
-      (t) => t === 'current-password' || t === 'new-password' || t === 'one-time-code' || t.startsWith('cc-'),
-    )
-  )
-    return true;
-  const labels = Array.from(el.labels ?? [])
-    .map((l) => l.textContent ?? '')
-    .join(' ');
-  return isSecretText(`${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`.slice(0, 500));
+  return isSecretField({
+    type: el.type,
+    autocomplete: el.getAttribute('autocomplete') ?? '',
+    role: roleOf(el),
+    words: () => {
+      const labels = Array.from(el.labels ?? [])
+        .map((l) => l.textContent ?? '')
+        .join(' ');
+      return `${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`;
+    },
+  });
 }
 
 /** The value an embedded control contributes to a name or shows after a colon. */
@@ -82,7 +54,7 @@ export function controlValue(el: Element, role: string): string | undefined {
       .join(', ');
   }
   if (isHtml(el, 'input')) {
-    if (isSecretInput(el)) return el.value ? '••••' : '';
+    if (isSecretInput(el)) return el.value ? REDACTED : '';
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider')
       return el.value;
     return undefined;
@@ -109,7 +81,7 @@ export function controlValue(el: Element, role: string): string | undefined {
  * `attr(data-label)`), as Chrome's accessibility tree counts it: strings and attr(), or the
  * alternative text after a `/`; counters, quotes and images add nothing here.
  */
-export function generatedText(el: Element, pseudo: '::before' | '::after'): string {
+function generatedText(el: Element, pseudo: '::before' | '::after'): string {
   const style = getComputedStyle(el, pseudo);
   const content = style.content;
   if (!content || content === 'none' || content === 'normal') return '';
@@ -128,7 +100,7 @@ export function generatedText(el: Element, pseudo: '::before' | '::after'): stri
 }
 
 /** Text of a subtree for name-from-content: text nodes, descendants' own names, control values. */
-export function textFromSubtree(root: Element, visited: Set<Element>): string {
+function textFromSubtree(root: Element, visited: Set<Element>): string {
   const own = root.nodeType === Node.ELEMENT_NODE;
   let out = own ? generatedText(root, '::before') : '';
   // A <slot> shows the nodes assigned to it (web components), or its own fallback content.
@@ -154,7 +126,7 @@ export function textFromSubtree(root: Element, visited: Set<Element>): string {
   return own ? out + generatedText(root, '::after') : out;
 }
 
-export function descendantName(el: Element, visited: Set<Element>): string {
+function descendantName(el: Element, visited: Set<Element>): string {
   const role = roleOf(el);
   const value = controlValue(el, role);
   if (value !== undefined) return value;
@@ -168,7 +140,7 @@ export function descendantName(el: Element, visited: Set<Element>): string {
   return textFromSubtree(el, visited);
 }
 
-export function inputButtonName(el: HTMLInputElement): string {
+function inputButtonName(el: HTMLInputElement): string {
   if (el.value) return el.value;
   if (el.type === 'submit') return 'Submit';
   if (el.type === 'reset') return 'Reset';
@@ -189,7 +161,7 @@ export function labelledByText(el: Element): string | undefined {
   return text || undefined;
 }
 
-export function nativeLabel(el: Element): string | undefined {
+function nativeLabel(el: Element): string | undefined {
   if (isHtml(el, 'input') && (el.type === 'submit' || el.type === 'button' || el.type === 'reset')) {
     return inputButtonName(el);
   }

@@ -72,7 +72,7 @@ export function allowsNameFromContent(role: string): boolean {
   return false;
 }
 
-export function hasLandmarkAncestor(el: Element): boolean {
+function hasLandmarkAncestor(el: Element): boolean {
   return (
     el.parentElement?.closest(
       'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]',
@@ -80,11 +80,11 @@ export function hasLandmarkAncestor(el: Element): boolean {
   );
 }
 
-export function accessibleNameHint(el: Element): boolean {
+function accessibleNameHint(el: Element): boolean {
   return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
 }
 
-export function inputRole(input: HTMLInputElement): string {
+function inputRole(input: HTMLInputElement): string {
   const type = input.type;
   switch (type) {
     case 'button':
@@ -111,7 +111,7 @@ export function inputRole(input: HTMLInputElement): string {
   }
 }
 
-export function implicitRole(el: Element): string {
+function implicitRole(el: Element): string {
   const tag = el.localName;
   switch (tag) {
     case 'a':

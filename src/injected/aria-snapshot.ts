@@ -2,11 +2,12 @@
 // generic wrappers flattened and text kept. Rendering to YAML is aria/'s job. Runs in the page.
 import { isClickablePlainRole, nodeStates } from './aria-states.js';
 import type { Counters } from './ref-map.js';
-import { accessibleName, capName, collapseSpace, nameHint, textMaxLength } from './aria-name.js';
+import { accessibleName, capName, collapseSpace, nameHint, TEXT_MAX_CHARS } from './aria-name.js';
 import { isInteractiveRole, isLandmarkRole, roleOf } from './aria-role.js';
 import { isHtml, isVisible } from './dom-describe.js';
-import { deepElements, refFor, skillState, syncCounters } from './ref-map.js';
+import { deepElements, refFor, refState, syncCounters } from './ref-map.js';
 import { hasClosedRoot, shadowOf } from './closed-shadow.js';
+import { FRAME_TAG } from '../shared/index.js';
 import {
   clipAbove,
   type ClipState,
@@ -73,7 +74,7 @@ export interface SnapshotOptions {
   counters?: Counters;
 }
 
-export type SnapshotOutcome =
+type SnapshotOutcome =
   | {
       ok: true;
       tree: AriaNode[];
@@ -101,10 +102,6 @@ interface WalkState {
   clip: ClipState;
 }
 
-export function inViewport(r: DOMRect, vw: number, vh: number, dx = 0, dy = 0): boolean {
-  return r.bottom + dy > 0 && r.right + dx > 0 && r.top + dy < vh && r.left + dx < vw && (r.width > 0 || r.height > 0);
-}
-
 export function isClickableGeneric(el: Element, style: CSSStyleDeclaration): boolean {
   if (el.hasAttribute('onclick')) return true;
   if (style.cursor !== 'pointer') return false;
@@ -112,9 +109,9 @@ export function isClickableGeneric(el: Element, style: CSSStyleDeclaration): boo
   return !parent || getComputedStyle(parent).cursor !== 'pointer';
 }
 
-export function pushText(out: AriaNode[], raw: string, vp: boolean): void {
+function pushText(out: AriaNode[], raw: string, vp: boolean): void {
   // Bounded before spaces are collapsed: a megabyte of text costs no more than a page of it.
-  const room = 4 * textMaxLength();
+  const room = 4 * TEXT_MAX_CHARS;
   const text = raw.length > room ? raw.slice(0, room) : raw;
   const last = out[out.length - 1];
   if (last && last.role === 'text' && !last.children) {
@@ -125,12 +122,7 @@ export function pushText(out: AriaNode[], raw: string, vp: boolean): void {
   }
 }
 
-export function walkChildren(
-  parent: Element | ShadowRoot | Document,
-  depth: number,
-  st: WalkState,
-  out: AriaNode[],
-): void {
+function walkChildren(parent: Element | ShadowRoot | Document, depth: number, st: WalkState, out: AriaNode[]): void {
   const source = isHtml(parent, 'slot')
     ? parent.assignedNodes({ flatten: true })
     : // A closed <details> renders only its summary.
@@ -163,7 +155,7 @@ export function walkChildren(
   }
 }
 
-export function walkElement(el: Element, depth: number, st: WalkState, out: AriaNode[]): void {
+function walkElement(el: Element, depth: number, st: WalkState, out: AriaNode[]): void {
   const tag = el.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return;
   if (depth > st.opts.maxDepth) {
@@ -243,14 +235,11 @@ function walkShown(el: Element, style: CSSStyleDeclaration, depth: number, st: W
   if (!inline) pushText(out, ' ', false);
 }
 
-/** The property our world sets on an out-of-process frame's <iframe>: that frame's id (aria/frames.ts). */
-const FRAME_TAG = '__cdpSkillFrameId';
-
 /**
  * A same-origin frame's content, walked under its iframe node. A cross-origin frame that shows
  * (not zero-size) leaves a slot, filled on the Node side with the frame's own snapshot.
  */
-export function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState, out: AriaNode[]): void {
+function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState, out: AriaNode[]): void {
   if (!st.opts.includeFrames) return;
   let doc: Document | null = null;
   try {
@@ -287,13 +276,13 @@ export function walkFrame(frame: HTMLIFrameElement, depth: number, st: WalkState
 }
 
 /** Trims text, drops text that only repeats the node's name, and inlines a lone text child. */
-export function settleChildren(node: AriaNode, children: AriaNode[]): void {
+function settleChildren(node: AriaNode, children: AriaNode[]): void {
   const kept: AriaNode[] = [];
   for (const c of children) {
     if (c.role === 'text') {
       const t = collapseSpace(c.text ?? '');
       if (!t) continue;
-      const max = textMaxLength();
+      const max = TEXT_MAX_CHARS;
       c.text = t.length > max ? `${t.slice(0, max - 1)}…` : t;
     }
     kept.push(c);
@@ -325,7 +314,7 @@ export function settleChildren(node: AriaNode, children: AriaNode[]): void {
   if (kept.length) node.children = kept;
 }
 
-export function findRoot(
+function findRoot(
   root: string | undefined,
   autoScope: boolean,
 ): { el: Element; scope?: string } | { error: 'invalid-selector' | 'root-not-found'; message?: string } {
@@ -350,7 +339,7 @@ export function findRoot(
 }
 
 /** Popups shown outside the scope (portals at the end of <body>: an open listbox, menu, dialog, tooltip). */
-export function popupsOutside(scope: Element): Element[] {
+function popupsOutside(scope: Element): Element[] {
   const selector =
     '[role=listbox], [role=menu], [role=dialog], [role=alertdialog], [role=tooltip], [role=tree], [role=grid], dialog[open]';
   const found = Array.from(document.querySelectorAll(selector)).filter(
@@ -360,7 +349,7 @@ export function popupsOutside(scope: Element): Element[] {
 }
 
 /** Landmarks outside the scope, for the auto-scope header. */
-export function otherLandmarks(scope: Element): string[] {
+function otherLandmarks(scope: Element): string[] {
   const out: string[] = [];
   for (const el of Array.from(
     document.querySelectorAll(
@@ -389,7 +378,7 @@ function walkFrom(el: Element, st: WalkState, out: AriaNode[]): void {
 }
 
 export function ariaSnapshot(opts: SnapshotOptions): SnapshotOutcome {
-  const s = skillState();
+  const s = refState();
   syncCounters(opts.counters);
   const found = findRoot(opts.root, opts.autoScope);
   if ('error' in found) return { ok: false, reason: found.error, message: found.message };

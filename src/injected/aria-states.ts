@@ -18,7 +18,7 @@ export function isClickablePlainRole(role: string): boolean {
 }
 
 /** A slider's (or spin button's) range: [min=0] [max=100] [step=5], so an agent knows the choices. */
-export function rangeStates(el: Element, role: string, node: AriaNode): void {
+function rangeStates(el: Element, role: string, node: AriaNode): void {
   if (role !== 'slider' && role !== 'spinbutton') return;
   if (isHtml(el, 'input')) {
     const range = el.type === 'range';

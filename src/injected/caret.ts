@@ -80,7 +80,7 @@ export type CaretFound =
       scroll?: { x: number; y: number; step: number; shows: string };
     };
 
-export type CaretReadBack =
+type CaretReadBack =
   | { ok: true; matches: boolean; at: string; selected?: string; how: 'selection' | 'editor' }
   | { ok: false; message: string };
 

@@ -8,6 +8,8 @@ import { targetName } from './locate.js';
 import { pointReaches } from './actionability.js';
 import { deepActiveElement, isHtml } from './dom-describe.js';
 import { describeElement, heldElement } from './locate.js';
+// The runtime's state object, by another name: `state` here is a probe's own.
+import { state as runtimeState } from './state.js';
 
 export interface ProbeState {
   target: Element;
@@ -38,12 +40,6 @@ export interface ProbeReport {
   pressedOnly?: true;
   /** The target left the document during the click (the page replaced it on the press). */
   detached?: true;
-}
-
-export function probeSlot(): { probe?: ProbeState } {
-  const g = globalThis as unknown as { __cdpSkillProbe?: { probe?: ProbeState } };
-  if (!g.__cdpSkillProbe) g.__cdpSkillProbe = {};
-  return g.__cdpSkillProbe;
 }
 
 /**
@@ -120,7 +116,7 @@ export function armClickProbe(handle: number, controlHandle: number, x: number, 
     for (const t of types) inner?.removeEventListener(t, innerListener, { capture: true });
     inner?.removeEventListener('pointermove', innerMove, { capture: true });
   };
-  probeSlot().probe = state;
+  runtimeState.clickProbe = state;
   return true;
 }
 
@@ -135,10 +131,9 @@ function frameWindow(el: Element): Window | undefined {
   }
 }
 
-export function disarmClickProbe(): void {
-  const slot = probeSlot();
-  slot.probe?.off();
-  slot.probe = undefined;
+function disarmClickProbe(): void {
+  runtimeState.clickProbe?.off();
+  runtimeState.clickProbe = undefined;
 }
 
 /**
@@ -148,7 +143,7 @@ export function disarmClickProbe(): void {
  * `hit`: no move arrived in this document at all.
  */
 export async function awaitPointerOn(timeoutMs: number): Promise<{ on: boolean; hit?: string }> {
-  const state = probeSlot().probe;
+  const state = runtimeState.clickProbe;
   if (!state) return { on: false };
   const until = Date.now() + timeoutMs;
   while (!state.move?.on && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
@@ -156,7 +151,7 @@ export async function awaitPointerOn(timeoutMs: number): Promise<{ on: boolean; 
 }
 
 export function readClickProbe(clickCount = 1): ProbeReport {
-  const state = probeSlot().probe;
+  const state = runtimeState.clickProbe;
   if (!state) return { armed: false, reached: [], seen: [], clicked: false };
   disarmClickProbe();
   const clicked = state.reached.includes('click') && (clickCount < 2 || state.reached.includes('dblclick'));
@@ -205,7 +200,7 @@ export interface EffectReport {
   focusOnBody: boolean;
 }
 
-interface EffectWatch {
+export interface EffectWatch {
   target?: Element;
   before: Element | null;
   mutations: number;
@@ -213,14 +208,8 @@ interface EffectWatch {
   off: () => void;
 }
 
-export function effectSlot(): { watch?: EffectWatch } {
-  const g = globalThis as unknown as { __cdpSkillEffects?: { watch?: EffectWatch } };
-  if (!g.__cdpSkillEffects) g.__cdpSkillEffects = {};
-  return g.__cdpSkillEffects;
-}
-
 /** The focused element, through open shadow roots and same-origin frames. */
-export function focusedDeep(): Element | null {
+function focusedDeep(): Element | null {
   let el = deepActiveElement();
   for (let i = 0; i < 10 && el && (el.localName === 'iframe' || el.localName === 'frame'); i++) {
     let doc: Document | null = null;
@@ -241,7 +230,7 @@ export function focusedDeep(): Element | null {
  * Focus rests on the document, not on something that takes keys: no element, <html>, or a <body>
  * that is not itself an editor (TinyMCE's and CKEditor's iframes edit a contenteditable body).
  */
-export function onBody(el: Element | null): boolean {
+function onBody(el: Element | null): boolean {
   if (!el) return true;
   if (el.localName === 'html') return el.ownerDocument.designMode !== 'on';
   return el.localName === 'body' && !(el as HTMLElement).isContentEditable && el.ownerDocument.designMode !== 'on';
@@ -249,7 +238,7 @@ export function onBody(el: Element | null): boolean {
 
 /** Starts watching for effects of the next action (on `handle`'s element when given). */
 export function watchEffects(handle: number | undefined): void {
-  effectSlot().watch?.off();
+  runtimeState.effectWatch?.off();
   const target = handle === undefined ? undefined : heldElement(handle);
   const w: EffectWatch = {
     ...(target ? { target } : {}),
@@ -270,17 +259,17 @@ export function watchEffects(handle: number | undefined): void {
     observer.disconnect();
     window.removeEventListener('scroll', onScroll, { capture: true });
   };
-  effectSlot().watch = w;
+  runtimeState.effectWatch = w;
 }
 
 /** Reads (and ends) the watch; when nothing showed yet, gives the page up to `waitMs` to react. */
 export async function readEffects(waitMs: number): Promise<EffectReport> {
-  const w = effectSlot().watch;
+  const w = runtimeState.effectWatch;
   const quiet = (): boolean => !!w && w.mutations === 0 && !w.scrolled && focusedDeep() === w.before;
   const until = Date.now() + waitMs;
   while (quiet() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   w?.off();
-  effectSlot().watch = undefined;
+  runtimeState.effectWatch = undefined;
   const now = focusedDeep();
   const focusInTarget = !!(w?.target && now && composedContains(w.target, now));
   const moved = !!w && !!now && now !== w.before;
@@ -295,7 +284,7 @@ export async function readEffects(waitMs: number): Promise<EffectReport> {
 }
 
 /** `outer` contains `inner` across shadow boundaries (a host's shadow input counts as the host). */
-export function composedContains(outer: Element, inner: Element): boolean {
+function composedContains(outer: Element, inner: Element): boolean {
   for (let n: Node | null = inner; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null) if (n === outer) return true;
   return false;
 }

@@ -1,10 +1,11 @@
 // Closed shadow roots (attachShadow({mode: 'closed'})): `host.shadowRoot` is null, but the root
 // object works like any other once held. The Node side finds them through CDP (DOM.describeNode
 // with pierce) and hands each root to this world; from then on `shadowOf(host)` returns it, and
-// every walk that goes through shadowOf sees the closed content. Kept in a global slot, so what
-// one command learned holds for the document's life. Runs in the page.
+// every walk that goes through shadowOf sees the closed content. Kept in the runtime's state, so
+// what one command learned holds for the document's life. Runs in the page.
+import { state } from './state.js';
 
-interface ClosedShadowSlot {
+export interface ClosedShadowState {
   roots: WeakMap<Element, ShadowRoot>;
   /** Hosts the Node side already looked at (with a closed root or not): never asked about again. */
   asked: WeakSet<Element>;
@@ -12,39 +13,23 @@ interface ClosedShadowSlot {
   any: boolean;
 }
 
-function slot(): ClosedShadowSlot {
-  const g = globalThis as unknown as { __cdpSkillClosedShadow?: ClosedShadowSlot };
-  g.__cdpSkillClosedShadow ??= { roots: new WeakMap(), asked: new WeakSet(), any: false };
-  return g.__cdpSkillClosedShadow;
-}
-
 /** The element's shadow root, open or (once known) closed. */
 export function shadowOf(el: Element): ShadowRoot | null {
   const open = el.shadowRoot;
   if (open) return open;
-  const s = slot();
+  const s = state.closedShadow;
   return s.any ? (s.roots.get(el) ?? null) : null;
-}
-
-/** The root is a closed one we were handed. */
-export function isClosedRoot(root: Node): root is ShadowRoot {
-  return root instanceof ShadowRoot && root.mode === 'closed';
 }
 
 /** The host has a closed shadow root we know. */
 export function hasClosedRoot(el: Element): boolean {
-  const s = slot();
+  const s = state.closedShadow;
   return s.any && !el.shadowRoot && s.roots.has(el);
 }
 
-/** Some closed root is known in this document. */
-export function anyClosedRoots(): boolean {
-  return slot().any;
-}
-
 /** `el` sits inside a closed shadow root (at any depth). */
-export function inClosedRoot(el: Element): boolean {
-  if (!slot().any) return false;
+function inClosedRoot(el: Element): boolean {
+  if (!state.closedShadow.any) return false;
   for (let n: Node = el.getRootNode(); n instanceof ShadowRoot; n = n.host.getRootNode())
     if (n.mode === 'closed') return true;
   return false;
@@ -56,7 +41,7 @@ export function inClosedRoot(el: Element): boolean {
  * answer. (A closed root on a built-in element such as a <div> is not looked for.)
  */
 export function closedRootCandidates(limit = 200): Element[] {
-  const s = slot();
+  const s = state.closedShadow;
   const out: Element[] = [];
   const visit = (root: Document | ShadowRoot): void => {
     // A live collection for the document (no array of every element); shadow roots have no such call.
@@ -86,7 +71,7 @@ export function closedRootsPending(): boolean {
 
 /** Records the Node side's answer: `hosts[i]` has closed root `roots[i]` (or none, when null). */
 export function registerClosedRoots(hosts: Element[], roots: (ShadowRoot | null)[]): number {
-  const s = slot();
+  const s = state.closedShadow;
   let added = 0;
   hosts.forEach((host, i) => {
     s.asked.add(host);

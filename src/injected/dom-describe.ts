@@ -75,9 +75,11 @@ export function shortUrl(href: string): string {
   }
 }
 
+/** Inline elements: their text runs on with their neighbours' (no space added at their edges). */
+const INLINE =
+  ',a,abbr,b,bdi,bdo,cite,code,data,dfn,em,font,i,img,kbd,label,mark,q,s,samp,small,span,strong,sub,sup,time,u,var,wbr,';
+
 export function textSnippet(root: Node, max: number): string {
-  const INLINE =
-    ',a,abbr,b,bdi,bdo,cite,code,data,dfn,em,font,i,img,kbd,label,mark,q,s,samp,small,span,strong,sub,sup,time,u,var,wbr,';
   let out = '';
   const walk = (node: Node): boolean => {
     for (let child = node.firstChild; child; child = child.nextSibling) {

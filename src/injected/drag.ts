@@ -8,6 +8,7 @@ import { parentOrHost } from './element-query.js';
 import { deepElementFromPoint } from './element-search.js';
 import { heldElement, holdElement } from './locate.js';
 import { mainScroller } from './scrolling.js';
+import { state } from './state.js';
 
 export type DragKind = 'range' | 'html5' | 'mouse';
 
@@ -19,7 +20,7 @@ export interface DragEnd {
   offsetX?: number;
   offsetY?: number;
 }
-export type DragPoints =
+type DragPoints =
   | { ok: true; from: { x: number; y: number }; to: { x: number; y: number } }
   | { ok: false; message: string };
 
@@ -41,7 +42,7 @@ export function holdElementAt(x: number, y: number): number | undefined {
   return el ? holdElement(el) : undefined;
 }
 
-export function endPoint(end: DragEnd): { x: number; y: number } | undefined {
+function endPoint(end: DragEnd): { x: number; y: number } | undefined {
   const el = end.handle !== undefined ? heldElement(end.handle) : undefined;
   if (!el) return end.x !== undefined && end.y !== undefined ? { x: end.x, y: end.y } : undefined;
   if (end.offsetX === undefined && end.offsetY === undefined) {
@@ -52,7 +53,7 @@ export function endPoint(end: DragEnd): { x: number; y: number } | undefined {
   return { x: r.left + r.width / 2 + (end.offsetX ?? 0), y: r.top + r.height / 2 + (end.offsetY ?? 0) };
 }
 
-export function onScreen(p: { x: number; y: number }): boolean {
+function onScreen(p: { x: number; y: number }): boolean {
   return p.x >= 0 && p.y >= 0 && p.x < innerWidth && p.y < innerHeight;
 }
 
@@ -83,7 +84,7 @@ export function dragPoints(source: DragEnd, target: DragEnd): DragPoints {
   return { ok: true, from, to };
 }
 
-interface DragProbe {
+export interface DragProbe {
   source?: Element;
   target?: Element;
   parent: Node | null;
@@ -109,15 +110,9 @@ export interface DragReport {
   valueChanged: boolean;
 }
 
-export function dragProbeSlot(): { probe?: DragProbe } {
-  const g = globalThis as unknown as { __cdpSkillDragProbe?: { probe?: DragProbe } };
-  if (!g.__cdpSkillDragProbe) g.__cdpSkillDragProbe = {};
-  return g.__cdpSkillDragProbe;
-}
-
 /** Remembers where the source is and what the target holds, and counts dragstart/drop events. */
 export function armDragProbe(sourceHandle: number | undefined, targetHandle: number | undefined): void {
-  dragProbeSlot().probe?.off();
+  state.dragProbe?.off();
   const source = sourceHandle !== undefined ? heldElement(sourceHandle) : undefined;
   const target = targetHandle !== undefined ? heldElement(targetHandle) : undefined;
   const probe: DragProbe = {
@@ -142,7 +137,7 @@ export function armDragProbe(sourceHandle: number | undefined, targetHandle: num
     window.removeEventListener('dragstart', count, { capture: true });
     window.removeEventListener('drop', count, { capture: true });
   };
-  dragProbeSlot().probe = probe;
+  state.dragProbe = probe;
 }
 
 /**
@@ -150,10 +145,10 @@ export function armDragProbe(sourceHandle: number | undefined, targetHandle: num
  * the drop later (FullCalendar re-renders its event after pointerup) gets up to `waitMs` to show it.
  */
 export async function readDragProbe(waitMs = 0): Promise<DragReport> {
-  const probe = dragProbeSlot().probe;
+  const probe = state.dragProbe;
   if (!probe) return { dragstarts: 0, drops: 0, moved: false, targetChanged: false, valueChanged: false };
   probe.off();
-  dragProbeSlot().probe = undefined;
+  state.dragProbe = undefined;
   await nextFrame();
   const until = Date.now() + waitMs;
   for (;;) {

@@ -6,33 +6,45 @@
 import { deepElements, syncCounters } from './ref-map.js';
 import type { Counters } from './ref-map.js';
 import { shadowOf } from './closed-shadow.js';
+import { state } from './state.js';
 
-interface EffectProbe {
+export interface EffectProbe {
   observers: MutationObserver[];
   off: Array<() => void>;
   seen: string | undefined;
   url: string;
   scroll: string;
   controls: string;
+  /** Elements scrolled from their origin, in walk order (scrollOffsets). */
+  offsets: string;
+  /** Animations and transitions running at arming. */
+  animations: Set<Animation>;
 }
 
-export interface Effects {
+interface Effects {
   changed: boolean;
   /** The first effect seen, for the record (e.g. 'mutation', 'scroll'). */
   why?: string;
   counters: Counters;
 }
 
-/** The events that may change what the page shows (a function: the runtime carries functions only). */
-export function effectEvents(): string[] {
-  return ['input', 'change', 'scroll', 'animationstart', 'transitionrun', 'toggle', 'mouseover', 'pointerdown'];
-}
+/** The events that may change what the page shows. */
+const EFFECT_EVENTS = [
+  'input',
+  'change',
+  'scroll',
+  'animationstart',
+  'transitionrun',
+  'toggle',
+  'mouseover',
+  'pointerdown',
+];
 
 /**
  * The state of the page's form controls as one string: a script that sets `checked`, `value` or
  * `selectedIndex` changes what the page shows without a mutation or an event.
  */
-export function controlStates(roots: Array<Document | ShadowRoot>): string {
+function controlStates(roots: Array<Document | ShadowRoot>): string {
   const parts: string[] = [];
   for (const root of roots) {
     for (const el of Array.from(root.querySelectorAll('input, select, textarea'))) {
@@ -47,21 +59,28 @@ export function controlStates(roots: Array<Document | ShadowRoot>): string {
   return parts.join('|');
 }
 
-export function effectSlot(): { probe?: EffectProbe; scroller?: Element } {
-  const g = globalThis as unknown as { __cdpSkillEffects?: { probe?: EffectProbe; scroller?: Element } };
-  return (g.__cdpSkillEffects ??= {});
-}
-
-/** Where the page can change unseen by a document-wide observer: open shadow roots and same-origin frame documents. */
-export function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, depth: number): void {
+/**
+ * Where the page can change unseen by a document-wide observer: open shadow roots and same-origin
+ * frame documents. With `offsets`, also notes each element scrolled from its origin (walk order).
+ */
+function effectRoots(
+  doc: Document,
+  out: Array<Document | ShadowRoot>,
+  depth: number,
+  offsets?: { n: number; list: string[] },
+): void {
   out.push(doc);
   for (const el of deepElements(doc)) {
+    if (offsets) {
+      offsets.n++;
+      if (el.scrollTop || el.scrollLeft) offsets.list.push(`${offsets.n}:${el.scrollLeft},${el.scrollTop}`);
+    }
     const root = shadowOf(el);
     if (root) out.push(root);
     if (depth < 3 && el.localName === 'iframe') {
       try {
         const inner = (el as HTMLIFrameElement).contentDocument;
-        if (inner) effectRoots(inner, out, depth + 1);
+        if (inner) effectRoots(inner, out, depth + 1, offsets);
       } catch {
         // A cross-origin frame: a press into it counts instead (see effectEvent).
       }
@@ -70,7 +89,7 @@ export function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, de
 }
 
 /** An event that may have changed what the page shows; a pointer press only on content we cannot watch. */
-export function effectEvent(e: Event): string | undefined {
+function effectEvent(e: Event): string | undefined {
   if (e.type !== 'pointerdown') return e.type;
   const t = e.target as Element | null;
   return t && /^(canvas|video|iframe|embed|object)$/.test(t.localName ?? '')
@@ -79,11 +98,11 @@ export function effectEvent(e: Event): string | undefined {
 }
 
 export function armEffectProbe(): void {
-  const slot = effectSlot();
-  if (slot.probe) disarmEffectProbe(slot.probe);
-  slot.scroller = undefined;
+  if (state.effectProbe) disarmEffectProbe(state.effectProbe);
+  state.scroller = undefined;
   const roots: Array<Document | ShadowRoot> = [];
-  effectRoots(document, roots, 0);
+  const offsets = { n: 0, list: [] as string[] };
+  effectRoots(document, roots, 0, offsets);
   const probe: EffectProbe = {
     observers: [],
     off: [],
@@ -91,6 +110,8 @@ export function armEffectProbe(): void {
     url: location.href,
     scroll: `${window.scrollX},${window.scrollY}`,
     controls: controlStates(roots),
+    offsets: offsets.list.join('|'),
+    animations: new Set(document.getAnimations()),
   };
   for (const root of roots) {
     const observer = new MutationObserver(() => {
@@ -102,17 +123,17 @@ export function armEffectProbe(): void {
     const listener = (e: Event): void => {
       probe.seen ??= effectEvent(e);
       // The element that scrolled, for context.scroll (page-context.ts); the document's own scroll is window's.
-      if (e.type === 'scroll' && (e.target as Node | null)?.nodeType === 1) slot.scroller = e.target as Element;
+      if (e.type === 'scroll' && (e.target as Node | null)?.nodeType === 1) state.scroller = e.target as Element;
     };
-    for (const type of effectEvents()) root.addEventListener(type, listener, { capture: true, passive: true });
+    for (const type of EFFECT_EVENTS) root.addEventListener(type, listener, { capture: true, passive: true });
     probe.off.push(() => {
-      for (const type of effectEvents()) root.removeEventListener(type, listener, { capture: true });
+      for (const type of EFFECT_EVENTS) root.removeEventListener(type, listener, { capture: true });
     });
   }
-  slot.probe = probe;
+  state.effectProbe = probe;
 }
 
-export function disarmEffectProbe(probe: EffectProbe): void {
+function disarmEffectProbe(probe: EffectProbe): void {
   for (const o of probe.observers) {
     if (o.takeRecords().length) probe.seen ??= 'mutation';
     o.disconnect();
@@ -122,25 +143,27 @@ export function disarmEffectProbe(probe: EffectProbe): void {
 
 /**
  * What the probe saw since it was armed (it stops). Not armed in this document: a new document, so
- * changed. When nothing was seen yet, one frame is awaited first (at most 50 ms): a container's
- * scroll event only fires with the next frame.
+ * changed. Effects whose events only fire with the next frame (a container's scroll, an animation or
+ * transition starting) are read directly when nothing was seen, instead of waiting for that frame:
+ * the scroll offsets and the running animations, against those at arming.
  */
 export async function takeEffects(): Promise<Effects> {
-  const slot = effectSlot();
-  const probe = slot.probe;
-  if (probe && !probe.seen)
-    await Promise.race([new Promise((r) => requestAnimationFrame(r)), new Promise((r) => setTimeout(r, 50))]);
+  const probe = state.effectProbe;
   const counters = syncCounters(undefined);
   if (!probe) return { changed: true, why: 'new document', counters };
-  slot.probe = undefined;
+  state.effectProbe = undefined;
   disarmEffectProbe(probe);
   if (!probe.seen && location.href !== probe.url) probe.seen = 'url';
   if (!probe.seen && `${window.scrollX},${window.scrollY}` !== probe.scroll) probe.seen = 'scroll';
   if (!probe.seen && document.activeElement?.localName === 'iframe') probe.seen = 'focus in a frame';
   if (!probe.seen) {
     const roots: Array<Document | ShadowRoot> = [];
-    effectRoots(document, roots, 0);
+    const offsets = { n: 0, list: [] as string[] };
+    effectRoots(document, roots, 0, offsets);
     if (controlStates(roots) !== probe.controls) probe.seen = "a control's state";
+    else if (offsets.list.join('|') !== probe.offsets) probe.seen = 'scroll in a container';
+    else if (document.getAnimations().some((a) => !probe.animations.has(a) && a.playState === 'running'))
+      probe.seen = 'animation';
   }
   return probe.seen ? { changed: true, why: probe.seen, counters } : { changed: false, counters };
 }

@@ -1,6 +1,6 @@
 // Geometry for element screenshots. Runs in the page.
 
-export type BoxOutcome =
+type BoxOutcome =
   | { ok: true; x: number; y: number; width: number; height: number }
   | { ok: false; reason: 'invalid-selector' | 'not-found' | 'empty'; message?: string };
 

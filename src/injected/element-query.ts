@@ -11,7 +11,8 @@ import { isClickableGeneric } from './aria-snapshot.js';
 import { nodeStates } from './aria-states.js';
 import { isVisible } from './dom-describe.js';
 import { roundedBox } from './ref-box.js';
-import { deepElements, recycledAs, refFor, shownOf, skillState, syncCounters } from './ref-map.js';
+import { deepElements, recycledAs, refFor, shownOf, refState, syncCounters } from './ref-map.js';
+import { REDACTED, type CssQuery, type QueryOutput, type QuerySpec, type RoleQuery } from '../shared/index.js';
 
 /** Per-evaluation caches: roles and names are computed once per element. */
 export interface RefContext {
@@ -21,35 +22,13 @@ export interface RefContext {
   names: Map<Element, string>;
 }
 
-export type QueryOutput = string | string[] | { attribute: string | string[] };
-export interface CssQuery {
-  kind: 'css';
-  selector: string;
-  limit: number;
-  output: QueryOutput;
-  clean: boolean;
-  metadata: boolean;
-}
-export interface RoleQuery {
-  kind: 'role';
-  roles: string[];
-  name?: string;
-  nameExact?: boolean;
-  nameRegex?: string;
-  level?: number;
-  checked?: boolean | 'mixed';
-  disabled?: boolean;
-  countOnly: boolean;
-  limit: number;
-}
-export type QuerySpec = CssQuery | RoleQuery;
-export type QueryFailure = {
+type QueryFailure = {
   ok: false;
   reason: 'invalid-selector' | 'invalid-pattern';
   message: string;
   index: number;
 };
-export interface CssResult {
+interface CssResult {
   index: number;
   value: unknown;
   ref?: string;
@@ -57,18 +36,18 @@ export interface CssResult {
   attributes?: Record<string, string>;
   box?: Box;
 }
-export type RoleResult = { index: number; role: string; name: string; ref: string } & Omit<
+type RoleResult = { index: number; role: string; name: string; ref: string } & Omit<
   AriaNode,
   'role' | 'name' | 'ref' | 'children' | 'live' | 'vp' | 'text'
 >;
-export type QueryResult =
+type QueryResult =
   | { selector: string; total: number; showing: number; results: CssResult[] }
   | { role: string | string[]; total: number; showing: number; results: RoleResult[] }
   | { total: number };
 
 export function refContext(counters: Counters | undefined): RefContext {
   syncCounters(counters);
-  return { sid: Math.max(1, skillState().snapshotId), roles: new Map(), names: new Map() };
+  return { sid: Math.max(1, refState().snapshotId), roles: new Map(), names: new Map() };
 }
 
 /** Every element of the document and its open shadow roots, in document order (hosts before their shadow content). */
@@ -101,7 +80,7 @@ export function cachedName(ctx: RefContext, el: Element, role: string): string {
  * visible elements of the same role and name before it, as ref-map's re-resolution does.
  */
 export function refOf(ctx: RefContext, el: Element, role: string, name: string): { ref: string; existing: boolean } {
-  const s = skillState();
+  const s = refState();
   const known = s.byElement.get(el);
   if (known && s.refs.get(known) === el) {
     const meta = s.meta.get(known);
@@ -118,7 +97,7 @@ export function refOf(ctx: RefContext, el: Element, role: string, name: string):
 }
 
 /** The ref a snapshot would give: rendered interactive roles and clickable generics only. */
-export function snapshotRefOf(ctx: RefContext, el: Element): string | undefined {
+function snapshotRefOf(ctx: RefContext, el: Element): string | undefined {
   if (!isExposed(el)) return undefined;
   const role = cachedRole(ctx, el);
   if (isInteractiveRole(role)) return refOf(ctx, el, role, cachedName(ctx, el, role)).ref;
@@ -138,7 +117,7 @@ export function parentOrHost(el: Element): Element | null {
 }
 
 /** In the accessibility tree: not under aria-hidden, not display:none or visibility:hidden. */
-export function isExposed(el: Element): boolean {
+function isExposed(el: Element): boolean {
   for (let e: Element | null = el; e; e = parentOrHost(e)) {
     if (e.getAttribute('aria-hidden') === 'true') return false;
   }
@@ -151,13 +130,13 @@ export function isExposed(el: Element): boolean {
   return !target || target.checkVisibility();
 }
 
-export function valueMaxLength(mode: string): number {
+function valueMaxLength(mode: string): number {
   return mode === 'html' ? 2000 : 1000;
 }
 
 /** A form control's value (passwords masked, as in snapshots), else the value attribute. */
-export function fieldValue(el: Element): string | null {
-  if (el instanceof HTMLInputElement) return isSecretInput(el) ? (el.value ? '••••' : '') : el.value;
+function fieldValue(el: Element): string | null {
+  if (el instanceof HTMLInputElement) return isSecretInput(el) ? (el.value ? REDACTED : '') : el.value;
   if (
     el instanceof HTMLTextAreaElement ||
     el instanceof HTMLSelectElement ||
@@ -170,7 +149,7 @@ export function fieldValue(el: Element): string | null {
   return el.getAttribute('value');
 }
 
-export function outputValue(el: Element, mode: string, clean: boolean): string | null {
+function outputValue(el: Element, mode: string, clean: boolean): string | null {
   let v: string | null;
   if (mode === 'html') v = el.outerHTML;
   else if (mode === 'href') {
@@ -186,7 +165,7 @@ export function outputValue(el: Element, mode: string, clean: boolean): string |
   return v.length > max ? `${v.slice(0, max - 1)}…` : v;
 }
 
-export function queryValue(el: Element, output: QueryOutput, clean: boolean): unknown {
+function queryValue(el: Element, output: QueryOutput, clean: boolean): unknown {
   if (typeof output === 'string') return outputValue(el, output, clean);
   if (Array.isArray(output)) return Object.fromEntries(output.map((m) => [m, outputValue(el, m, clean)]));
   const attr = (name: string): string | null => {
@@ -206,7 +185,7 @@ export function selectorProblem(selector: string): string | undefined {
   }
 }
 
-export function cssQuery(ctx: RefContext, q: CssQuery): QueryResult {
+function cssQuery(ctx: RefContext, q: CssQuery): QueryResult {
   const found = deepList(ctx).filter((el) => el.matches(q.selector));
   const results = found.slice(0, q.limit).map((el, i): CssResult => {
     const item: CssResult = { index: i + 1, value: queryValue(el, q.output, q.clean) };
@@ -225,21 +204,21 @@ export function cssQuery(ctx: RefContext, q: CssQuery): QueryResult {
 }
 
 /** Checked, disabled, level and the other states, as the snapshot reports them. */
-export function roleStates(el: Element, role: string): AriaNode {
+function roleStates(el: Element, role: string): AriaNode {
   const node: AriaNode = { role };
   nodeStates(el, role, node);
   delete node.live;
   return node;
 }
 
-export function passesStates(states: AriaNode, q: RoleQuery): boolean {
+function passesStates(states: AriaNode, q: RoleQuery): boolean {
   if (q.level !== undefined && states.level !== q.level) return false;
   if (q.checked !== undefined && states.checked !== (q.checked === 'mixed' ? 'mixed' : String(q.checked))) return false;
   if (q.disabled !== undefined && Boolean(states.disabled) !== q.disabled) return false;
   return true;
 }
 
-export function roleQuery(ctx: RefContext, q: RoleQuery, regex: RegExp | undefined): QueryResult {
+function roleQuery(ctx: RefContext, q: RoleQuery, regex: RegExp | undefined): QueryResult {
   const wanted = new Set(q.roles);
   const needle = q.name?.toLowerCase();
   const hits: RoleResult[] = [];

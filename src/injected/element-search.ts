@@ -12,19 +12,9 @@ import { cachedName, cachedRole, deepList, parentOrHost, refContext, refOf } fro
 import { elementFromPointThroughRoots, shadowOf } from './closed-shadow.js';
 import { roundedBox } from './ref-box.js';
 import { syncCounters } from './ref-map.js';
+import type { SearchCriteria } from '../shared/index.js';
 
-export interface SearchCriteria {
-  text?: string;
-  pattern?: string;
-  role?: string;
-  exact: boolean;
-  limit: number;
-  context: number;
-  near?: { x: number; y: number; radius: number };
-  maxDepth: number;
-  maxElements: number;
-}
-export interface SearchMatch {
+interface SearchMatch {
   path: string;
   role: string;
   name: string;
@@ -62,7 +52,7 @@ interface SearchWalk {
 }
 
 /** Text joins the owner's current run, or starts one; like the walker's pushText. */
-export function addSearchText(owner: SearchItem | undefined, w: SearchWalk, piece: string, node?: Text): void {
+function addSearchText(owner: SearchItem | undefined, w: SearchWalk, piece: string, node?: Text): void {
   const last = w.items[w.items.length - 1];
   if (last && last.parts && last.parent === owner) {
     last.parts.push(piece);
@@ -75,7 +65,7 @@ export function addSearchText(owner: SearchItem | undefined, w: SearchWalk, piec
   if (owner) (owner.runs ??= []).push(run);
 }
 
-export function searchChildren(
+function searchChildren(
   parent: Element | ShadowRoot | Document,
   depth: number,
   owner: SearchItem | undefined,
@@ -104,7 +94,7 @@ export function searchChildren(
 }
 
 /** Mirrors aria-snapshot's walkElement: which elements become nodes, which are see-through. */
-export function searchElement(el: Element, depth: number, owner: SearchItem | undefined, w: SearchWalk): void {
+function searchElement(el: Element, depth: number, owner: SearchItem | undefined, w: SearchWalk): void {
   const tag = el.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return;
   if (depth > w.c.maxDepth) {
@@ -142,13 +132,13 @@ export function searchElement(el: Element, depth: number, owner: SearchItem | un
   searchChildren(el, depth + 1, item, w);
 }
 
-export function searchName(ctx: RefContext, item: SearchItem): string {
+function searchName(ctx: RefContext, item: SearchItem): string {
   if (item.el) return cachedName(ctx, item.el, item.role);
   return capName(collapseSpace(item.parts!.join('')));
 }
 
 /** The snapshot drops text that only repeats its node's name (aria-snapshot settleChildren). */
-export function runsRepeatName(ctx: RefContext, owner: SearchItem | undefined): boolean {
+function runsRepeatName(ctx: RefContext, owner: SearchItem | undefined): boolean {
   if (!owner?.el || !owner.runs) return false;
   const name = searchName(ctx, owner);
   if (!name) return false;
@@ -156,7 +146,7 @@ export function runsRepeatName(ctx: RefContext, owner: SearchItem | undefined): 
   return joined === name || (name.endsWith('…') && joined.startsWith(name.slice(0, -1)));
 }
 
-export function searchBox(item: SearchItem): Box | undefined {
+function searchBox(item: SearchItem): Box | undefined {
   if (item.el) return roundedBox(item.el.getBoundingClientRect());
   let box: { l: number; t: number; r: number; b: number } | undefined;
   for (const node of item.nodes!) {
@@ -176,7 +166,7 @@ export function searchBox(item: SearchItem): Box | undefined {
   return box && roundedBox(new DOMRect(box.l, box.t, box.r - box.l, box.b - box.t));
 }
 
-export function searchPath(ctx: RefContext, item: SearchItem, levels: number): string {
+function searchPath(ctx: RefContext, item: SearchItem, levels: number): string {
   const parts: string[] = [];
   for (let p = item.parent; p && parts.length < levels; p = p.parent) {
     const name = searchName(ctx, p);
@@ -186,7 +176,7 @@ export function searchPath(ctx: RefContext, item: SearchItem, levels: number): s
 }
 
 /** Text and pattern criteria: on the full (uncapped) name, or on the value; exact compares the name only. */
-export function searchHit(
+function searchHit(
   item: SearchItem,
   value: string | undefined,
   needle: string | undefined,
@@ -256,21 +246,21 @@ export function deepElementFromPoint(x: number, y: number): Element | null {
 }
 
 /** What an agent pointing there means: the element, or the control it is part of (a span in a button). */
-export function pointTarget(ctx: RefContext, el: Element): Element {
+function pointTarget(ctx: RefContext, el: Element): Element {
   for (let e: Element | null = el; e && e !== document.body; e = parentOrHost(e)) {
     if (isInteractiveRole(cachedRole(ctx, e))) return e;
   }
   return el;
 }
 
-export function looksClickable(el: Element, role: string): boolean {
+function looksClickable(el: Element, role: string): boolean {
   if (isInteractiveRole(role)) return true;
   if (/^(a|button|input|select|textarea|summary|label|option)$/.test(el.localName)) return true;
   if (el.hasAttribute('onclick') || typeof (el as HTMLElement).onclick === 'function') return true;
   return getComputedStyle(el).cursor === 'pointer';
 }
 
-export interface PointElement {
+interface PointElement {
   ref: string;
   existing: boolean;
   tag: string;
@@ -283,7 +273,7 @@ export interface PointElement {
   box: Box;
 }
 
-export function pointElement(ctx: RefContext, el: Element, distance?: number): PointElement {
+function pointElement(ctx: RefContext, el: Element, distance?: number): PointElement {
   const role = cachedRole(ctx, el);
   const name = cachedName(ctx, el, role);
   const { ref, existing } = refOf(ctx, el, role, name);

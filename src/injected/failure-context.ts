@@ -9,6 +9,7 @@ import { isInteractiveRole, roleOf } from './aria-role.js';
 import { isVisible } from './dom-describe.js';
 import { cachedName, cachedRole, deepList, refContext, refOf } from './element-query.js';
 import { deepElements, syncCounters } from './ref-map.js';
+import { editDistance } from '../shared/index.js';
 
 export interface FailureContextRequest {
   /** What the failing step looked for (text, label, words of a selector or a ref's name). */
@@ -29,7 +30,7 @@ export interface NearMatch {
   score: number;
 }
 
-export interface FailureContext {
+interface FailureContext {
   title: string;
   url: string;
   scrollPosition: { x: number; y: number; maxY: number; percentY: number };
@@ -49,19 +50,6 @@ export function normaliseTerm(s: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
-}
-
-/** Levenshtein distance (two rows). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /**
@@ -89,7 +77,7 @@ export function matchScore(term: string, candidate: string): number {
 }
 
 /** The strings an element answers to: its accessible name and the attributes selectors use. */
-export function answersTo(el: Element, name: string): string[] {
+function answersTo(el: Element, name: string): string[] {
   const out = [name];
   for (const attr of ['id', 'name', 'placeholder', 'aria-label', 'data-testid', 'title', 'value']) {
     const v = el.getAttribute(attr);
@@ -98,13 +86,13 @@ export function answersTo(el: Element, name: string): string[] {
   return out;
 }
 
-export function isInViewport(el: Element): boolean {
+function isInViewport(el: Element): boolean {
   const r = el.getBoundingClientRect();
   return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
 }
 
 /** Error messages on show: alerts, error classes, and the messages of fields marked invalid. */
-export function visibleErrorTexts(limit: number): string[] {
+function visibleErrorTexts(limit: number): string[] {
   const out: string[] = [];
   const add = (text: string): void => {
     const t = collapseSpace(text).slice(0, 120);
@@ -133,7 +121,7 @@ export function visibleErrorTexts(limit: number): string[] {
 }
 
 /** The button that closes or accepts the covering layer: close/dismiss first, then accept/ok, then decline. */
-export function dismissButtonIn(layerSelector: string, ctx: RefContext): RefName | undefined {
+function dismissButtonIn(layerSelector: string, ctx: RefContext): RefName | undefined {
   let layer: Element | null = null;
   try {
     layer = document.querySelector(layerSelector);

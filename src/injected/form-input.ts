@@ -26,7 +26,7 @@ export function isFocusSecret(): boolean {
   return isHtml(el, 'input') && isSecretInput(el);
 }
 
-export function isFocused(el: Element): boolean {
+function isFocused(el: Element): boolean {
   return deepActiveElement() === el;
 }
 
@@ -62,7 +62,7 @@ export function deleteSelection(handle: number): string {
   return currentValue(el);
 }
 
-export function sameValue(have: string, want: string, el: Element): boolean {
+function sameValue(have: string, want: string, el: Element): boolean {
   const norm = (s: string): string => s.replace(/\r\n/g, '\n').replace(/\u00a0/g, ' ');
   if ((el as HTMLElement).isContentEditable) return norm(have).trim() === norm(want).trim();
   return norm(have) === norm(want);
@@ -117,7 +117,7 @@ export interface OptionChoice {
   labels?: string[];
   indexes?: number[];
 }
-export type SelectOutcome =
+type SelectOutcome =
   | { ok: true; selected: string[]; multiple: boolean }
   | { ok: false; message: string; options?: { value: string; label: string }[] };
 

@@ -6,8 +6,9 @@ import { accessibleName, collapseSpace } from './aria-name.js';
 import { roleOf } from './aria-role.js';
 import { isHtml, selectorFor } from './dom-describe.js';
 import { describeElement, heldElement } from './locate.js';
+import { REDACTED } from '../shared/index.js';
 
-export interface FieldState {
+interface FieldState {
   selector: string;
   name?: string;
   type: string;
@@ -21,7 +22,7 @@ export interface FieldState {
   valid: boolean;
   message?: string;
 }
-export interface FormStateResult {
+interface FormStateResult {
   ok: true;
   form?: string;
   valid: boolean;
@@ -34,7 +35,7 @@ export interface InvalidField {
   message: string;
   validity: string[];
 }
-export interface ValidityResult {
+interface ValidityResult {
   ok: true;
   valid: boolean;
   message?: string;
@@ -42,20 +43,20 @@ export interface ValidityResult {
   invalid?: InvalidField[];
 }
 export type FormFailure = { ok: false; reason: 'gone' | 'no-form' | 'not-field'; desc?: string };
-export type SubmitOutcome =
+type SubmitOutcome =
   | { ok: true; submitted: boolean; prevented: boolean; form: string; submitter?: string }
   | { ok: false; reason: 'invalid'; form: string; invalid: InvalidField[] }
   | { ok: false; reason: 'disabled'; form: string; submitter: string }
   | FormFailure;
 
 /** Controls a user fills in: inputs (not buttons or hidden), selects, textareas, form-associated custom elements. */
-export function isFormField(el: Element): boolean {
+function isFormField(el: Element): boolean {
   if (isHtml(el, 'input')) return !['hidden', 'submit', 'reset', 'button', 'image'].includes(el.type);
   return isHtml(el, 'select') || isHtml(el, 'textarea') || (el.localName.includes('-') && 'validity' in el);
 }
 
 /** The fields of a form (form.elements, so form="id" fields count) or of any container (SPA forms without <form>). */
-export function fieldsOf(scope: Element): Element[] {
+function fieldsOf(scope: Element): Element[] {
   const all = isHtml(scope, 'form')
     ? Array.from(scope.elements)
     : Array.from(scope.querySelectorAll('input, select, textarea'));
@@ -63,7 +64,7 @@ export function fieldsOf(scope: Element): Element[] {
 }
 
 /** The flags of a ValidityState that are set (valueMissing, typeMismatch, …). */
-export function validityFlags(v: ValidityState): string[] {
+function validityFlags(v: ValidityState): string[] {
   const flags: string[] = [];
   for (const k of [
     'valueMissing',
@@ -83,20 +84,20 @@ export function validityFlags(v: ValidityState): string[] {
 }
 
 /** Valid when it takes part in validation and passes it; read without firing `invalid` events. */
-export function fieldValidity(el: Element): { valid: boolean; message: string; flags: string[] } {
+function fieldValidity(el: Element): { valid: boolean; message: string; flags: string[] } {
   const f = el as HTMLInputElement;
   if (!f.validity || f.willValidate === false) return { valid: true, message: '', flags: [] };
   return { valid: f.validity.valid, message: f.validationMessage ?? '', flags: validityFlags(f.validity) };
 }
 
-export function fieldLabel(el: Element): string | undefined {
+function fieldLabel(el: Element): string | undefined {
   const name = collapseSpace(accessibleName(el, roleOf(el)));
   const label = name || el.getAttribute('placeholder') || '';
   return label ? (label.length > 80 ? `${label.slice(0, 79)}…` : label) : undefined;
 }
 
 /** One field's state; radios of one name are one field (its value is the checked one's). */
-export function fieldState(el: Element, group: Element[]): FieldState {
+function fieldState(el: Element, group: Element[]): FieldState {
   const f = el as HTMLInputElement;
   const type = isHtml(el, 'select')
     ? el.multiple
@@ -126,7 +127,7 @@ export function fieldState(el: Element, group: Element[]): FieldState {
   } else if (type === 'file') {
     value = Array.from(f.files ?? []).map((file) => file.name);
   } else if (isHtml(el, 'input') && isSecretInput(el)) {
-    value = f.value ? '\u2022\u2022\u2022\u2022' : ''; // a secret: never echoed, not even its length
+    value = f.value ? REDACTED : ''; // a secret: never echoed, not even its length
   } else {
     value = clip(String(f.value ?? ''));
   }
@@ -150,7 +151,7 @@ export function fieldState(el: Element, group: Element[]): FieldState {
 }
 
 /** A radio group's label: its fieldset legend or radiogroup name, else the first radio's label. */
-export function groupLabel(el: Element): string | undefined {
+function groupLabel(el: Element): string | undefined {
   const legend = el.closest('fieldset')?.querySelector('legend');
   if (legend) return collapseSpace(legend.textContent ?? '').slice(0, 80);
   const group = el.closest('[role="radiogroup"]');
@@ -159,7 +160,7 @@ export function groupLabel(el: Element): string | undefined {
 }
 
 /** The form (or field container) a held element belongs to; the first form when no handle. */
-export function formScope(handle: number | undefined): Element | FormFailure {
+function formScope(handle: number | undefined): Element | FormFailure {
   if (handle === undefined) return document.forms[0] ?? { ok: false, reason: 'no-form' };
   const el = heldElement(handle);
   if (!el || !el.isConnected) return { ok: false, reason: 'gone' };
@@ -198,7 +199,7 @@ export function formState(handle: number | undefined): FormStateResult | FormFai
   };
 }
 
-export function invalidFields(scope: Element): InvalidField[] {
+function invalidFields(scope: Element): InvalidField[] {
   const out: InvalidField[] = [];
   for (const el of fieldsOf(scope)) {
     const v = fieldValidity(el);

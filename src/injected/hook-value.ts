@@ -8,6 +8,7 @@ import { serializeClip, serializeElementDesc, serializeErrorText, serializeValue
 import { syncCounters, type Counters } from './ref-map.js';
 import type { RefContext } from './element-query.js';
 import type { SerializedValue } from './serialize.js';
+import { state } from './state.js';
 
 export interface HookPoll {
   ok: boolean;
@@ -19,7 +20,7 @@ export interface HookPoll {
 }
 
 /** An element as a value: its ref (given now if it had none) and `role "name"`. */
-export function valueElement(ctx: RefContext, el: Element): { ref?: string; desc: string } {
+function valueElement(ctx: RefContext, el: Element): { ref?: string; desc: string } {
   if (!el.isConnected) return { desc: serializeElementDesc(el) };
   const raw = cachedRole(ctx, el);
   const role = raw === 'presentation' || raw === 'none' ? 'generic' : raw;
@@ -30,17 +31,14 @@ export function valueElement(ctx: RefContext, el: Element): { ref?: string; desc
   return { ref, desc: `${role} <${el.localName}${el.id ? `#${el.id}` : ''}>${text ? ` "${text}"` : ''}` };
 }
 
-/** The elements the last pageValue named by ref, in order: handed to our isolated world afterwards. */
-let valueRefs: Array<[string, Element]> = [];
-
 /** A value of the agent's code as the answer carries it. `counters` (the tab's) keep refs unique across documents. */
 export function pageValue(value: unknown, counters?: Counters): SerializedValue {
   let ctx: RefContext | undefined;
-  valueRefs = [];
+  state.valueRefs = [];
   return serializeValue(value, {
     element: (el) => {
       const named = valueElement((ctx ??= refContext(counters)), el);
-      if (named.ref && valueRefs.length < MAX_VALUE_REFS) valueRefs.push([named.ref, el]);
+      if (named.ref && state.valueRefs.length < MAX_VALUE_REFS) state.valueRefs.push([named.ref, el]);
       return named;
     },
   });
@@ -55,7 +53,7 @@ export function valueAnswer(
   counters?: Counters,
 ): { value: SerializedValue; counters?: Counters; refs?: string[] } {
   const serialized = pageValue(value, counters);
-  if (!valueRefs.length) return { value: serialized };
+  if (!state.valueRefs.length) return { value: serialized };
   return { value: serialized, counters: syncCounters(undefined), refs: valueRefNames() };
 }
 
@@ -63,13 +61,13 @@ export function valueAnswer(
 const MAX_VALUE_REFS = 50;
 
 /** The refs the last pageValue gave, by name. */
-export function valueRefNames(): string[] {
-  return valueRefs.map(([ref]) => ref);
+function valueRefNames(): string[] {
+  return state.valueRefs.map(([ref]) => ref);
 }
 
 /** The elements of valueRefNames(), in the same order (fetched by reference). */
 export function valueRefElements(): Element[] {
-  return valueRefs.map(([, el]) => el);
+  return state.valueRefs.map(([, el]) => el);
 }
 
 /**

@@ -1,19 +1,16 @@
 // The page runtime's entry: esbuild bundles this file and what it imports into one IIFE
-// (scripts/bundle.mjs), installed once per document in our isolated world (page/evaluate.ts).
-// Mapping rule: each module is exposed under the camelCase of its file name, so `foo-bar.ts`'s
-// export `baz` is `rt.fooBar.baz` in a page call (`aria-snapshot.ts` → `rt.ariaSnapshot`).
-// Modules may keep private helpers and module-level tables; only what they export is reachable.
+// (page/runtime-source.ts), installed once per document in our isolated world (page/evaluate.ts).
+// Mapping rule: each module the Node side calls is exposed under the camelCase of its file name, so
+// `foo-bar.ts`'s export `baz` is `rt.fooBar.baz` in a page call (`aria-snapshot.ts` → `rt.ariaSnapshot`).
+// A module exports only what the Node side or another module uses; helpers stay private, and what
+// the runtime keeps between calls lives in one object (state.ts), never in globals.
 // One line per module, sorted: modules are added often, and merges stay trivial.
 export * as actionability from './actionability.js';
-export * as ariaName from './aria-name.js';
-export * as ariaRole from './aria-role.js';
 export * as ariaSnapshot from './aria-snapshot.js';
-export * as ariaStates from './aria-states.js';
 export * as caret from './caret.js';
 export * as clickProbe from './click-probe.js';
 export * as closedShadow from './closed-shadow.js';
 export * as dialogGuard from './dialog-guard.js';
-export * as domDescribe from './dom-describe.js';
 export * as drag from './drag.js';
 export * as effectProbe from './effect-probe.js';
 export * as elementBox from './element-box.js';
@@ -34,13 +31,9 @@ export * as refBox from './ref-box.js';
 export * as refMap from './ref-map.js';
 export * as requestLog from './request-log.js';
 export * as scrolling from './scrolling.js';
-export * as serialize from './serialize.js';
-export * as viewClip from './view-clip.js';
 export * as viewDiff from './view-diff.js';
 export * as viewSettle from './view-settle.js';
-export * as viewWalk from './view-walk.js';
 export * as virtualScan from './virtual-scan.js';
-export * as virtualScroll from './virtual-scroll.js';
 export * as waitCondition from './wait-condition.js';
 export * as webStorage from './web-storage.js';
 

@@ -2,8 +2,9 @@
 // command runs would be missed by the before/after snapshots, so its text is recorded as it is
 // added, from the before-capture to the after-capture. Runs in the page.
 import { collapseSpace } from './aria-name.js';
+import { state } from './state.js';
 
-interface LiveRecorder {
+export interface LiveRecorder {
   observer: MutationObserver;
   texts: string[];
   /** The region each text was read from. */
@@ -11,28 +12,19 @@ interface LiveRecorder {
   handle: (records: MutationRecord[]) => void;
 }
 
-export function liveSelector(): string {
-  return (
-    '[role=alert], [role=status], [role=log], [aria-live]:not([aria-live=off]), output, ' +
-    '[class*=toast], [class*=snackbar], [class*=notification], [class*=flash]'
-  );
-}
-
-export function liveRecorderSlot(): { recorder?: LiveRecorder } {
-  const g = globalThis as unknown as { __cdpSkillLive?: { recorder?: LiveRecorder } };
-  if (!g.__cdpSkillLive) g.__cdpSkillLive = {};
-  return g.__cdpSkillLive;
-}
+/** Where messages show: live regions, and the toasts and snackbars of the usual libraries. */
+const LIVE_SELECTOR =
+  '[role=alert], [role=status], [role=log], [aria-live]:not([aria-live=off]), output, ' +
+  '[class*=toast], [class*=snackbar], [class*=notification], [class*=flash]';
 
 /** The live region a changed node belongs to, if any. */
 export function liveRegionOf(node: Node): Element | null {
   const el = node.nodeType === 1 ? (node as Element) : node.parentElement;
-  return el?.closest(liveSelector()) ?? null;
+  return el?.closest(LIVE_SELECTOR) ?? null;
 }
 
 export function armLiveRecorder(): void {
-  const slot = liveRecorderSlot();
-  slot.recorder?.observer.disconnect();
+  state.liveRecorder?.observer.disconnect();
   const texts: string[] = [];
   const regions: Element[] = [];
   const seen = new Set<Element>();
@@ -41,7 +33,7 @@ export function armLiveRecorder(): void {
     for (const r of records) {
       const nodes = r.type === 'characterData' ? [r.target] : [r.target, ...Array.from(r.addedNodes)];
       for (const n of nodes) {
-        const region = liveRegionOf(n) ?? (n.nodeType === 1 ? (n as Element).querySelector(liveSelector()) : null);
+        const region = liveRegionOf(n) ?? (n.nodeType === 1 ? (n as Element).querySelector(LIVE_SELECTOR) : null);
         if (!region || seen.has(region)) continue;
         seen.add(region);
         const text = collapseSpace((region as HTMLElement).innerText ?? region.textContent ?? '').slice(0, 150);
@@ -60,17 +52,16 @@ export function armLiveRecorder(): void {
     attributes: true,
     attributeFilter: ['hidden', 'class', 'style'],
   });
-  slot.recorder = { observer, texts, regions, handle };
+  state.liveRecorder = { observer, texts, regions, handle };
 }
 
 /** Texts recorded since arming (the recorder stops). */
 export function takeLiveRecords(): string[] {
-  const slot = liveRecorderSlot();
-  const rec = slot.recorder;
+  const rec = state.liveRecorder;
   if (!rec) return [];
   rec.handle(rec.observer.takeRecords());
   rec.observer.disconnect();
-  slot.recorder = undefined;
+  state.liveRecorder = undefined;
   return rec.texts.filter((t, i) => !superseded(t, rec.regions[i]!));
 }
 
@@ -79,14 +70,14 @@ export function takeLiveRecords(): string[] {
  * available. Use Up and Down…" before "1 result available for search term zea. Use Up and Down…")
  * is chatter, not a message shown and gone: the diff tells the region's text now.
  */
-export function superseded(text: string, region: Element): boolean {
+function superseded(text: string, region: Element): boolean {
   if (!region.isConnected) return false;
   const now = collapseSpace((region as HTMLElement).innerText ?? region.textContent ?? '').slice(0, 150);
   return !!now && now !== text && sharesRun(text, now, 24);
 }
 
 /** Whether `a` and `b` share a run of at least `n` characters (longest common substring; texts are ≤ 150). */
-export function sharesRun(a: string, b: string, n: number): boolean {
+function sharesRun(a: string, b: string, n: number): boolean {
   let prev = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
     const row = new Array<number>(b.length + 1).fill(0);

@@ -12,6 +12,7 @@ import { deepElementFromPoint } from './element-search.js';
 import { refProblem } from './ref-box.js';
 import { deepElements, resolveRef, syncCounters } from './ref-map.js';
 import { shadowOf } from './closed-shadow.js';
+import { state } from './state.js';
 
 export type TargetSpec =
   | { by: 'css'; selector: string }
@@ -59,20 +60,14 @@ export type LocateOutcome =
     }
   | LocateFailure;
 
-interface Held {
+export interface HeldElements {
   map: Map<number, Element>;
   next: number;
 }
 
-export function heldElements(): Held {
-  const g = globalThis as unknown as { __cdpSkillHeld?: Held };
-  if (!g.__cdpSkillHeld) g.__cdpSkillHeld = { map: new Map(), next: 0 };
-  return g.__cdpSkillHeld;
-}
-
 /** Keeps `el` for later calls of this command; the oldest holds are dropped beyond a few dozen. */
 export function holdElement(el: Element): number {
-  const h = heldElements();
+  const h = state.held;
   const id = ++h.next;
   h.map.set(id, el);
   if (h.map.size > 32) h.map.delete(h.map.keys().next().value as number);
@@ -80,7 +75,7 @@ export function holdElement(el: Element): number {
 }
 
 export function heldElement(id: number): Element | undefined {
-  return heldElements().map.get(id);
+  return state.held.map.get(id);
 }
 
 /** A short description for messages: tag#id.class "text". */
@@ -118,12 +113,8 @@ export function preferVisible(list: Element[]): Element | undefined {
   return list.find((el) => isVisible(el)) ?? list[0];
 }
 
-export function normaliseText(s: string): string {
-  return collapseSpace(s).toLowerCase();
-}
-
 /** exact: whitespace-collapsed equality; loose: case-insensitive substring. 2 = equal, 1 = contains, 0 = no. */
-export function textScore(have: string, want: string, exact: boolean): number {
+function textScore(have: string, want: string, exact: boolean): number {
   const h = collapseSpace(have);
   const w = collapseSpace(want);
   if (!h) return 0;
@@ -135,7 +126,7 @@ export function textScore(have: string, want: string, exact: boolean): number {
 }
 
 /** The control a custom element is built around (Shoelace's <sl-button> holds a <button>), if any. */
-export function hostedControl(el: Element): Element | undefined {
+function hostedControl(el: Element): Element | undefined {
   let root = el.localName.includes('-') ? shadowOf(el) : null;
   for (let depth = 0; root && depth < 5; depth++) {
     const inner = root.querySelector(
@@ -149,7 +140,7 @@ export function hostedControl(el: Element): Element | undefined {
 }
 
 /** SPEC §6.4 click-by-text groups, then any element whose own text matches (deepest first). */
-export function textGroup(el: Element): number {
+function textGroup(el: Element): number {
   if (el.matches('button, input[type=button], input[type=submit], input[type=reset], input[type=image]')) return 0;
   if (el.matches('a[href]')) return 1;
   if (
@@ -173,7 +164,7 @@ function shownByLabel(el: Element): boolean {
   return Array.from(el.labels ?? []).some((l) => isVisible(l));
 }
 
-export function findByText(root: Document | Element, text: string, exact: boolean): Element | undefined {
+function findByText(root: Document | Element, text: string, exact: boolean): Element | undefined {
   const needle = text.toLowerCase();
   let best: { el: Element; rank: number } | undefined;
   const all = deepElements(root);
@@ -212,7 +203,7 @@ export function isTextControl(el: Element): boolean {
 }
 
 /** SPEC §6.4 label chain: label[for], nested in a label, aria-label, aria-labelledby, placeholder. */
-export function findByLabel(root: Document | Element, label: string, exact: boolean): Element | undefined {
+function findByLabel(root: Document | Element, label: string, exact: boolean): Element | undefined {
   const all = deepElements(root);
   const controls = all.filter(
     (el) => isTextControl(el) || (isHtml(el, 'input') && /^(checkbox|radio|file|range|color)$/.test(el.type)),

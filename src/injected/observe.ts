@@ -6,12 +6,12 @@ import { collapseSpace } from './aria-name.js';
 import { isHtml, textSnippet } from './dom-describe.js';
 import { heldElement } from './locate.js';
 
-export interface InspectRequest {
+interface InspectRequest {
   selectors?: string[];
   limit?: number;
 }
-export type CustomCount = number | { count: number; items: string[] } | { error: string };
-export interface InspectResult {
+type CustomCount = number | { count: number; items: string[] } | { error: string };
+interface InspectResult {
   title: string;
   url: string;
   elements: Record<string, number>;
@@ -19,12 +19,12 @@ export interface InspectResult {
 }
 
 export type ExtractKind = 'table' | 'list';
-export type ExtractResult =
+type ExtractResult =
   | { ok: true; type: 'table'; headers: string[]; rows: string[][]; rowCount: number }
   | { ok: true; type: 'list'; items: string[]; itemCount: number }
   | { ok: false; reason: 'no-structure' | 'no-table' | 'no-list' | 'gone'; tag?: string };
 
-export interface DomResult {
+interface DomResult {
   ok: true;
   html: string;
   tagName: string;
@@ -82,24 +82,24 @@ export function inspectPage(req: InspectRequest): InspectResult {
 }
 
 /** An element's ARIA role as written (explicit only: cheap, and what grid widgets use). */
-export function explicitRole(el: Element): string {
+function explicitRole(el: Element): string {
   return (el.getAttribute('role') ?? '').trim().split(/\s+/)[0]!.toLowerCase();
 }
 
 /** The table an element is or holds: a <table>, or a role=table|grid|treegrid. */
-export function tableIn(el: Element): Element | undefined {
+function tableIn(el: Element): Element | undefined {
   const sel = 'table, [role="table"], [role="grid"], [role="treegrid"]';
   return el.matches(sel) ? el : (el.querySelector(sel) ?? undefined);
 }
 
 /** The list an element is or holds: <ul>, <ol>, role=list. */
-export function listIn(el: Element): Element | undefined {
+function listIn(el: Element): Element | undefined {
   const sel = 'ul, ol, [role="list"]';
   return el.matches(sel) ? el : (el.querySelector(sel) ?? undefined);
 }
 
 /** Rows of a table-like element, each as its cells; `header` marks rows made only of header cells. */
-export function tableRows(table: Element): { cells: Element[]; header: boolean; inHead: boolean }[] {
+function tableRows(table: Element): { cells: Element[]; header: boolean; inHead: boolean }[] {
   const rows: { cells: Element[]; header: boolean; inHead: boolean }[] = [];
   if (isHtml(table, 'table')) {
     for (const tr of Array.from(table.rows)) {
@@ -129,7 +129,7 @@ export function tableRows(table: Element): { cells: Element[]; header: boolean; 
 }
 
 /** SPEC §11.6 table shape: headers from <thead> (or a first row of header cells), data rows after. */
-export function extractTable(table: Element, limit: number, cellMax: number): ExtractResult {
+function extractTable(table: Element, limit: number, cellMax: number): ExtractResult {
   const rows = tableRows(table);
   const headRows = rows.filter((r) => r.inHead);
   let headerRow = headRows[headRows.length - 1];
@@ -145,7 +145,7 @@ export function extractTable(table: Element, limit: number, cellMax: number): Ex
 }
 
 /** SPEC §11.6 list shape: the direct items of the list (or the list items inside a container). */
-export function extractList(el: Element, limit: number, cellMax: number): ExtractResult {
+function extractList(el: Element, limit: number, cellMax: number): ExtractResult {
   const list = listIn(el);
   let items: Element[];
   if (list) {
@@ -208,7 +208,7 @@ export interface TextCheck {
   selector?: string;
   caseSensitive: boolean;
 }
-export interface TextCheckResult {
+interface TextCheckResult {
   passed: boolean;
   actual?: string;
   error?: string;

@@ -6,6 +6,7 @@ import { isInteractiveRole } from './aria-role.js';
 import { isVisible } from './dom-describe.js';
 import { cachedName, cachedRole, refContext, refOf } from './element-query.js';
 import { deepElements, syncCounters } from './ref-map.js';
+import { state } from './state.js';
 
 export interface AppearedElement {
   role: string;
@@ -16,7 +17,7 @@ export interface AppearedElement {
 }
 
 /** Floating or menu-like layers: roles, popover attributes, common class names, positioned boxes. */
-export function overlayCandidates(): Element[] {
+function overlayCandidates(): Element[] {
   const sel =
     '[role=menu], [role=menubar], [role=tooltip], [role=listbox], [role=dialog], [role=tree], [popover], ' +
     '[class*=menu], [class*=dropdown], [class*=tooltip], [class*=popover], [class*=popup], [class*=flyout], ul, div';
@@ -32,14 +33,13 @@ export function overlayCandidates(): Element[] {
 
 export function markOverlays(): number {
   const visible = overlayCandidates().filter((el) => isVisible(el));
-  const g = globalThis as unknown as { __cdpSkillOverlays?: WeakSet<Element> };
-  g.__cdpSkillOverlays = new WeakSet(visible);
+  state.overlays = new WeakSet(visible);
   return visible.length;
 }
 
 /** How many layers appeared since markOverlays, without ending the watch (a hover polls it). */
 export function countAppeared(): number {
-  const before = (globalThis as unknown as { __cdpSkillOverlays?: WeakSet<Element> }).__cdpSkillOverlays;
+  const before = state.overlays;
   if (!before) return 0;
   return overlayCandidates().filter((el) => isVisible(el) && !before.has(el)).length;
 }
@@ -48,8 +48,7 @@ export function appearedOverlays(counters: Counters | undefined): {
   visibleElements: AppearedElement[];
   counters: Counters;
 } {
-  const g = globalThis as unknown as { __cdpSkillOverlays?: WeakSet<Element> };
-  const before = g.__cdpSkillOverlays ?? new WeakSet<Element>();
+  const before = state.overlays ?? new WeakSet<Element>();
   const ctx = refContext(counters);
   const fresh = overlayCandidates().filter((el) => isVisible(el) && !before.has(el));
   // Keep the outermost new layers only: their items are listed inside them.
@@ -68,6 +67,6 @@ export function appearedOverlays(counters: Counters | undefined): {
     const text = items.length ? '' : collapseSpace((el as HTMLElement).innerText ?? '').slice(0, 120);
     return { role, ...(name ? { name } : {}), ...(text ? { text } : {}), ...(items.length ? { items } : {}) };
   });
-  g.__cdpSkillOverlays = undefined;
+  state.overlays = undefined;
   return { visibleElements, counters: syncCounters(undefined) };
 }

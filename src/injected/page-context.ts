@@ -1,10 +1,11 @@
 // The page context reported after every command (SPEC §14.4). Runs in the page.
-import { effectSlot } from './effect-probe.js';
 import { isSecretInput } from './aria-name.js';
 import { isHtml, isVisible, selectorFor } from './dom-describe.js';
 import { shadowOf } from './closed-shadow.js';
+import { state } from './state.js';
+import { REDACTED } from '../shared/index.js';
 
-export interface ActiveElementInfo {
+interface ActiveElementInfo {
   tag: string;
   /** The iframe the element is in (its selector in the top document), when it is in one. */
   frame?: string;
@@ -16,7 +17,7 @@ export interface ActiveElementInfo {
   placeholder?: string;
 }
 
-export interface PageContext {
+interface PageContext {
   url: string;
   title: string;
   /** The window's scroll, or the container's (`scroller`) when one scrolled during the command. */
@@ -27,7 +28,7 @@ export interface PageContext {
 }
 
 /** The focused element, through shadow roots and same-origin frames; with the frame it is in and its offset. */
-export function focusedDeep(): { el: Element | null; frame?: Element; dx: number; dy: number } {
+function focusedDeep(): { el: Element | null; frame?: Element; dx: number; dy: number } {
   let el: Element | null = document.activeElement;
   let frame: Element | undefined;
   let dx = 0;
@@ -55,7 +56,7 @@ export function focusedDeep(): { el: Element | null; frame?: Element; dx: number
   return { el, ...(frame ? { frame } : {}), dx, dy };
 }
 
-export function describeActiveElement(): ActiveElementInfo | undefined {
+function describeActiveElement(): ActiveElementInfo | undefined {
   const { el, frame, dx, dy } = focusedDeep();
   if (!el || el === document.body || el === document.documentElement) return undefined;
   const r = el.getBoundingClientRect();
@@ -73,13 +74,13 @@ export function describeActiveElement(): ActiveElementInfo | undefined {
   if (isHtml(el, 'input') || isHtml(el, 'textarea')) {
     if (isHtml(el, 'input')) info.type = el.type;
     // Never echo a secret back into the agent's transcript.
-    info.value = isHtml(el, 'input') && isSecretInput(el) && el.value ? '••••' : el.value.slice(0, 200);
+    info.value = isHtml(el, 'input') && isSecretInput(el) && el.value ? REDACTED : el.value.slice(0, 200);
     if (el.placeholder) info.placeholder = el.placeholder;
   }
   return info;
 }
 
-export function detectModal(): { title: string } | undefined {
+function detectModal(): { title: string } | undefined {
   const candidates = document.querySelectorAll(
     'dialog[open], [role="dialog"][aria-modal="true"], [role="alertdialog"]',
   );
@@ -106,13 +107,13 @@ export function pageUrl(): string {
   return clipPageText(location.href, 2_000);
 }
 
-export function clipPageText(text: string, max: number): string {
+function clipPageText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…[cut: ${text.length - max} more characters]` : text;
 }
 
 /** The container that scrolled during the command (effect-probe.ts saw it), as context.scroll reports it. */
-export function scrollerScroll(): PageContext['scroll'] | undefined {
-  const el = effectSlot().scroller;
+function scrollerScroll(): PageContext['scroll'] | undefined {
+  const el = state.scroller;
   if (!el || !el.isConnected || el === document.scrollingElement) return undefined;
   const y = Math.round(el.scrollTop);
   const maxY = Math.max(0, el.scrollHeight - el.clientHeight);

@@ -6,7 +6,7 @@ import { isVisible } from './dom-describe.js';
 import { deepElements } from './ref-map.js';
 
 /** Custom elements not upgraded yet, by tag: `<sl-input>` before Shoelace defines it. */
-export function undefinedElements(): Map<string, number> {
+function undefinedElements(): Map<string, number> {
   const byTag = new Map<string, number>();
   for (const el of deepElements(document)) {
     if (el.localName.includes('-') && !el.matches(':defined'))
@@ -16,7 +16,7 @@ export function undefinedElements(): Map<string, number> {
 }
 
 /** Finite animations and transitions running on, in or around a visible dialog (a consent banner sliding in). */
-export function dialogAnimations(): Animation[] {
+function dialogAnimations(): Animation[] {
   const dialogSelector = 'dialog, [role=dialog], [role=alertdialog], [aria-modal=true]';
   return document.getAnimations().filter((a) => {
     if (a.playState !== 'running') return false;
@@ -30,7 +30,7 @@ export function dialogAnimations(): Animation[] {
 }
 
 /** What is not ready yet, in words an agent can read. */
-export function readyPending(): string[] {
+function readyPending(): string[] {
   const pending: string[] = [];
   const undef = undefinedElements();
   if (undef.size) {
@@ -48,7 +48,7 @@ export function readyPending(): string[] {
 const POLL_DEFINED_MS = 50;
 
 /** Resolves once no custom element on the page is undefined (the caller bounds the wait). */
-export function allDefined(): Promise<void> {
+function allDefined(): Promise<void> {
   return new Promise((resolve) => {
     const check = (): void => {
       if (undefinedElements().size === 0) resolve();

@@ -9,6 +9,8 @@ import { cssMatches, describeElement, preferVisible } from './locate.js';
 import { resolveRef } from './ref-map.js';
 import { serializeErrorText } from './serialize.js';
 import { pageValue } from './hook-value.js';
+import { state } from './state.js';
+import { isRef } from '../shared/index.js';
 
 export type PipelineOp =
   | { op: 'fill' | 'type'; find: string; value: string }
@@ -33,7 +35,7 @@ export type PipelineOutcome =
   | { completed: false; failedAt: number; reason: PipelineFailureReason; error: string; results: unknown[] };
 
 /** Thrown inside the pipeline to stop at an operation with a reason Node maps to an error class. */
-export interface PipelineStop {
+interface PipelineStop {
   pipelineStop: PipelineFailureReason;
   message: string;
 }
@@ -51,15 +53,15 @@ export interface PipelineProgress {
 }
 
 export function pipelineProgress(): PipelineProgress | undefined {
-  return (globalThis as unknown as { __cdpSkillPipeline?: PipelineProgress }).__cdpSkillPipeline;
+  return state.pipeline;
 }
 
-export function pipelineStop(reason: PipelineFailureReason, message: string): PipelineStop {
+function pipelineStop(reason: PipelineFailureReason, message: string): PipelineStop {
   return { pipelineStop: reason, message };
 }
 
-export function pipelineFind(target: string): Element {
-  if (/^s\d+e\d+$/.test(target)) {
+function pipelineFind(target: string): Element {
+  if (isRef(target)) {
     const r = resolveRef(target);
     if (r.ok) return r.el;
     throw pipelineStop(
@@ -79,7 +81,7 @@ export function pipelineFind(target: string): Element {
 }
 
 /** The prototype's setter, so frameworks that wrap the instance's `value` see the change. */
-export function pipelineSetNative(el: Element, prop: 'value' | 'checked', value: string | boolean): void {
+function pipelineSetNative(el: Element, prop: 'value' | 'checked', value: string | boolean): void {
   const proto = isHtml(el, 'textarea')
     ? HTMLTextAreaElement.prototype
     : isHtml(el, 'select')
@@ -90,7 +92,7 @@ export function pipelineSetNative(el: Element, prop: 'value' | 'checked', value:
   else (el as unknown as Record<string, unknown>)[prop] = value;
 }
 
-export function pipelineFire(el: Element, ...types: string[]): void {
+function pipelineFire(el: Element, ...types: string[]): void {
   for (const type of types) {
     el.dispatchEvent(
       type === 'input'
@@ -100,7 +102,7 @@ export function pipelineFire(el: Element, ...types: string[]): void {
   }
 }
 
-export function pipelineField(el: Element, what: string): HTMLInputElement | HTMLTextAreaElement {
+function pipelineField(el: Element, what: string): HTMLInputElement | HTMLTextAreaElement {
   if (!(isHtml(el, 'input') || isHtml(el, 'textarea')))
     throw pipelineStop('not-editable', `${describeElement(el)} is not an input or textarea`);
   if (el.disabled || el.readOnly)
@@ -111,11 +113,11 @@ export function pipelineField(el: Element, what: string): HTMLInputElement | HTM
 }
 
 /** What a field holds, for results: passwords are masked. */
-export function pipelineShown(el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): string {
+function pipelineShown(el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): string {
   return el.type === 'password' ? '•'.repeat(Math.min(el.value.length, 8)) : el.value.slice(0, 200);
 }
 
-export function pipelineFill(el: Element, value: string): unknown {
+function pipelineFill(el: Element, value: string): unknown {
   const field = pipelineField(el, 'fill');
   field.focus({ preventScroll: true });
   pipelineSetNative(field, 'value', value);
@@ -128,7 +130,7 @@ export function pipelineFill(el: Element, value: string): unknown {
   return { value: pipelineShown(field) };
 }
 
-export function pipelineType(el: Element, text: string): unknown {
+function pipelineType(el: Element, text: string): unknown {
   const field = pipelineField(el, 'type');
   field.focus({ preventScroll: true });
   for (const ch of text) {
@@ -147,7 +149,7 @@ export function pipelineType(el: Element, text: string): unknown {
   return { value: pipelineShown(field) };
 }
 
-export function pipelineCheck(el: Element, checked: boolean): unknown {
+function pipelineCheck(el: Element, checked: boolean): unknown {
   if (!isHtml(el, 'input') || (el.type !== 'checkbox' && el.type !== 'radio')) {
     throw pipelineStop('not-editable', `${describeElement(el)} is not a checkbox or radio`);
   }
@@ -159,7 +161,7 @@ export function pipelineCheck(el: Element, checked: boolean): unknown {
   return { checked: el.checked };
 }
 
-export function pipelineSelect(el: Element, want: string): unknown {
+function pipelineSelect(el: Element, want: string): unknown {
   if (!isHtml(el, 'select')) throw pipelineStop('not-editable', `${describeElement(el)} is not a <select>`);
   const options = Array.from(el.options);
   const option =
@@ -178,7 +180,7 @@ export function pipelineSelect(el: Element, want: string): unknown {
 }
 
 /** One predicate call; a throw counts as not yet (the element may not exist yet) and is kept to report. */
-export async function pollOnce(fn: () => unknown): Promise<{ value: unknown; error?: unknown }> {
+async function pollOnce(fn: () => unknown): Promise<{ value: unknown; error?: unknown }> {
   try {
     return { value: await fn() };
   } catch (error) {
@@ -198,7 +200,7 @@ export async function pollUntil(fn: () => unknown, intervalMs: number, timeoutMs
   }
 }
 
-export async function pipelineOp(op: PipelineOp, fns: Array<() => unknown>, endsAt: number): Promise<unknown> {
+async function pipelineOp(op: PipelineOp, fns: Array<() => unknown>, endsAt: number): Promise<unknown> {
   const left = (): number => Math.max(0, endsAt - Date.now());
   switch (op.op) {
     case 'fill':
@@ -238,7 +240,7 @@ export async function runPipeline(
 ): Promise<PipelineOutcome> {
   const endsAt = Date.now() + timeoutMs;
   const progress: PipelineProgress = { at: 0, results: [] };
-  (globalThis as unknown as { __cdpSkillPipeline?: PipelineProgress }).__cdpSkillPipeline = progress;
+  state.pipeline = progress;
   for (let i = 0; i < ops.length; i++) {
     progress.at = i;
     try {

@@ -9,7 +9,7 @@ export interface Box {
   width: number;
   height: number;
 }
-export type RefBox =
+type RefBox =
   | (Box & { center: { x: number; y: number }; reResolved?: true })
   | { error: 'not found' | 'stale' | 'earlier page'; message: string }
   | { error: 'hidden'; box: Box };

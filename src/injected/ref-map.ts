@@ -5,8 +5,10 @@ import { roleOf } from './aria-role.js';
 import { cssEscapeIdent, isShadowRoot, isVisible, selectorFor, textSnippet } from './dom-describe.js';
 import { virtualScrollerOf } from './virtual-scroll.js';
 import { shadowOf } from './closed-shadow.js';
+import { state } from './state.js';
+import { isRef, refElementNumber, refName } from '../shared/index.js';
 
-export interface RefMeta {
+interface RefMeta {
   role: string;
   name: string;
   /** A cheap, likely-stable selector (#id, [name], [data-testid]) when the element has one. */
@@ -21,7 +23,7 @@ export interface RefMeta {
   rowKey?: string;
 }
 
-export interface SkillState {
+export interface RefState {
   refs: Map<string, Element>;
   meta: Map<string, RefMeta>;
   byElement: WeakMap<Element, string>;
@@ -36,7 +38,7 @@ export interface Counters {
   element: number;
 }
 
-export type RefResolution =
+type RefResolution =
   | { ok: true; el: Element; reResolved: boolean }
   | {
       ok: false;
@@ -47,10 +49,13 @@ export type RefResolution =
       now?: string;
     };
 
-export function skillState(): SkillState {
-  const g = globalThis as unknown as { __cdpSkillState?: SkillState; __ariaRefs?: Map<string, Element> };
-  if (!g.__cdpSkillState) {
-    g.__cdpSkillState = {
+/**
+ * This world's refs, made on first use. The map is also `window.__ariaRefs`, the name the spec gives
+ * it (readyWhen hooks and tests read it there); a world that never used refs has none.
+ */
+export function refState(): RefState {
+  if (!state.refs) {
+    state.refs = {
       refs: new Map(),
       meta: new Map(),
       byElement: new WeakMap(),
@@ -58,14 +63,14 @@ export function skillState(): SkillState {
       elementCounter: 0,
       firstElement: 0,
     };
-    g.__ariaRefs = g.__cdpSkillState.refs;
+    (globalThis as unknown as { __ariaRefs?: Map<string, Element> }).__ariaRefs = state.refs.refs;
   }
-  return g.__cdpSkillState;
+  return state.refs;
 }
 
 /** Counters continue across documents: the tab's stored counters are the floor. */
 export function syncCounters(stored: Counters | undefined): Counters {
-  const s = skillState();
+  const s = refState();
   if (stored) {
     if (s.elementCounter < stored.element) {
       if (s.refs.size === 0) s.firstElement = stored.element;
@@ -76,7 +81,7 @@ export function syncCounters(stored: Counters | undefined): Counters {
   return { snapshot: s.snapshotId, element: s.elementCounter };
 }
 
-export function cheapSelector(el: Element): string | undefined {
+function cheapSelector(el: Element): string | undefined {
   const tag = el.localName;
   if (el.id) return `#${cssEscapeIdent(el.id)}`;
   for (const attr of ['data-testid', 'data-test', 'data-qa', 'name']) {
@@ -86,7 +91,7 @@ export function cheapSelector(el: Element): string | undefined {
   return undefined;
 }
 
-export function shadowPathOf(el: Element): string[] | undefined {
+function shadowPathOf(el: Element): string[] | undefined {
   const path: string[] = [];
   let root = el.getRootNode();
   while (isShadowRoot(root)) {
@@ -109,7 +114,7 @@ const ROW_KEY_ATTRS = [
 const ROW_KEY_SELECTOR = ROW_KEY_ATTRS.map((a) => `[${a}]`).join(',');
 
 /** The row the element sits in, as `attr=value`, when a list or grid marks it. */
-export function rowKeyOf(el: Element): string | undefined {
+function rowKeyOf(el: Element): string | undefined {
   const row = el.closest(ROW_KEY_SELECTOR);
   if (!row) return undefined;
   for (const a of ROW_KEY_ATTRS) {
@@ -129,7 +134,7 @@ function shownInMeta(meta: RefMeta): string {
 }
 
 /** What the element shows now, in the terms its meta was written in. */
-export function shownNow(el: Element, meta: RefMeta): string {
+function shownNow(el: Element, meta: RefMeta): string {
   const raw = roleOf(el);
   const role = raw === 'presentation' ? 'generic' : raw;
   return shownOf(el, capName(accessibleName(el, role === meta.role ? role : meta.role)));
@@ -167,7 +172,7 @@ function describeMeta(el: Element, meta: RefMeta, name: string): void {
 
 /** The element's ref: kept if it has one in this document (and still shows the same item), else a new one in snapshot `sid`. */
 export function refFor(el: Element, role: string, name: string, sid: number, ordinal: number): string {
-  const s = skillState();
+  const s = refState();
   const existing = s.byElement.get(el);
   if (existing && s.refs.get(existing) === el) {
     const meta = s.meta.get(existing);
@@ -182,7 +187,7 @@ export function refFor(el: Element, role: string, name: string, sid: number, ord
       return existing;
     }
   }
-  const ref = `s${sid}e${++s.elementCounter}`;
+  const ref = refName(sid, ++s.elementCounter);
   s.refs.set(ref, el);
   s.byElement.set(el, ref);
   const meta: RefMeta = { role, name, ordinal };
@@ -209,7 +214,7 @@ export function deepElements(root: Document | ShadowRoot | Element): Element[] {
   return out;
 }
 
-export function shadowRootFor(path: string[] | undefined): Document | ShadowRoot | undefined {
+function shadowRootFor(path: string[] | undefined): Document | ShadowRoot | undefined {
   let root: Document | ShadowRoot = document;
   for (const hostSelector of path ?? []) {
     const host: Element | null = root.querySelector(hostSelector);
@@ -220,7 +225,7 @@ export function shadowRootFor(path: string[] | undefined): Document | ShadowRoot
   return root;
 }
 
-export function matchesMeta(el: Element, meta: RefMeta): boolean {
+function matchesMeta(el: Element, meta: RefMeta): boolean {
   // In a list or grid that marks its rows, the same text in another row is another item.
   if (meta.rowKey !== undefined && rowKeyOf(el) !== meta.rowKey) return false;
   const raw = roleOf(el);
@@ -229,7 +234,7 @@ export function matchesMeta(el: Element, meta: RefMeta): boolean {
 }
 
 /** Finds a stale ref's element again: selector, then role + name by ordinal, in its shadow root, then anywhere. */
-export function reResolve(meta: RefMeta): Element | undefined {
+function reResolve(meta: RefMeta): Element | undefined {
   const root = shadowRootFor(meta.shadowPath);
   if (root && meta.selector) {
     const el = root.querySelector(meta.selector);
@@ -265,9 +270,9 @@ function showingAgain(meta: RefMeta, old: Element): Element | undefined {
 }
 
 export function resolveRef(ref: string): RefResolution {
-  const m = /^s(\d+)e(\d+)$/.exec(ref);
-  if (!m) return { ok: false, reason: 'malformed' };
-  const s = skillState();
+  const element = refElementNumber(ref);
+  if (element === undefined) return { ok: false, reason: 'malformed' };
+  const s = refState();
   const el = s.refs.get(ref);
   const meta = s.meta.get(ref);
   if (el && el.isConnected) {
@@ -281,7 +286,7 @@ export function resolveRef(ref: string): RefResolution {
     return { ok: true, el: again, reResolved: true };
   }
   if (!meta) {
-    return { ok: false, reason: Number(m[2]) <= s.firstElement ? 'earlier-page' : 'unknown' };
+    return { ok: false, reason: element <= s.firstElement ? 'earlier-page' : 'unknown' };
   }
   const found = reResolve(meta);
   if (!found) return { ok: false, reason: 'stale', role: meta.role, name: meta.name };
@@ -292,7 +297,7 @@ export function resolveRef(ref: string): RefResolution {
 
 /** Elements our isolated world resolved refs to, handed to the page's world for agents' code (page/agent-refs.ts). */
 export function adoptRefs(refs: string[], els: Element[]): void {
-  const s = skillState();
+  const s = refState();
   refs.forEach((ref, i) => {
     const el = els[i];
     if (!el) return;
@@ -304,7 +309,7 @@ export function adoptRefs(refs: string[], els: Element[]): void {
 /** What pageFunction {refs: true} passes (SPEC §12.1): the ref map, where get(ref) and refs.s1e4
  *  find a stale ref's element again, and throw saying why when it cannot be found. */
 export function refsView(): Map<string, Element> {
-  const refs = skillState().refs;
+  const refs = refState().refs;
   const lookup = (ref: unknown): Element => {
     const r = resolveRef(String(ref));
     if (r.ok) return r.el;
@@ -324,7 +329,7 @@ export function refsView(): Map<string, Element> {
     get(target, prop) {
       if (prop === 'get') return lookup;
       if (prop === 'has') return (ref: unknown) => resolveRef(String(ref)).ok;
-      if (typeof prop === 'string' && /^s\d+e\d+$/.test(prop)) return lookup(prop);
+      if (typeof prop === 'string' && isRef(prop)) return lookup(prop);
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

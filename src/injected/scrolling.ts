@@ -3,13 +3,14 @@
 import { isVisible } from './dom-describe.js';
 import { heldElement } from './locate.js';
 import { deepElements } from './ref-map.js';
+import { state } from './state.js';
 
 export type ScrollMove =
   | { to: 'top' | 'bottom' }
   | { by: { x: number; y: number } }
   | { at: { x?: number; y?: number } };
 
-export function isScrollable(el: Element): boolean {
+function isScrollable(el: Element): boolean {
   const style = getComputedStyle(el);
   const y = /(auto|scroll|overlay)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
   const x = /(auto|scroll|overlay)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
@@ -43,7 +44,7 @@ export function scrollMainBy(dy: number): boolean {
   return el.scrollTop !== before;
 }
 
-export function scrollPosition(el: Element | undefined): { scrollX: number; scrollY: number } {
+function scrollPosition(el: Element | undefined): { scrollX: number; scrollY: number } {
   if (!el || el === document.scrollingElement) return { scrollX: Math.round(scrollX), scrollY: Math.round(scrollY) };
   return { scrollX: Math.round(el.scrollLeft), scrollY: Math.round(el.scrollTop) };
 }
@@ -72,18 +73,12 @@ export function scrollElementIntoView(handle: number): { scrollX: number; scroll
 }
 
 /** What a scroll to the bottom set going: the content's height then, and the elements added since. */
-interface FeedWatch {
+export interface FeedWatch {
   el: Element;
   height: number;
   added: Element[];
   lastChange: number;
   mo: MutationObserver;
-}
-
-function feedWatch(): { current?: FeedWatch } {
-  const g = globalThis as unknown as { __cdpSkillFeed?: { current?: FeedWatch } };
-  g.__cdpSkillFeed ??= {};
-  return g.__cdpSkillFeed;
 }
 
 /** Scrolls the page (or the held container) to the bottom, watching for content an infinite feed appends. */
@@ -93,8 +88,7 @@ export function scrollToBottomWatched(
   const container = containerHandle !== undefined ? heldElement(containerHandle) : undefined;
   if (containerHandle !== undefined && !container) return { error: 'the container is gone' };
   const el = container ?? document.scrollingElement ?? document.documentElement;
-  const state = feedWatch();
-  state.current?.mo.disconnect();
+  state.feed?.mo.disconnect();
   const watch: FeedWatch = {
     el,
     height: el.scrollHeight,
@@ -107,7 +101,7 @@ export function scrollToBottomWatched(
     }),
   };
   watch.mo.observe(container ?? document.documentElement, { childList: true, subtree: true });
-  state.current = watch;
+  state.feed = watch;
   el.scrollTo({ top: el.scrollHeight, left: el.scrollLeft, behavior: 'instant' });
   return scrollPosition(container);
 }
@@ -121,8 +115,7 @@ export async function feedGrowth(
   waitMs: number,
   done: boolean,
 ): Promise<{ grew: boolean; loaded: number; scrollX: number; scrollY: number }> {
-  const state = feedWatch();
-  const w = state.current;
+  const w = state.feed;
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
   if (!w) return { grew: false, loaded: 0, ...scrollPosition(undefined) };
   const grown = (): boolean => w.el.scrollHeight > w.height + 1;
@@ -140,7 +133,7 @@ export async function feedGrowth(
   const position = scrollPosition(w.el === document.scrollingElement ? undefined : w.el);
   if (grew || done) {
     w.mo.disconnect();
-    state.current = undefined;
+    state.feed = undefined;
   }
   return { grew, loaded, ...position };
 }

@@ -2,9 +2,8 @@
 // `{ type, value }`; inside it JSON-safe values are plain JSON, and only what JSON cannot carry is
 // tagged where it occurs (`{ $type: 'undefined' }`, `{ $type: 'number', value: 'NaN' }`, …).
 //
-// Self-contained on purpose: no other page function is called, so this module can be installed in
-// the page's main world (pageFunction) as well as in our own. Elements are described by the
-// `element` option (the runtime passes one that hands out refs); without it, by tag, id and text.
+// It calls no other page module: elements are described by the `element` option (the runtime passes
+// one that hands out refs); without it, by tag, id and text.
 //
 // Limits: arrays 100 items, objects 50 keys, Map/Set 50 entries, strings 2,000 characters inside a
 // value (50,000 at the top), 5,000 values in all. A cut array ends with `{ $truncated: <left out> }`,
@@ -12,10 +11,11 @@
 // containers below `maxDepth` (default 6) are expanded, deeper ones are `{ $type: 'maxDepth' }`.
 // Type checks are brand checks or `Object.prototype.toString` tags, never `instanceof` alone, so
 // values from other frames serialize the same; DOM values are recognised by shape.
+import { MAX_STRING_CHARS } from '../shared/index.js';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** A value JSON cannot carry, in place: `$type` names it. */
-export interface Tagged {
+interface Tagged {
   $type: string;
   [key: string]: Json;
 }
@@ -26,7 +26,7 @@ export interface SerializedValue {
   [key: string]: Json | undefined;
 }
 
-export interface SerializeOptions {
+interface SerializeOptions {
   maxDepth?: number;
   /** How an element is named: a ref the agent can act on, and a short description. */
   element?: (el: Element) => { ref?: string; desc: string };
@@ -53,8 +53,8 @@ export function serializeValue(value: unknown, options: SerializeOptions | numbe
   };
   // A page may return megabytes (issue 15 item 7): cut here, before it crosses the wire.
   if (typeof value === 'string') {
-    return value.length > 50_000
-      ? { type: 'string', value: `${value.slice(0, 50_000)}…`, length: value.length, truncated: true }
+    return value.length > MAX_STRING_CHARS
+      ? { type: 'string', value: `${value.slice(0, MAX_STRING_CHARS)}…`, length: value.length, truncated: true }
       : { type: 'string', value };
   }
   const inner = serializeNested(value, 0, state);
@@ -66,13 +66,13 @@ export function serializeValue(value: unknown, options: SerializeOptions | numbe
   return { type, value: inner };
 }
 
-export function serializeTag(state: SerializeState, $type: string, fields: Record<string, Json> = {}): Tagged {
+function serializeTag(state: SerializeState, $type: string, fields: Record<string, Json> = {}): Tagged {
   const tag: Tagged = { $type, ...fields };
   state.tags.add(tag);
   return tag;
 }
 
-export function serializeNested(value: unknown, depth: number, state: SerializeState): Json {
+function serializeNested(value: unknown, depth: number, state: SerializeState): Json {
   try {
     if (--state.budget < 0) return serializeTag(state, 'truncated');
     switch (typeof value) {
@@ -101,19 +101,19 @@ export function serializeNested(value: unknown, depth: number, state: SerializeS
   }
 }
 
-export function serializeNumber(n: number): string {
+function serializeNumber(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (Object.is(n, -0)) return '-0';
   return n > 0 ? 'Infinity' : '-Infinity';
 }
 
 /** A string cut to `maxChars`, saying how much was left out. */
-export function serializeString(text: string, maxChars: number): string {
+function serializeString(text: string, maxChars: number): string {
   return text.length > maxChars ? `${text.slice(0, maxChars)}…[+${text.length - maxChars} chars]` : text;
 }
 
 /** Objects: leaves (Date, RegExp, Error, DOM values) first, then containers behind the guards. */
-export function serializeObject(value: object, depth: number, state: SerializeState): Json {
+function serializeObject(value: object, depth: number, state: SerializeState): Json {
   const leaf = serializeLeafObject(value, depth, state);
   if (leaf !== undefined) return leaf;
   const kind = serializeContainerKind(value);
@@ -137,12 +137,12 @@ export function serializeObject(value: object, depth: number, state: SerializeSt
 }
 
 /** The class name from `Object.prototype.toString`, e.g. 'Date', 'HTMLCollection'. */
-export function serializeTagOf(value: object): string {
+function serializeTagOf(value: object): string {
   return Object.prototype.toString.call(value).slice(8, -1);
 }
 
 /** Values serialized without looking inside them again, or undefined for a container. */
-export function serializeLeafObject(value: object, depth: number, state: SerializeState): Json | undefined {
+function serializeLeafObject(value: object, depth: number, state: SerializeState): Json | undefined {
   if (serializeIsWindow(value)) return serializeWindow(value as Window, state);
   if (serializeIsDomNode(value)) return serializeDomNode(value as Node, state);
   if (serializeIsDate(value)) {
@@ -159,7 +159,7 @@ export function serializeLeafObject(value: object, depth: number, state: Seriali
   return undefined;
 }
 
-export function serializeContainerKind(value: object): string {
+function serializeContainerKind(value: object): string {
   if (Array.isArray(value)) return 'array';
   if (serializeIsMap(value)) return 'map';
   if (serializeIsSet(value)) return 'set';
@@ -177,7 +177,7 @@ export function serializeContainerKind(value: object): string {
 }
 
 // Brand checks: they pass for Maps, Sets and Dates of any frame and fail for look-alikes.
-export function serializeIsMap(value: object): boolean {
+function serializeIsMap(value: object): boolean {
   try {
     Map.prototype.has.call(value, undefined);
     return true;
@@ -186,7 +186,7 @@ export function serializeIsMap(value: object): boolean {
   }
 }
 
-export function serializeIsSet(value: object): boolean {
+function serializeIsSet(value: object): boolean {
   try {
     Set.prototype.has.call(value, undefined);
     return true;
@@ -195,7 +195,7 @@ export function serializeIsSet(value: object): boolean {
   }
 }
 
-export function serializeIsDate(value: object): boolean {
+function serializeIsDate(value: object): boolean {
   try {
     Date.prototype.getTime.call(value);
     return true;
@@ -205,7 +205,7 @@ export function serializeIsDate(value: object): boolean {
 }
 
 /** Name and message; the stack (cut to 500 characters) only for an error at the top. */
-export function serializeError(err: Error, depth: number, state: SerializeState): Tagged {
+function serializeError(err: Error, depth: number, state: SerializeState): Tagged {
   const fields: Record<string, Json> = { name: String(err.name), message: serializeString(String(err.message), 2_000) };
   if (depth === 0 && typeof err.stack === 'string') fields.stack = serializeClip(err.stack, 500);
   return serializeTag(state, 'error', fields);
@@ -222,7 +222,7 @@ export function serializeErrorText(err: unknown): string {
 }
 
 /** Arrays, typed arrays and node lists: the first 100 items, then `{ $truncated: <left out> }`. */
-export function serializeList(value: ArrayLike<unknown>, depth: number, state: SerializeState): Json[] {
+function serializeList(value: ArrayLike<unknown>, depth: number, state: SerializeState): Json[] {
   const maxItems = 100;
   const length = value.length;
   const items: Json[] = [];
@@ -231,7 +231,7 @@ export function serializeList(value: ArrayLike<unknown>, depth: number, state: S
   return items;
 }
 
-export function serializePlainObject(value: object, depth: number, state: SerializeState): Json {
+function serializePlainObject(value: object, depth: number, state: SerializeState): Json {
   const maxKeys = 50;
   const keys = Object.keys(value);
   // fromEntries defines own properties, so a '__proto__' key stays a key instead of a prototype.
@@ -243,7 +243,7 @@ export function serializePlainObject(value: object, depth: number, state: Serial
 }
 
 /** One child of a container; a getter that throws spoils only its own slot. */
-export function serializeProperty(holder: object, key: PropertyKey, depth: number, state: SerializeState): Json {
+function serializeProperty(holder: object, key: PropertyKey, depth: number, state: SerializeState): Json {
   let child: unknown;
   try {
     child = (holder as Record<PropertyKey, unknown>)[key];
@@ -253,7 +253,7 @@ export function serializeProperty(holder: object, key: PropertyKey, depth: numbe
   return serializeNested(child, depth + 1, state);
 }
 
-export function serializeMap(value: Map<unknown, unknown>, depth: number, state: SerializeState): Tagged {
+function serializeMap(value: Map<unknown, unknown>, depth: number, state: SerializeState): Tagged {
   const maxEntries = 50;
   const size = Reflect.get(Map.prototype, 'size', value) as number;
   const entries: Json[] = [];
@@ -264,7 +264,7 @@ export function serializeMap(value: Map<unknown, unknown>, depth: number, state:
   return serializeTag(state, 'map', { size, entries });
 }
 
-export function serializeSet(value: Set<unknown>, depth: number, state: SerializeState): Tagged {
+function serializeSet(value: Set<unknown>, depth: number, state: SerializeState): Tagged {
   const maxValues = 50;
   const size = Reflect.get(Set.prototype, 'size', value) as number;
   const values: Json[] = [];
@@ -276,7 +276,7 @@ export function serializeSet(value: Set<unknown>, depth: number, state: Serializ
 }
 
 /** A window of any frame is its own `window`; reading that (and `postMessage`) is allowed cross-origin. */
-export function serializeIsWindow(value: object): boolean {
+function serializeIsWindow(value: object): boolean {
   try {
     const win = value as { window?: unknown; postMessage?: unknown };
     return win.window === value && typeof win.postMessage === 'function';
@@ -285,7 +285,7 @@ export function serializeIsWindow(value: object): boolean {
   }
 }
 
-export function serializeWindow(win: Window, state: SerializeState): Tagged {
+function serializeWindow(win: Window, state: SerializeState): Tagged {
   try {
     return serializeTag(state, 'window', { url: win.location.href, width: win.innerWidth, height: win.innerHeight });
   } catch {
@@ -294,12 +294,12 @@ export function serializeWindow(win: Window, state: SerializeState): Tagged {
 }
 
 /** Recognised by shape rather than `instanceof Node`, which fails for nodes of other frames. */
-export function serializeIsDomNode(value: object): boolean {
+function serializeIsDomNode(value: object): boolean {
   const node = value as { nodeType?: unknown; nodeName?: unknown; cloneNode?: unknown };
   return typeof node.nodeType === 'number' && typeof node.nodeName === 'string' && typeof node.cloneNode === 'function';
 }
 
-export function serializeDomNode(node: Node, state: SerializeState): Tagged {
+function serializeDomNode(node: Node, state: SerializeState): Tagged {
   if (node.nodeType === 1) return serializeElement(node as Element, state);
   if (node.nodeType === 9) {
     const doc = node as Document;
@@ -310,7 +310,7 @@ export function serializeDomNode(node: Node, state: SerializeState): Tagged {
 }
 
 /** `{ $type: 'element', ref, desc }`; a detached element has no ref and says so. */
-export function serializeElement(el: Element, state: SerializeState): Tagged {
+function serializeElement(el: Element, state: SerializeState): Tagged {
   let named: { ref?: string; desc: string } | undefined;
   try {
     named = state.element?.(el);
@@ -332,7 +332,7 @@ export function serializeElementDesc(el: Element): string {
   return `${el.localName}${el.id ? `#${el.id}` : ''}${cls ? `.${cls}` : ''}${text ? ` "${text}"` : ''}`;
 }
 
-export function serializeCollapse(text: string): string {
+function serializeCollapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 

@@ -5,7 +5,7 @@
 // (overflow between them does not cut it). <html> and <body> pass their overflow to the viewport.
 // Runs in the page.
 
-export interface Clip {
+interface Clip {
   l: number;
   t: number;
   r: number;

@@ -7,61 +7,30 @@ import { roleOf } from './aria-role.js';
 import { isShadowRoot, textSnippet } from './dom-describe.js';
 import { liveRegionOf } from './live-recorder.js';
 
-import { skillState } from './ref-map.js';
+import { refState } from './ref-map.js';
 import { armMutationClock } from './view-settle.js';
-import { viewSlot, walkView } from './view-walk.js';
+import { walkView } from './view-walk.js';
+import { state } from './state.js';
 import type { ViewUnit, ViewWalk } from './view-walk.js';
-
-export type ViewChangeKind =
-  | 'appeared'
-  | 'gone'
-  | 'leftView'
-  | 'enteredView'
-  | 'text'
-  | 'moved'
-  | 'reordered'
-  | 'state'
-  | 'rows';
-
-export interface ViewChange {
-  kind: ViewChangeKind;
-  role: string;
-  label: string;
-  ref?: string;
-  /** text: old/new text; moved: old/new position (1-based); state: old/new value; rows: old/new count. */
-  from?: string;
-  to?: string;
-  field?: string;
-  /** Units inside it that changed the same way (a dialog that appeared with its fields). */
-  inside?: number;
-  /** rows/reordered: the first row or item's text now. */
-  first?: string;
-  frame?: string;
-  live?: 1;
-  /** Read by screen readers, not shown on screen. */
-  sr?: 1;
-  /** Next to the element the steps acted on. */
-  near?: 1;
-}
-
-export interface ViewDiff {
-  changes: ViewChange[];
-  counts: Partial<Record<ViewChangeKind, number>>;
-  /** Header/menu/footer/sidebar landmarks on screen before and after with nothing changed inside: `role|name`. */
-  unchanged: string[];
-  truncated?: true;
-}
+import { STATE_FIELDS, type ObservedChange, type ObservedDiff, type ObservedKind } from '../shared/index.js';
 
 interface Found {
-  change: ViewChange;
+  change: ObservedChange;
   el: Element;
 }
 
-// Page functions are installed one by one from their source: constants live inside them.
+/** Changes listed per kind; the rest are only counted. */
+const PER_KIND = 60;
+/** Events that mark the element the steps act on. */
+const ACTING_EVENTS = ['pointerdown', 'keydown', 'input', 'dragstart'];
+/** The landmarks that frame a page (header, menu, footer, sidebar), by role and by the elements that have them. */
+const FRAME_ROLES = ',banner,navigation,contentinfo,complementary,';
+const FRAME_LANDMARKS =
+  'header, nav, footer, aside, [role=banner], [role=navigation], [role=contentinfo], [role=complementary]';
 
 /** Before the steps: walks the view and listens for the element the steps act on. */
 export function viewStart(): void {
-  const slot = viewSlot();
+  const slot = state.view;
   slot.stop?.();
   slot.before = walkView(false);
   slot.landmarks = frameLandmarks();
@@ -71,17 +40,16 @@ export function viewStart(): void {
     const t = e.composedPath()[0];
     if (t && (t as Node).nodeType === 1) slot.acted = t as Element;
   };
-  const types = ['pointerdown', 'keydown', 'input', 'dragstart'];
-  for (const t of types) document.addEventListener(t, note, true);
+  for (const t of ACTING_EVENTS) document.addEventListener(t, note, true);
   slot.stop = () => {
-    for (const t of types) document.removeEventListener(t, note, true);
+    for (const t of ACTING_EVENTS) document.removeEventListener(t, note, true);
     slot.stop = undefined;
   };
 }
 
 /** After the steps: what changed since viewStart (undefined when no before-walk was taken). */
-export function viewChanges(): ViewDiff | undefined {
-  const slot = viewSlot();
+export function viewChanges(): ObservedDiff | undefined {
+  const slot = state.view;
   const before = slot.before;
   slot.stop?.();
   slot.before = undefined;
@@ -90,9 +58,8 @@ export function viewChanges(): ViewDiff | undefined {
   const found: Found[] = [...compareUnits(before, after), ...findMoves(before, after)];
   const kept = foldTables(rollUp(dropLabels(cancelRerenders(found))), before, after);
   const acted = slot.acted?.isConnected ? slot.acted : undefined;
-  const PER_KIND = 60;
-  const counts: ViewDiff['counts'] = {};
-  const changes: ViewChange[] = [];
+  const counts: ObservedDiff['counts'] = {};
+  const changes: ObservedChange[] = [];
   for (const { change, el } of kept) {
     // Focus landing on the element clicked or typed into is expected, not news.
     if (change.field === 'focused' && acted && (el === acted || el.contains(acted))) continue;
@@ -100,7 +67,7 @@ export function viewChanges(): ViewDiff | undefined {
     if ((change.kind === 'appeared' || change.kind === 'gone') && !change.label && !change.inside) continue;
     counts[change.kind] = (counts[change.kind] ?? 0) + 1;
     if (counts[change.kind]! > PER_KIND) continue;
-    const ref = skillState().byElement.get(el);
+    const ref = refState().byElement.get(el);
     if (ref) change.ref = ref;
     if (change.kind !== 'leftView' && change.kind !== 'enteredView' && !change.live && liveRegionOf(el))
       change.live = 1;
@@ -118,17 +85,14 @@ export function viewChanges(): ViewDiff | undefined {
 }
 
 /** Header, menu, footer and sidebar landmarks on screen, outermost only. */
-export function frameLandmarks(): Element[] {
-  const ROLES = ',banner,navigation,contentinfo,complementary,';
-  const all = Array.from(
-    document.querySelectorAll(
-      'header, nav, footer, aside, [role=banner], [role=navigation], [role=contentinfo], [role=complementary]',
-    ),
-  ).filter((el) => ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el));
+function frameLandmarks(): Element[] {
+  const all = Array.from(document.querySelectorAll(FRAME_LANDMARKS)).filter(
+    (el) => FRAME_ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el),
+  );
   return all.filter((el) => !all.some((other) => other !== el && other.contains(el)));
 }
 
-export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
+function describeUnit(u: ViewUnit, kind: ObservedKind): ObservedChange {
   return {
     kind,
     role: u.role,
@@ -140,7 +104,7 @@ export function describeUnit(u: ViewUnit, kind: ViewChangeKind): ViewChange {
 }
 
 /** Appeared, gone, in/out of view, text and state, unit by unit. */
-export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
+function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
   const out: Found[] = [];
   for (const [id, a] of after.units) {
     if (!a.inView) continue;
@@ -175,8 +139,8 @@ export function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
 }
 
 /** Inside an element the before-walk skipped as far off screen: it was there, out of view. */
-export function wasPruned(el: Element, before: ViewWalk): boolean {
-  const slot = viewSlot();
+function wasPruned(el: Element, before: ViewWalk): boolean {
+  const slot = state.view;
   for (let n: Element | null = el; n; n = composedParent(n)) {
     const id = slot.ids.get(n);
     if (id !== undefined && before.pruned.has(id)) return true;
@@ -184,12 +148,12 @@ export function wasPruned(el: Element, before: ViewWalk): boolean {
   return false;
 }
 
-export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
+function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   const out: Found[] = [];
   if (b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
   else if (b.label !== a.label && (a.states || a.role === 'img'))
     out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
-  for (const field of ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'focused']) {
+  for (const field of STATE_FIELDS) {
     const from = b.states?.[field];
     const to = a.states?.[field];
     if (from !== to)
@@ -207,14 +171,14 @@ export function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
 }
 
 /** When focus landed somewhere, the element it left is noise; a blur alone is kept. */
-export function keepFocusGain(found: Found[], focusedNow: boolean): Found[] {
+function keepFocusGain(found: Found[], focusedNow: boolean): Found[] {
   const gained = focusedNow || found.some((f) => f.change.field === 'focused' && f.change.to === 'true');
   return gained ? found.filter((f) => f.change.field !== 'focused' || f.change.to === 'true') : found;
 }
 
 /** A re-render replaces elements with equal ones: a gone and an appeared unit that read the same cancel out. */
-export function cancelRerenders(found: Found[]): Found[] {
-  const sig = (c: ViewChange): string => `${c.role}|${c.label}|${c.frame ?? ''}`;
+function cancelRerenders(found: Found[]): Found[] {
+  const sig = (c: ObservedChange): string => `${c.role}|${c.label}|${c.frame ?? ''}`;
   const appeared = new Map<string, Found[]>();
   for (const f of found)
     if (f.change.kind === 'appeared') {
@@ -237,8 +201,8 @@ export function cancelRerenders(found: Found[]): Found[] {
  * A field's label that came or went with its field: the field's line (its name is the label's
  * text, with its ref) says it; the label alone would be the same words again.
  */
-export function dropLabels(found: Found[]): Found[] {
-  const moving = new Map<Element, ViewChangeKind>();
+function dropLabels(found: Found[]): Found[] {
+  const moving = new Map<Element, ObservedKind>();
   for (const f of found) moving.set(f.el, f.change.kind);
   return found.filter((f) => {
     if (f.el.localName !== 'label' || f.change.role !== 'text') return true;
@@ -248,7 +212,7 @@ export function dropLabels(found: Found[]): Found[] {
 }
 
 /** Units that appeared (or went) inside another that did are counted in it, not listed. */
-export function rollUp(found: Found[]): Found[] {
+function rollUp(found: Found[]): Found[] {
   const out: Found[] = [];
   for (const kind of ['appeared', 'gone', 'leftView', 'enteredView'] as const) {
     const group = found.filter((f) => f.change.kind === kind);
@@ -276,13 +240,13 @@ export function rollUp(found: Found[]): Found[] {
 }
 
 /** The outermost ancestor of `el` (itself included) in `members`, crossing shadow roots and frames. */
-export function topMember(el: Element, members: Set<Element>): Element {
+function topMember(el: Element, members: Set<Element>): Element {
   let top = el;
   for (let n: Element | null = el; n; n = composedParent(n)) if (members.has(n)) top = n;
   return top;
 }
 
-export function composedParent(el: Element): Element | null {
+function composedParent(el: Element): Element | null {
   if (el.parentElement) return el.parentElement;
   const root = el.parentNode;
   if (root && isShadowRoot(root)) return root.host;
@@ -291,7 +255,7 @@ export function composedParent(el: Element): Element | null {
 }
 
 /** Reordered siblings: the longest run kept in order stayed, the rest moved. */
-export function findMoves(before: ViewWalk, after: ViewWalk): Found[] {
+function findMoves(before: ViewWalk, after: ViewWalk): Found[] {
   const out: Found[] = [];
   const elOf = (id: number): Element | undefined => viewElementById(id, after) ?? viewElementById(id, before);
   for (const [pid, kids] of after.orders) {
@@ -358,11 +322,11 @@ export function longestIncreasing(seq: number[]): Set<number> {
   return keep;
 }
 
-export function viewElementById(id: number, w: ViewWalk): Element | undefined {
+function viewElementById(id: number, w: ViewWalk): Element | undefined {
   return w.nodes.get(id) ?? w.els.get(id);
 }
 
-export function isOnScreen(el: Element): boolean {
+function isOnScreen(el: Element): boolean {
   const r = el.getBoundingClientRect();
   return (
     (r.width > 0 || r.height > 0) &&
@@ -374,7 +338,7 @@ export function isOnScreen(el: Element): boolean {
 }
 
 /** A table whose rows changed reads as one line (rows: 10 → 3, first row now …) beyond a few row changes. */
-export function foldTables(found: Found[], before: ViewWalk, after: ViewWalk): Found[] {
+function foldTables(found: Found[], before: ViewWalk, after: ViewWalk): Found[] {
   const out = found.slice();
   for (const [id, a] of after.units) {
     const b = before.units.get(id);
@@ -409,7 +373,7 @@ export function foldTables(found: Found[], before: ViewWalk, after: ViewWalk): F
 }
 
 /** Within a few levels of each other: the acted-on element's neighbourhood. */
-export function isNear(acted: Element, el: Element): boolean {
+function isNear(acted: Element, el: Element): boolean {
   if (acted.contains(el) || el.contains(acted)) return true;
   const up = new Set<Element>();
   let n: Element | null = acted;

@@ -3,16 +3,16 @@
 // quiet for a moment, so a dialog still closing or a row still fading in is seen as it ends up.
 // Mutations are timed from viewStart (view-diff.ts) on. Runs in the page.
 import { selectorFor } from './dom-describe.js';
-import { viewSlot } from './view-walk.js';
+import { state } from './state.js';
 
-export interface SettleOutcome {
+interface SettleOutcome {
   waitedMs: number;
   pending?: string;
 }
 
 /** Records the time of the last DOM mutation from now on (until viewSettle ends). */
 export function armMutationClock(): void {
-  const slot = viewSlot();
+  const slot = state.view;
   slot.clock?.observer.disconnect();
   const clock = {
     last: 0,
@@ -25,7 +25,7 @@ export function armMutationClock(): void {
 }
 
 /** A finite animation or transition still running on a shown element, ending within `withinMs`. */
-export function runningAnimation(withinMs: number): string | undefined {
+function runningAnimation(withinMs: number): string | undefined {
   for (const a of document.getAnimations()) {
     if (a.playState !== 'running') continue;
     const timing = a.effect?.getComputedTiming();
@@ -42,7 +42,7 @@ export function runningAnimation(withinMs: number): string | undefined {
 
 /** Waits until nothing animates and the DOM was quiet for `quietMs`, at most `maxMs` (300 ms for DOM changes alone). */
 export function viewSettle(maxMs: number, quietMs: number): Promise<SettleOutcome> {
-  const slot = viewSlot();
+  const slot = state.view;
   const start = performance.now();
   return new Promise((resolve) => {
     const tick = (): void => {

@@ -8,6 +8,7 @@ import { nodeStates } from './aria-states.js';
 import { isHtml, textSnippet } from './dom-describe.js';
 import { shadowOf } from './closed-shadow.js';
 import { type ClipState, enterContent, enterPosition, inClip, viewportClip } from './view-clip.js';
+import { state } from './state.js';
 
 export interface ViewUnit {
   id: number;
@@ -58,9 +59,7 @@ function frameClip(vw: number, vh: number): ClipState {
   return { clip: view, posClip: view, viewClip: view };
 }
 
-// Page functions are installed one by one from their source: constants live inside them.
-
-export interface ViewSlot {
+export interface ViewState {
   ids: WeakMap<Element, number>;
   next: number;
   before?: ViewWalk;
@@ -72,14 +71,8 @@ export interface ViewSlot {
   clock?: { last: number; observer: MutationObserver };
 }
 
-export function viewSlot(): ViewSlot {
-  const g = globalThis as unknown as { __cdpSkillView?: ViewSlot };
-  if (!g.__cdpSkillView) g.__cdpSkillView = { ids: new WeakMap(), next: 1 };
-  return g.__cdpSkillView;
-}
-
-export function viewIdOf(el: Element): number {
-  const slot = viewSlot();
+function viewIdOf(el: Element): number {
+  const slot = state.view;
   let id = slot.ids.get(el);
   if (id === undefined) {
     id = slot.next++;
@@ -107,18 +100,21 @@ export function walkView(full: boolean, max = 20_000): ViewWalk {
   return w;
 }
 
+/** Roles that make an element a unit even without text of its own. */
+const UNIT_ROLES =
+  ',heading,paragraph,cell,gridcell,columnheader,rowheader,row,listitem,img,dialog,alertdialog,alert,status,log,tooltip,menu,listbox,tabpanel,table,grid,treegrid,progressbar,meter,figure,blockquote,code,term,definition,caption,marquee,timer,';
+/** Roles whose content is announced as it changes. */
+const LIVE_ROLES = ',status,alert,log,marquee,timer,';
+
 /** A unit whatever its text: roles an agent reads or acts on, and live regions. */
-export function isUnitElement(el: Element, role: string, inline: boolean): boolean {
-  // Roles that make an element a unit even without text of its own.
-  const UNIT_ROLES =
-    ',heading,paragraph,cell,gridcell,columnheader,rowheader,row,listitem,img,dialog,alertdialog,alert,status,log,tooltip,menu,listbox,tabpanel,table,grid,treegrid,progressbar,meter,figure,blockquote,code,term,definition,caption,marquee,timer,';
+function isUnitElement(el: Element, role: string, inline: boolean): boolean {
   if (UNIT_ROLES.includes(`,${role},`) || isInteractiveRole(role)) return true;
   const live = el.getAttribute('aria-live');
   return !!live && live !== 'off' && !inline;
 }
 
 /** Visits one element; returns whether anything visible is inside it (for the order of siblings). */
-export function walkViewElement(el: Element, owner: { text: string } | undefined, w: ViewWalk, f: WalkFrame): boolean {
+function walkViewElement(el: Element, owner: { text: string } | undefined, w: ViewWalk, f: WalkFrame): boolean {
   const tag = el.localName;
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript' || tag === 'head') return false;
   if (w.count >= w.max) {
@@ -185,20 +181,20 @@ export function walkViewElement(el: Element, owner: { text: string } | undefined
   return content;
 }
 
-export function isFormControl(el: Element): boolean {
+function isFormControl(el: Element): boolean {
   const tag = el.localName;
   return (tag === 'input' && (el as HTMLInputElement).type !== 'hidden') || tag === 'select' || tag === 'textarea';
 }
 
 /** A box with children more than a screen above or two below, that nothing positioned can leave. */
-export function isFarOffScreen(el: Element, style: CSSStyleDeclaration, f: { vh: number }): boolean {
+function isFarOffScreen(el: Element, style: CSSStyleDeclaration, f: { vh: number }): boolean {
   if (!el.firstElementChild || style.position === 'sticky' || style.position === 'fixed') return false;
   const r = el.getBoundingClientRect();
   if (r.height <= 0 || (r.bottom > -f.vh && r.top < 2 * f.vh)) return false;
   return !el.querySelector('[style*=fixed], [style*=sticky], dialog[open], [popover]');
 }
 
-export function viewChildren(el: Element): Node[] {
+function viewChildren(el: Element): Node[] {
   if (isHtml(el, 'slot')) {
     const assigned = el.assignedNodes({ flatten: true });
     if (assigned.length) return assigned;
@@ -208,7 +204,7 @@ export function viewChildren(el: Element): Node[] {
 }
 
 /** A same-origin frame's body, under its frame; a cross-origin one is left out (not readable here). */
-export function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFrame): boolean {
+function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFrame): boolean {
   let doc: Document | null = null;
   try {
     doc = frame.contentDocument;
@@ -231,12 +227,11 @@ export function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFram
   return walkViewElement(doc.body, undefined, w, sub);
 }
 
-export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): ViewUnit {
+function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): ViewUnit {
   const r = el.getBoundingClientRect();
   const inView = f.frameInView && inClip(r, f.clip.clip);
   const srOnly = inView && (r.width <= 2 || r.height <= 2);
   const live = el.getAttribute('aria-live');
-  const LIVE_ROLES = ',status,alert,log,marquee,timer,';
   const unit: ViewUnit = {
     id: viewIdOf(el),
     role: role === 'generic' || role === 'presentation' || role === 'none' || role === 'none-labelling' ? 'text' : role,
@@ -253,7 +248,7 @@ export function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame
 }
 
 /** Text collapsed and capped; label, states and table rows for units the agent can see. */
-export function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
+function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
   const text = collapseSpace(unit.text);
   unit.text = text.length > 200 ? `${text.slice(0, 199)}\u2026` : text;
   if (!unit.inView && !w.full) return;
@@ -290,7 +285,7 @@ export function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
 }
 
 /** Body rows of a table (header rows left out) and the first one's text. */
-export function countTableRows(table: Element, unit: ViewUnit): void {
+function countTableRows(table: Element, unit: ViewUnit): void {
   const rows = Array.from(table.querySelectorAll('tr, [role=row]')).filter(
     (r) =>
       r.closest('table, [role=table], [role=grid], [role=treegrid]') === table &&

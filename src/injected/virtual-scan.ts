@@ -4,7 +4,8 @@
 // spent. Not found: the scroller goes back where it was. Runs in the page.
 import type { Counters } from './ref-map.js';
 import type { LocateOutcome, LocateRequest } from './locate.js';
-import type { SearchCriteria, SearchOutcome } from './element-search.js';
+import type { SearchOutcome } from './element-search.js';
+import type { SearchCriteria } from '../shared/index.js';
 import { snapshotSearch } from './element-search.js';
 import { cssMatches, findInScope, locateElement, preferVisible } from './locate.js';
 import { describeScroller, renderedSpan, scrollTopOf, viewHeight, virtualScrollers } from './virtual-scroll.js';

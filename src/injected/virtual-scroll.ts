@@ -20,7 +20,7 @@ export function scrollTopOf(sc: Element): number {
 }
 
 /** Scrolls vertically (overflow that scrolls, content taller than the box). */
-export function scrollsVertically(el: Element): boolean {
+function scrollsVertically(el: Element): boolean {
   if (isDocScroller(el)) return el.scrollHeight > innerHeight + 1;
   if (el.scrollHeight <= el.clientHeight + 1) return false;
   return /(auto|scroll|overlay)/.test(getComputedStyle(el).overflowY);
@@ -55,7 +55,7 @@ export function renderedSpan(sc: Element): { top: number; bottom: number; texts:
  * than half of it (the rest is a spacer the library fills as it scrolls). A scroller holding no text
  * at all (AG Grid's own scrollbar) is not the list.
  */
-export function isVirtualised(sc: Element): boolean {
+function isVirtualised(sc: Element): boolean {
   const height = sc.scrollHeight;
   if (height < viewHeight(sc) * 3) return false;
   const span = renderedSpan(sc);

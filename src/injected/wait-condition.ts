@@ -3,9 +3,9 @@
 import { isVisible } from './dom-describe.js';
 
 export type WaitKind = 'visible' | 'hidden' | 'attached' | 'detached' | 'text';
-export type WaitOutcome = { ok: true } | { ok: false; reason: 'timeout' | 'invalid-selector'; message?: string };
+type WaitOutcome = { ok: true } | { ok: false; reason: 'timeout' | 'invalid-selector'; message?: string };
 
-export function conditionHolds(kind: WaitKind, arg: string): boolean {
+function conditionHolds(kind: WaitKind, arg: string): boolean {
   if (kind === 'text') return (document.body?.innerText ?? '').includes(arg);
   const el = document.querySelector(arg);
   switch (kind) {

@@ -9,7 +9,7 @@ export type StorageOp =
   | { kind: 'remove'; keys: string[] }
   | { kind: 'clear' };
 
-export type StorageOutcome =
+type StorageOutcome =
   | { ok: true; origin: string; items?: Record<string, string | null>; count: number; more?: number }
   | { ok: false; reason: 'denied' | 'quota' | 'not-kept'; message: string };
 

@@ -2,7 +2,8 @@
 // keys and tokens) shown as ••••, and token-like values in JSON and form bodies too. Each value
 // hidden here is also marked secret (common/secrets.ts), so it is •••• wherever else it shows.
 
-import { looksSensitive, markEndpointSecrets, markSecret, REDACTED } from '../common/index.js';
+import { markEndpointSecrets, markSecret } from '../common/index.js';
+import { isSecretText, REDACTED } from '../shared/index.js';
 
 /** Headers that carry credentials whatever their value looks like. */
 const CREDENTIAL_HEADERS =
@@ -17,7 +18,7 @@ function mark(value: string): void {
 
 /** Whether a header's value is a credential: by its name (Authorization, Cookie, *-Token, *-Key, …). */
 export function isSecretHeader(name: string): boolean {
-  return CREDENTIAL_HEADERS.test(name) || looksSensitive(name) || /(^|-)(key|session|sid|jwt|signature)$/i.test(name);
+  return CREDENTIAL_HEADERS.test(name) || isSecretText(name) || /(^|-)(key|session|sid|jwt|signature)$/i.test(name);
 }
 
 /** Hides a credential header's value, marking it (and its parts: a bearer token, each cookie's value) secret. */
@@ -56,7 +57,7 @@ function redactJsonValue(value: unknown): unknown {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      if (looksSensitive(k) && (typeof v === 'string' || typeof v === 'number')) {
+      if (isSecretText(k) && (typeof v === 'string' || typeof v === 'number')) {
         mark(String(v));
         out[k] = REDACTED;
       } else out[k] = redactJsonValue(v);
@@ -83,7 +84,7 @@ export function redactBody(text: string, mimeType = ''): string {
   }
   if (/x-www-form-urlencoded/i.test(mimeType) || /^[\w.%-]+=[^&\s]*(&[\w.%-]+=[^&\s]*)*$/.test(trimmed)) {
     return text.replace(/(^|&)([^=&]+)=([^&]*)/g, (all, sep: string, key: string, value: string) => {
-      if (!looksSensitive(decodeURIComponentSafe(key))) return all;
+      if (!isSecretText(decodeURIComponentSafe(key))) return all;
       mark(value);
       mark(decodeURIComponentSafe(value));
       return `${sep}${key}=${REDACTED}`;

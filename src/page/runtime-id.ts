@@ -1,4 +1,4 @@
-// Identifies the page runtime's version. `npm run build` overwrites the compiled copy with a hash
-// of the assembled runtime (scripts/stamp-runtime.mjs), so a page holding a runtime from another
-// build installs the current one instead of calling functions it lacks.
+// Identifies the page runtime's build: 'dev' in the source; `npm run build` stamps the compiled copy
+// (build/page/runtime-id.js) with a hash of the bundled runtime (scripts/stamp-runtime.mjs). The
+// runtime's global carries it, so a document holding another build's runtime gets this one beside it.
 export const RUNTIME_ID = 'dev';

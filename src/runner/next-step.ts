@@ -205,10 +205,10 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
     case 'crashed':
       return remedyStep('crashed');
     // A fallback or keys nothing reacted to: dismiss what covers the target, else the thrower's suggestion.
-    case 'no-effect':
-      return i.context?.coveredBy?.dismiss
-        ? { click: i.context.coveredBy.dismiss.ref }
-        : (details.nextStep as SuggestedStep | undefined);
+    case 'no-effect': {
+      const dismiss = i.context?.coveredBy?.dismiss;
+      return dismiss ? remedyStep('dismiss', { ref: dismiss.ref }) : (details.nextStep as SuggestedStep | undefined);
+    }
     // dialog-open (a tab blocked by a dialog no one could answer): no step helps; the message says what does.
     default:
       return undefined;

@@ -1,6 +1,6 @@
 // "Did you mean …?" for unknown step names, keys and values, by edit distance.
 
-import levenshtein from 'fast-levenshtein';
+import { editDistance } from '../shared/index.js';
 
 const sorted = (s: string): string => [...s].sort().join('');
 
@@ -16,8 +16,8 @@ export function closest(word: string, candidates: readonly string[]): string | u
   const lower = word.toLowerCase();
   for (const c of candidates) {
     const other = c.toLowerCase();
-    const d = levenshtein.get(lower, other);
-    const score = d * 100 + levenshtein.get(sorted(lower), sorted(other));
+    const d = editDistance(lower, other);
+    const score = d * 100 + editDistance(sorted(lower), sorted(other));
     if (score < bestScore) {
       best = c;
       bestScore = score;

@@ -148,8 +148,8 @@ const MAX_PARAM_MESSAGE = 1_000;
 const capped = (message: string): string =>
   message.length > MAX_PARAM_MESSAGE ? `${message.slice(0, MAX_PARAM_MESSAGE)}…` : message;
 
-// fast-levenshtein is only needed on this error path; it is small, so it is loaded on demand
-// synchronously through the module cache set up by loadSuggest().
+// "Did you mean" is only needed on this error path: it is loaded on demand, and used synchronously
+// through the module cache set up by loadSuggest().
 let suggest: typeof import('./suggest.js') | undefined;
 export async function loadSuggest(): Promise<void> {
   suggest ??= await import('./suggest.js');

@@ -2,14 +2,8 @@
 // or to the element named by selector/ref after focusing it, as a person's keyboard would.
 
 import type { Scope } from '../page/index.js';
-import {
-  ExecutionError,
-  looksSensitive,
-  type Deadline,
-  markSecret,
-  REDACTED,
-  StepValidationError,
-} from '../common/index.js';
+import { ExecutionError, type Deadline, markSecret, StepValidationError } from '../common/index.js';
+import { isSecretText, REDACTED } from '../shared/index.js';
 import {
   focusElement,
   keyReceiver,
@@ -189,7 +183,7 @@ defineStep<TypeParams>({
         deadline: ctx.deadline,
         what: 'the focused element',
       })) ||
-      (desc !== undefined && looksSensitive(desc));
+      (desc !== undefined && isSecretText(desc));
     if (secret) markSecret(p.text);
     const to = await keysGoTo(ctx, p);
     const mark = markBeforeAction(page);

@@ -5,48 +5,25 @@
 import { ElementNotFoundError, StepValidationError, type Deadline } from '../common/index.js';
 import type { Counters } from '../injected/index.js';
 import type { Scope } from '../page/index.js';
+import {
+  QUERY_OUTPUT_MODES,
+  type QueryOutput,
+  type QueryOutputMode,
+  type QuerySpec,
+  type RoleQuery,
+  type SearchCriteria,
+} from '../shared/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, optString, ParamError, reqString, type Obj } from './params.js';
 
-const OUTPUT_MODES = ['text', 'html', 'href', 'value', 'tag'] as const;
 const MAX_LIMIT = 1000;
 const MAX_POINTS = 100;
 /** The snapshot walker's limits (snapshot step defaults). */
 const SEARCH_MAX_DEPTH = 50;
 const SEARCH_MAX_ELEMENTS = 50_000;
 
-type QueryOutput = string | string[] | { attribute: string | string[] };
-interface CssQuery {
-  kind: 'css';
-  selector: string;
-  limit: number;
-  output: QueryOutput;
-  clean: boolean;
-  metadata: boolean;
-}
-interface RoleQuery {
-  kind: 'role';
-  roles: string[];
-  name?: string;
-  nameExact?: boolean;
-  nameRegex?: string;
-  level?: number;
-  checked?: boolean | 'mixed';
-  disabled?: boolean;
-  countOnly: boolean;
-  limit: number;
-}
-type QuerySpec = CssQuery | RoleQuery;
-
-interface SearchParams {
-  text?: string;
-  pattern?: string;
-  role?: string;
-  exact: boolean;
-  limit: number;
-  context: number;
-  near?: { x: number; y: number; radius: number };
-}
+/** snapshotSearch's parameters: the page's criteria but for the walk's bounds, which are the snapshot's. */
+type SearchParams = Omit<SearchCriteria, 'maxDepth' | 'maxElements'>;
 
 type AtParams =
   | { kind: 'point'; x: number; y: number }
@@ -59,15 +36,15 @@ function limitOf(o: Obj, fallback: number): number {
 
 function readOutput(v: unknown): QueryOutput {
   if (v === undefined) return 'text';
-  const mode = (m: unknown): string => {
-    if (typeof m !== 'string' || !(OUTPUT_MODES as readonly string[]).includes(m)) {
+  const mode = (m: unknown): QueryOutputMode => {
+    if (typeof m !== 'string' || !(QUERY_OUTPUT_MODES as readonly string[]).includes(m)) {
       throw new ParamError(
-        `"output" modes are ${OUTPUT_MODES.join(', ')}, got ${describe(m)}`,
+        `"output" modes are ${QUERY_OUTPUT_MODES.join(', ')}, got ${describe(m)}`,
         typeof m === 'string' ? m : undefined,
-        OUTPUT_MODES,
+        QUERY_OUTPUT_MODES,
       );
     }
-    return m;
+    return m as QueryOutputMode;
   };
   if (typeof v === 'string') return mode(v);
   if (Array.isArray(v) && v.length) return v.map(mode);
@@ -78,7 +55,7 @@ function readOutput(v: unknown): QueryOutput {
       return { attribute: attribute as string[] };
   }
   throw new ParamError(
-    `"output" takes a mode (${OUTPUT_MODES.join('|')}), an array of modes or {attribute: "name" | ["name", …]}, got ${describe(v)}`,
+    `"output" takes a mode (${QUERY_OUTPUT_MODES.join('|')}), an array of modes or {attribute: "name" | ["name", …]}, got ${describe(v)}`,
   );
 }
 

@@ -2,12 +2,11 @@
 
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, ParamError } from './params.js';
-
-const REF = /^s\d+e\d+$/;
+import { isRef } from '../shared/index.js';
 
 function readRefs(v: unknown): { refs: string[]; single: boolean } {
   const check = (r: unknown): string => {
-    if (typeof r !== 'string' || !REF.test(r)) throw new ParamError(`refs look like "s1e4", got ${describe(r)}`);
+    if (typeof r !== 'string' || !isRef(r)) throw new ParamError(`refs look like "s1e4", got ${describe(r)}`);
     return r;
   };
   if (typeof v === 'string') return { refs: [check(v)], single: true };

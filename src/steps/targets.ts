@@ -4,9 +4,10 @@
 
 import type { TargetOptions, TargetSpec } from '../dom/index.js';
 import { describe, optBool, optNumber, optString, ParamError, type Obj } from './params.js';
+import { REF_SOURCE } from '../shared/index.js';
 
 /** A ref: `s1e4`, or a cross-origin frame's `f2s1e4` (aria/frames.ts). */
-export const REF_PATTERN = /^(f\d+)?s\d+e\d+$/;
+export const REF_PATTERN = new RegExp(`^(f\\d+)?${REF_SOURCE}$`);
 export const TARGET_KEYS = [
   'selector',
   'ref',

@@ -4,7 +4,10 @@ import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
 
 const SRC = join(__dirname, '../../src');
-const ALLOWED: Record<string, string[]> = {
+// shared/ (facts both sides of the page boundary need) imports nothing, and every layer may import
+// it: the page runtime (injected/) and diff/ included.
+const BELOW: Record<string, string[]> = {
+  shared: [],
   common: [],
   cdp: ['common'],
   injected: [],
@@ -17,8 +20,12 @@ const ALLOWED: Record<string, string[]> = {
   runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles', 'injected'],
   profiles: ['common'],
   install: ['common'],
-  '.': ['runner', 'capture', 'steps', 'common', 'install'],
+  mcp: ['runner', 'steps', 'capture', 'common'],
+  '.': ['runner', 'capture', 'steps', 'common', 'install', 'mcp'],
 };
+const ALLOWED: Record<string, string[]> = Object.fromEntries(
+  Object.entries(BELOW).map(([layer, below]) => [layer, layer === 'shared' ? below : [...below, 'shared']]),
+);
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -44,6 +51,21 @@ it('imports only downward, through index.ts', () => {
     }
   }
   expect(bad).toEqual([]);
+});
+
+// Issue 26 item 2: shared/ is pure, so both the Node side and the page runtime can load it — no
+// import at all (not even a package or a Node built-in), and no Node or DOM global.
+it('keeps shared/ pure: it imports nothing and uses no Node or DOM global', () => {
+  const found = files(join(SRC, 'shared')).flatMap((file) => {
+    const text = readFileSync(file, 'utf8').replace(/^\s*(\/\/|\*|\/\*).*$/gm, '');
+    const imports = Array.from(text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g), (m) => m[1]!).filter(
+      (spec) => !spec.startsWith('./'),
+    );
+    const globals = text.match(/\b(process|Buffer|require|window|document|globalThis|navigator|Element|Node)\b/g) ?? [];
+    return [...imports, ...globals].map((what) => `${relative(SRC, file)}: ${what}`);
+  });
+  expect(found).toEqual([]);
+  expect(files(join(SRC, 'shared')).length).toBeGreaterThan(1);
 });
 
 /** Modules a file loads at run time: value imports and re-exports (type-only imports are erased). */
@@ -103,4 +125,28 @@ it('reads and writes the chosen frame only inside page/', () => {
         ),
     );
   expect(users).toEqual([]);
+  // Only the runner builds scopes from the tab's chosen frame; steps and dom get theirs passed.
+  const builders = files(SRC)
+    .filter((f) => !/\/(page|injected|runner)\//.test(f))
+    .filter((f) => /\bpage\.(scope|scopeAt|chosenFrameEntry)\(/.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(SRC, f));
+  expect(builders).toEqual([]);
+});
+
+// Issue 26 item 4: every call into the page runtime is a typed function sent as source (page/evaluate.ts,
+// page/handles.ts, page/agent-refs.ts); none is spelled out in a string, where no compiler checks it.
+it('builds no page-runtime call as a string outside injected/', () => {
+  const spelled = files(SRC)
+    .filter((f) => !f.includes('/injected/'))
+    .flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          !/^\s*(\/\/|\/?\*)/.test(line) &&
+          /(['"`])[^'"`]*\brt\.[a-zA-Z]+\.|globalThis\.__cdpSkill|(READ_RUNTIME|RUNTIME_GLOBAL)\}\??\./.test(line)
+            ? [`${relative(SRC, f)}:${i + 1}: ${line.trim()}`]
+            : [],
+        ),
+    );
+  expect(spelled).toEqual([]);
 });

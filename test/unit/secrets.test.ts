@@ -1,8 +1,8 @@
-// Issue 15 item 4: which names say "secret" — the page's rule (injected/aria-name.ts) and the Node
-// side's (common/secrets.ts) are one rule written twice; they must agree on every case.
+// Issue 15 item 4: which names and fields say "secret" — one rule (shared/secrets.ts) that the page
+// and the Node side both call — and how known secrets are kept out of every answer.
 import { describe, expect, it } from 'vitest';
-import { isSecretText } from '../../src/injected/aria-name.js';
-import { looksSensitive, markSecret, redactSecrets } from '../../src/common/secrets.js';
+import { isSecretField, isSecretText, type FieldFacts } from '../../src/shared/index.js';
+import { markSecret, redactSecrets } from '../../src/common/secrets.js';
 
 const SECRET = [
   'password',
@@ -86,11 +86,35 @@ const PLAIN = [
 ];
 
 describe('secret field names (DECISIONS: token, api key, secret, otp, cvc/cvv, card number, pin, passwords)', () => {
-  it.each(SECRET)('%j says secret, on both sides', (text) => {
-    expect([isSecretText(text), looksSensitive(text)]).toEqual([true, true]);
+  it.each(SECRET)('%j says secret', (text) => {
+    expect(isSecretText(text)).toBe(true);
   });
-  it.each(PLAIN)('%j is no secret, on both sides', (text) => {
-    expect([isSecretText(text), looksSensitive(text)]).toEqual([false, false]);
+  it.each(PLAIN)('%j is no secret', (text) => {
+    expect(isSecretText(text)).toBe(false);
+  });
+});
+
+describe('secret fields (DECISIONS: type=password, secret autocomplete hints, secret names; a search box is not one)', () => {
+  const field = ({ words = '', ...facts }: Partial<Omit<FieldFacts, 'words'>> & { words?: string }) =>
+    isSecretField({ type: 'text', autocomplete: '', role: 'textbox', words: () => words, ...facts });
+  it('is secret by type, by an autocomplete hint or by its words', () => {
+    expect(field({ type: 'password' })).toBe(true);
+    expect(field({ autocomplete: 'current-password' })).toBe(true);
+    expect(field({ autocomplete: 'section-a New-Password' })).toBe(true);
+    expect(field({ autocomplete: 'one-time-code' })).toBe(true);
+    expect(field({ autocomplete: 'cc-number' })).toBe(true);
+    expect(field({ words: 'card_pin' })).toBe(true);
+  });
+  it('is not secret when nothing says so, nor for inputs that take no text', () => {
+    expect(field({})).toBe(false);
+    expect(field({ type: 'search', role: 'searchbox', words: 'q Search' })).toBe(false);
+    expect(field({ autocomplete: 'email username' })).toBe(false);
+    expect(field({ type: 'checkbox', words: 'remember password' })).toBe(false);
+    expect(field({ type: 'date', autocomplete: 'cc-exp' })).toBe(false);
+  });
+  it('reads only the first 500 characters of the words', () => {
+    expect(field({ words: `${'x '.repeat(260)}password` })).toBe(false);
+    expect(field({ words: `${'x '.repeat(200)}password` })).toBe(true);
   });
 });
 

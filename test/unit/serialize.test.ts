@@ -1,5 +1,4 @@
 import { describe, it, expect } from 'vitest';
-import * as serialize from '../../src/injected/serialize.js';
 import { serializeValue } from '../../src/injected/serialize.js';
 
 // DECISIONS "Values": `{type, value}` at the top, plain JSON inside, tags only where JSON cannot
@@ -190,25 +189,5 @@ describe('serializeValue: cycles and depth', () => {
   it('returns JSON that survives a round trip unchanged', () => {
     const out = serializeValue({ n: [NaN, -0, 1], d: new Date(0), m: new Map([[1, 2]]), f: () => 1, u: undefined });
     expect(JSON.parse(JSON.stringify(out))).toEqual(out);
-  });
-});
-
-describe('serialize.ts as page code', () => {
-  it('works when its functions are joined by source into one scope, as the runtime does', () => {
-    const sources = Object.values(serialize)
-      .filter((v) => typeof v === 'function')
-      .map(String);
-    const rt = new Function(`'use strict';\n${sources.join('\n')}\nreturn { serializeValue };`)() as typeof serialize;
-    const obj: Record<string, unknown> = { a: [1, NaN], m: new Map([['k', new Set([1])]]), e: new Error('x') };
-    obj.self = obj;
-    expect(rt.serializeValue(obj)).toEqual(serializeValue(obj));
-  });
-
-  it('stands alone: it names no other page function', () => {
-    const names = Object.keys(serialize);
-    for (const fn of Object.values(serialize).filter((v) => typeof v === 'function')) {
-      for (const call of String(fn).matchAll(/\brt\.(\w+)/g)) expect(names).toContain(call[1]);
-    }
-    expect(Object.values(serialize).map(String).join('\n')).not.toMatch(/\brt\./);
   });
 });
