@@ -35,9 +35,9 @@ export function timeNode(args, env) {
   });
 }
 
-/** One CLI invocation; rejects unless the answer says "ok". */
-export async function cli(command, env) {
-  const sample = await timeNode([CLI, JSON.stringify(command)], env);
+/** One CLI invocation (of this build, or of the CLI at `cliPath`); rejects unless the answer says "ok". */
+export async function cli(command, env, cliPath = CLI) {
+  const sample = await timeNode([cliPath, JSON.stringify(command)], env);
   const output = JSON.parse(sample.stdout);
   if (output.status !== 'ok') throw new Error(`CLI failed on ${JSON.stringify(command)}: ${sample.stdout}`);
   return { ...sample, output };
@@ -134,6 +134,16 @@ export async function pageValue(port, urlPrefix, expression) {
   } finally {
     ws.close();
   }
+}
+
+/** The floor figures are given against: the median wall time of `node -e 0` over `runs` starts. */
+export async function nodeFloorMs(env, runs = 10) {
+  const floor = [];
+  for (let i = 0; i < runs; i++) floor.push((await timeNode(['-e', '0'], env)).ms);
+  return percentile(
+    floor.sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** Value at fraction p of sorted numbers, interpolating between neighbours. */

@@ -3,6 +3,8 @@
 export type { CdpSession, Protocol, EventPayload, CommandName } from './protocol.js';
 export { Connection, ProtocolError } from './connection.js';
 export {
+  isBodyEvicted,
+  isBodyMissing,
   isContextDestroyed,
   isCookieRefused,
   isMethodUnavailable,
@@ -54,6 +56,7 @@ export type {
   GeolocationSetting,
   EmulationSetting,
   NetworkThrottle,
+  RouteRule,
   OwnBrowserRecord,
 } from './tab-registry.js';
 export { withLock, acquireLock, type ReleaseLock } from './lock.js';

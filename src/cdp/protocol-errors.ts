@@ -52,3 +52,9 @@ export const isNotImplemented = (err: unknown): boolean => /not implemented|not 
 /** This browser does not implement the command (an older Chrome, or another CDP server). */
 export const isMethodUnavailable = (err: unknown): boolean =>
   /wasn't found|not found|not supported/i.test(text(err)) && !isTargetClosed(err);
+
+/** Network.getResponseBody: the body was dropped from the session's buffer (too large, or pushed out). */
+export const isBodyEvicted = (err: unknown): boolean => matchesAny(err, ['evicted from inspector cache']);
+/** Network.getResponseBody: Chrome has no body for the request (none sent, or not finished loading). */
+export const isBodyMissing = (err: unknown): boolean =>
+  matchesAny(err, ['No data found for resource with given identifier', 'No resource with given identifier found']);

@@ -70,6 +70,19 @@ export interface EmulationSetting {
   browserContextId?: string;
 }
 
+/** A `route` rule (page/network-route.ts): requests whose URL `url` names are answered, or aborted. */
+export interface RouteRule {
+  /** A substring of the URL, or a glob (`*`: any characters) over the whole URL. */
+  url: string;
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  contentType?: string;
+  abort?: boolean;
+  /** Kept with the tab and armed again at every later command's attach. */
+  persist?: boolean;
+}
+
 export interface TabEntry {
   targetId: string;
   host: string;
@@ -101,6 +114,8 @@ export interface TabEntry {
    * enables instead of after them (runner/capture.ts).
    */
   world?: { uniqueId: string; loaderId: string };
+  /** `route` rules with `persist`, armed again at every attach until {"route": false}. */
+  routes?: RouteRule[];
 }
 
 export interface RegistryData {
@@ -160,7 +175,8 @@ function isEntry(v: unknown): v is TabEntry {
     optional(v.counters, (x) => isObject(x) && isInt(x.snapshot, 0) && isInt(x.element, 0)) &&
     optional(v.snapshotHashes, (x) => isObject(x) && Object.values(x).every((h) => typeof h === 'string')) &&
     optional(v.frame, (x) => isObject(x) && typeof x.frameId === 'string' && typeof x.url === 'string') &&
-    optional(v.frameRefs, (x) => Array.isArray(x) && x.every((f) => typeof f === 'string'))
+    optional(v.frameRefs, (x) => Array.isArray(x) && x.every((f) => typeof f === 'string')) &&
+    optional(v.routes, (x) => Array.isArray(x) && x.every((r) => isObject(r) && typeof r.url === 'string'))
   );
 }
 

@@ -46,6 +46,8 @@ export class StepValidationError extends ExecutionError {}
 export class FormValidationError extends ExecutionError {}
 /** An assert step's check failed (SPEC §11.13); the message gives expected and actual. */
 export class AssertionError extends ExecutionError {}
+/** A request the `network` step asked for was not made during this command (Chrome keeps no detail of earlier ones). */
+export class RequestNotFoundError extends ExecutionError {}
 /** Page JavaScript threw. */
 export class EvaluationError extends ExecutionError {}
 

@@ -20,12 +20,18 @@ import { IsolatedWorlds } from './worlds.js';
 import { applyViewport } from './viewport.js';
 import { applyGeolocation, grantGeolocation } from './geolocation.js';
 import { applyEmulation } from './emulation.js';
+import type { RouteTable } from './network-route.js';
 
-/** What the tab emulates across commands (the registry keeps it): re-applied at every attach. */
+/** What the tab keeps across commands (the registry keeps it): re-applied at every attach. */
 export interface TabEmulation {
   viewport: ViewportMetrics | undefined;
   geolocation: GeolocationSetting | undefined;
   emulate?: EmulationSetting | undefined;
+}
+
+/** Emulation and interception a tab keeps between commands, applied again at each attach. */
+interface KeptSettings extends TabEmulation {
+  routes?: RouteTable;
 }
 
 /** What a tab's registry entry keeps to apply at every attach. */
@@ -36,6 +42,11 @@ export function emulationOf(entry: {
 }): TabEmulation {
   return { viewport: entry.viewport, geolocation: entry.geolocation, emulate: entry.emulation };
 }
+/**
+ * Chrome's buffer of response bodies for this session: failed responses are quoted in the answer
+ * and `network {body: true}` / HAR read bodies from it. Bounded so a heavy page costs little.
+ */
+const BODY_BUFFER = { maxTotalBufferSize: 20_000_000, maxResourceBufferSize: 5_000_000 };
 
 /**
  * Records of the dialog guard of the previous command (restoring the page's own functions). The
@@ -72,7 +83,7 @@ export async function attach(
   conn: Connection,
   session: CdpSession,
   targetId: string,
-  emulation: TabEmulation,
+  emulation: KeptSettings,
   timeoutMs: number,
 ): Promise<Attached> {
   const notes: string[] = [];
@@ -97,7 +108,7 @@ export async function attach(
     notes.push('The tab had crashed; it was reloaded before this command ran (page state was lost).');
     setup = enable(conn, session, targetId, emulation);
   }
-  const [, , , tree, , , , , , guarded] = await answered(setup.enabling, timeoutMs);
+  const [, , , tree, , , , , , , guarded] = await answered(setup.enabling, timeoutMs);
   notes.push(...setup.problems);
   const f = tree.frameTree.frame;
   const frame = { id: f.id, url: f.url + (f.urlFragment ?? ''), loaderId: f.loaderId };
@@ -108,8 +119,8 @@ export async function attach(
 const REVIVE_TIMEOUT_MS = 10_000;
 
 /** Sends the domain enables and per-tab emulation a command needs, without waiting for them. */
-function enable(conn: Connection, session: CdpSession, targetId: string, emulation: TabEmulation) {
-  const { viewport, geolocation, emulate } = emulation;
+function enable(conn: Connection, session: CdpSession, targetId: string, kept: KeptSettings) {
+  const { viewport, geolocation, emulate } = kept;
   const contexts = new FrameContexts();
   const worlds = new IsolatedWorlds();
   const problems: string[] = [];
@@ -120,7 +131,7 @@ function enable(conn: Connection, session: CdpSession, targetId: string, emulati
     session.send('Page.setLifecycleEventsEnabled', { enabled: true }),
     session.send('Runtime.enable'),
     session.send('Page.getFrameTree'),
-    session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+    session.send('Network.enable', BODY_BUFFER),
     // Headless Chrome stops rendering a tab hidden behind another one in its window (a popup
     // the page opened, say): screenshots and animation frames would stall. Show ours.
     session.send('Page.bringToFront'),
@@ -136,6 +147,8 @@ function enable(conn: Connection, session: CdpSession, targetId: string, emulati
           );
         })
       : undefined,
+    // Persisted routes intercept again (this session's Fetch domain; between commands nothing does).
+    kept.routes?.rules.length ? kept.routes.arm() : undefined,
     // Last, once Page.enable answers dialogs again: what the guard answered between commands.
     takeGuardedDialogs(session),
   ]);

@@ -1,30 +1,15 @@
-// In-flight request tracking for one tab: network idle (strict, for waitUntil/wait) and the
-// failed requests and HTTP errors of the command.
+// In-flight request tracking for one tab: network idle (strict, for waitUntil/wait) and settling
+// after an action. What each request was and how it ended is network-record.ts.
 
 import type { Deadline } from '../common/index.js';
 import type { CdpSession } from '../cdp/index.js';
 
-export interface FailedRequest {
-  url: string;
-  method: string;
-  status?: number;
-  error?: string;
-  type?: string;
-}
-
 const MAX_TRACKED = 10_000;
-
-/** The browser's own favicon probe fails on most sites and says nothing about the page's health. */
-function isBrowserChrome(url: string): boolean {
-  return /^[a-z]+:\/\/[^/]+\/favicon\.ico(?:[?#]|$)/i.test(url);
-}
-const MAX_FAILED = 50;
 
 export class NetworkTracker {
   readonly #inflight = new Map<string, { url: string; method: string; seq: number }>();
   #seq = 0;
   readonly #waiters = new Set<() => void>();
-  readonly failed: FailedRequest[] = [];
   #lastActivity = Date.now();
 
   constructor(session: CdpSession) {
@@ -37,24 +22,7 @@ export class NetworkTracker {
       if (this.#inflight.delete(id)) this.#touch();
     };
     session.on('Network.loadingFinished', (e) => finish(e.requestId));
-    session.on('Network.loadingFailed', (e) => {
-      const req = this.#inflight.get(e.requestId);
-      finish(e.requestId);
-      if (!e.canceled && req && !isBrowserChrome(req.url) && this.failed.length < MAX_FAILED) {
-        this.failed.push({ url: req.url, method: req.method, error: e.errorText, type: e.type });
-      }
-    });
-    session.on('Network.responseReceived', (e) => {
-      if (e.response.status >= 400 && !isBrowserChrome(e.response.url) && this.failed.length < MAX_FAILED) {
-        const req = this.#inflight.get(e.requestId);
-        this.failed.push({
-          url: e.response.url.slice(0, 300),
-          method: req?.method ?? 'GET',
-          status: e.response.status,
-          type: e.type,
-        });
-      }
-    });
+    session.on('Network.loadingFailed', (e) => finish(e.requestId));
   }
 
   get pending(): number {

@@ -10,6 +10,8 @@ import type { CdpSession, Connection, Protocol } from '../cdp/index.js';
 import { Frames, type FrameContexts, type FrameTarget } from './frames.js';
 import { LifecycleTracker } from './lifecycle.js';
 import { NetworkTracker } from './network-idle.js';
+import { RequestLog } from './network-record.js';
+import { RouteTable, type RouteRule } from './network-route.js';
 import { attach, takeGuardedDialogs, type TabEmulation } from './attach.js';
 import { TabWatch } from './tab-watch.js';
 
@@ -39,6 +41,10 @@ export class Page {
   readonly targetId: string;
   readonly lifecycle: LifecycleTracker;
   readonly network: NetworkTracker;
+  /** Every request of the command, with what Chrome keeps of its bodies (network-record.ts). */
+  readonly requests: RequestLog;
+  /** The `route` rules in force for this command (network-route.ts). */
+  readonly routes: RouteTable;
   readonly dialogs: DialogRecord[] = [];
   readonly frames: Frames;
   /** Our isolated world's context in each frame (worlds.ts). */
@@ -58,6 +64,7 @@ export class Page {
     frame: { id: string; url: string; loaderId: string },
     contexts: FrameContexts,
     worlds: IsolatedWorlds,
+    net: { network: NetworkTracker; requests: RequestLog; routes: RouteTable },
   ) {
     this.session = session;
     this.worlds = worlds;
@@ -68,7 +75,9 @@ export class Page {
     });
     this.targetId = targetId;
     this.lifecycle = new LifecycleTracker(session, frame.id, frame.url, frame.loaderId);
-    this.network = new NetworkTracker(session);
+    this.network = net.network;
+    this.requests = net.requests;
+    this.routes = net.routes;
     this.#watch = new TabWatch(conn, session, targetId);
     session.on('Page.javascriptDialogOpening', (e) => this.#answerDialog(e));
   }
@@ -120,7 +129,8 @@ export class Page {
   /** A page kept attached starts another command: what the previous one recorded goes (dialogs: taken above). */
   beginCommand(): void {
     this.attachNotes.length = 0;
-    this.network.failed.length = 0;
+    this.requests.beginCommand();
+    this.routes.beginCommand();
     this.lifecycle.documentCount = 0;
   }
 
@@ -134,16 +144,24 @@ export class Page {
     return this.#armed;
   }
 
-  /** Attaches for a command (attach.ts): enables, per-tab emulation, a crashed tab reloaded first. */
+  /** Attaches for a command (attach.ts): enables, per-tab emulation and routes, a crashed tab reloaded first. */
   static async open(
     conn: Connection,
     session: CdpSession,
     targetId: string,
     emulation: TabEmulation,
     timeoutMs: number,
+    routes?: readonly RouteRule[],
   ): Promise<Page> {
-    const a = await attach(conn, session, targetId, emulation, timeoutMs);
-    const page = new Page(conn, session, targetId, a.frame, a.contexts, a.worlds);
+    // Listening before the enables: no request of the command goes unseen, none paused unanswered.
+    const requests = new RequestLog(session);
+    const net = {
+      network: new NetworkTracker(session),
+      requests,
+      routes: new RouteTable(session, routes, (id, how) => requests.markRouted(id, how)),
+    };
+    const a = await attach(conn, session, targetId, { ...emulation, routes: net.routes }, timeoutMs);
+    const page = new Page(conn, session, targetId, a.frame, a.contexts, a.worlds, net);
     page.attachNotes.push(...a.notes);
     page.dialogs.push(...a.guarded.map((d) => ({ ...d, betweenCommands: true as const })));
     return page;

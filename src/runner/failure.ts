@@ -13,6 +13,7 @@ import {
   NavigationError,
   PageCrashedError,
   ParseError,
+  RequestNotFoundError,
   StaleElementError,
   StepValidationError,
   TimeoutError,
@@ -41,6 +42,7 @@ export const FAILURE_CATEGORIES = [
   'validation',
   'storage',
   'no-effect',
+  'request-not-found',
 ] as const;
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
 
@@ -63,6 +65,7 @@ const BY_CLASS: [abstract new (...args: never[]) => Error, FailureCategory][] = 
   [PageCrashedError, 'crashed'],
   [StaleElementError, 'stale-ref'],
   [ElementNotFoundError, 'selector-not-found'],
+  [RequestNotFoundError, 'request-not-found'],
   [ElementNotEditableError, 'not-editable'],
   [NavigationAbortedError, 'navigation'],
   [NavigationError, 'navigation'],

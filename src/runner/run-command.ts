@@ -6,7 +6,6 @@ import { CAPTURE_PHASE, ConnectionError, firstStepStart, openWindow, progress } 
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
-import type { FailedRequest } from '../page/index.js';
 import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
 import {
   captureAfter,
@@ -21,6 +20,7 @@ import type { TabHost } from './tab-host.js';
 import { classify, type ClassifiedError } from './failure.js';
 import { assemble } from './output.js';
 import { summarizeDialogs } from './answer-bound.js';
+import { networkPhase, type NetworkField } from './network-phase.js';
 import { failedStep, okStep, runStep, type StepResult } from './step-run.js';
 import { stepVerbs, type Command, type ValidatedStep } from './validate.js';
 
@@ -261,15 +261,19 @@ async function saveTabState(watch: TabWatch): Promise<void> {
  * Phase 3, after the steps: the dialog guard, the profile lookup and the capture go alongside each
  * other; then the tab's state is written back. Nothing here runs on a tab that is closed or lost.
  */
-async function capturePhase(
-  run: Run,
-): Promise<{ captured: AfterCapture | Record<string, never>; profile: ProfileLookup; capturedPage: boolean }> {
+async function capturePhase(run: Run): Promise<{
+  captured: AfterCapture | Record<string, never>;
+  profile: ProfileLookup;
+  network: NetworkField | undefined;
+  capturedPage: boolean;
+}> {
   const { watch, session, fatal } = run;
   const usable = watch && !session.closedOwnTab && !fatal ? watch : undefined;
   const alive = usable && !usable.tab.page.fatalError ? usable : undefined;
   // A warm host answers dialogs itself between calls; the CLI leaves the page-side guard behind.
   const guarded = session.host.keepsWatching ? undefined : usable?.tab.page.guardDialogsUntilNextCommand();
   const profile = profileFor(run.navigatedTo);
+  const network = watch ? networkPhase(watch.tab, run.steps, alive !== undefined) : undefined;
   progress.phase = CAPTURE_PHASE;
   const captured = alive
     ? dropRepeatedView(
@@ -285,19 +289,7 @@ async function capturePhase(
       )
     : {};
   if (watch && !session.closedOwnTab) await Promise.all([saveTabState(watch), guarded]);
-  return { captured, profile: await profile, capturedPage: Boolean(alive && run.visual) };
-}
-
-/** Requests reported per command: an agent otherwise never sees a failing API call. */
-const MAX_NETWORK_FAILURES = 10;
-
-/** Failed requests and HTTP errors during the command (SPEC §17.4), capped, with the rest counted. */
-export function networkReport(failed: FailedRequest[]): { failed: FailedRequest[]; more?: number } | undefined {
-  if (!failed.length) return undefined;
-  const shown = failed
-    .slice(0, MAX_NETWORK_FAILURES)
-    .map((f) => ({ ...f, url: f.url.length > 150 ? `${f.url.slice(0, 149)}…` : f.url }));
-  return { failed: shown, ...(failed.length > shown.length ? { more: failed.length - shown.length } : {}) };
+  return { captured, profile: await profile, network: await network, capturedPage: Boolean(alive && run.visual) };
 }
 
 /** Phase 4: the answer, in the documented field order. */
@@ -305,6 +297,7 @@ function answer(
   run: Run,
   captured: AfterCapture | Record<string, never>,
   profile: ProfileLookup,
+  network: NetworkField | undefined,
 ): { output: Record<string, unknown>; ok: boolean } {
   const { watch, session, fatal, errors } = run;
   const ok = !fatal && errors.length === 0;
@@ -314,7 +307,7 @@ function answer(
     ...captured,
     console: watch?.console.report(),
     dialogs: summarizeDialogs(watch?.tab.page.dialogs),
-    network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
+    network,
     betweenCommands: watch?.between,
     steps: run.steps,
     errors,
@@ -343,8 +336,8 @@ export async function runCommand(cmd: Command, host?: TabHost, abandon?: AbortSi
     await attach(run);
     if (!run.fatal) await runSteps(run);
     warnUnusedAnswer(run);
-    const { captured, profile, capturedPage } = await capturePhase(run);
-    return { ...answer(run, captured, profile), tab: run.session.tab?.alias, capturedPage };
+    const { captured, profile, network, capturedPage } = await capturePhase(run);
+    return { ...answer(run, captured, profile, network), tab: run.session.tab?.alias, capturedPage };
   } finally {
     abandon?.removeEventListener('abort', letGo);
     run.watch?.console.stop();

@@ -60,7 +60,7 @@ export async function openPage(
   whileEnabling?: WhileEnabling,
 ): Promise<Page> {
   const session = await attachToTarget(conn, entry.targetId);
-  const opening = Page.open(conn, session, entry.targetId, emulationOf(entry), timeoutMs);
+  const opening = Page.open(conn, session, entry.targetId, emulationOf(entry), timeoutMs, entry.routes);
   whileEnabling?.(session, entry);
   return opening;
 }

@@ -16,10 +16,10 @@ const EMULATE_PARAMS: ParamSchema = {
   forms: ['"reset"'],
   keys: {
     colorScheme: 'dark|light',
-    reducedMotion: '',
+    reducedMotion: '-',
     media: 'print',
     offline: '',
-    network: 'slow-3g|fast-3g|{…}',
+    network: 'slow-3g|…',
     cpu: '',
     timezone: '',
     locale: '',

@@ -25,6 +25,8 @@ import './clipboard.js';
 import './screenshot.js';
 import './profiles.js';
 import './pdf.js';
+import './network.js';
+import './route.js';
 
 export { getStep, stepNames, allSteps, isReadOnlyStep, keysOf, remedyStep } from './registry.js';
 export type { StepDefinition, StepContext, CommandState, AttachedTab, TargetFacts } from './registry.js';

@@ -71,15 +71,15 @@ const CLICK_PARAMS: ParamSchema = {
     clickCount: '',
     doubleClick: '-',
     force: '',
-    jsClick: '',
+    jsClick: '-',
     nativeOnly: '-',
-    scrollUntilVisible: '',
-    searchFrames: '',
-    waitAfter: '',
+    scrollUntilVisible: '-',
+    searchFrames: '-',
+    waitAfter: '-',
     timeout: '-',
     stable: '-',
   },
-  returns: '{clicked, target, method, navigated, newTabs, checked}',
+  returns: '{clicked, target, method, newTabs, checked}',
 };
 
 defineStep<ClickParams>({

@@ -6,28 +6,31 @@ import { allSteps, type StepDefinition } from './registry.js';
 /** Target keys the docs fold into `…T` (SKILL.md defines T once). */
 const T_KEYS = new Set(['selector', 'ref', 'text', 'label', 'exact', 'withinSelector']);
 
-function objectForm(def: StepDefinition, full: boolean): string | undefined {
+/** How much a step line says: every key (--help), SKILL.md's short form, or the MCP tool's (keys without hints, no note). */
+type LineForm = 'full' | 'short' | 'compact';
+
+function objectForm(def: StepDefinition, form: LineForm): string | undefined {
   const keys = Object.entries(def.params.keys ?? {});
   const shown: string[] = [];
   let folded = false;
   for (const [key, hint] of keys) {
-    if (hint === '-' && !full) continue;
+    if (hint === '-' && form !== 'full') continue;
     if (def.target?.keys.includes(key) && T_KEYS.has(key)) {
       if (!folded) shown.push('…T');
       folded = true;
     } else {
-      shown.push(hint && hint !== '-' ? `${key}: ${hint}` : key);
+      shown.push(hint && hint !== '-' && form !== 'compact' ? `${key}: ${hint}` : key);
     }
   }
   return shown.length ? `{${shown.join(', ')}}` : undefined;
 }
 
 /** `forms | {keys} → returns; note`: the step's parameters, short (SKILL.md) or with every key (--help). */
-export function paramsLine(def: StepDefinition, full = false): string {
+export function paramsLine(def: StepDefinition, full = false, form: LineForm = full ? 'full' : 'short'): string {
   const { forms = [], returns, note } = def.params;
-  const object = objectForm(def, full);
+  const object = objectForm(def, form);
   const all = [...forms, ...(object ? [object] : [])].join(' | ');
-  return `${all}${returns ? ` → ${returns}` : ''}${note ? `; ${note}` : ''}`;
+  return `${all}${returns ? ` → ${returns}` : ''}${note && form !== 'compact' ? `; ${note}` : ''}`;
 }
 
 /** The SKILL.md step list: one line per step, in registry order (a list: no table cells to escape). */
@@ -40,6 +43,6 @@ export function stepTable(): string {
 /** The step list of the MCP tool's description: the same lines, without SKILL.md's markup (every byte is context). */
 export function compactStepList(): string {
   return allSteps()
-    .map((def) => `${def.name} ${paramsLine(def)}`)
+    .map((def) => `${def.name} ${paramsLine(def, false, 'compact')}`)
     .join('\n');
 }

@@ -236,6 +236,49 @@ describe('between calls', () => {
   });
 });
 
+describe('network and routes on a kept tab (issue 21)', () => {
+  const netLog = async (): Promise<string[]> =>
+    ((await (await fetch(`${h.baseUrl}/net/log?clear=1`)).json()) as { path: string }[]).map((l) => l.path);
+
+  it("ends a call's own route with the call, keeps a persisted one, and lists each call's own requests", async () => {
+    const m = await mcp();
+    const opened = await m.call({ steps: [{ openTab: { url: `${h.baseUrl}/net/mock`, port: h.port } }] });
+    const tab = opened.out.tab as string;
+    await netLog();
+    const mocked = await m.call({
+      tab,
+      steps: [
+        { route: { url: '/net/api/data', status: 500, body: { source: 'mock' } } },
+        { click: '#fetch' },
+        { wait: { text: 'mock' } },
+      ],
+    });
+    expect(mocked.out.network).toMatchObject({
+      failed: [{ status: 500, routed: 'fulfilled' }],
+      routed: [{ url: '/net/api/data', count: 1 }],
+    });
+    expect(await netLog()).toEqual([]);
+    // The session is kept, Fetch with it: the call's own rule must be gone, as with the CLI.
+    const real = await m.call({
+      tab,
+      steps: [{ click: '#fetch' }, { wait: { text: 'server' } }, { network: { url: '/net/api/data', body: true } }],
+    });
+    expect(await netLog()).toEqual(['/net/api/data']);
+    expect(real.out.network).toBeUndefined(); // the last call's failure was its own
+    expect(real.out.steps[2].output).toMatchObject({ status: 200, response: { body: '{"source":"server"}' } });
+    expect(real.out.steps[2].output.routed).toBeUndefined();
+    // A persisted rule answers later calls; {route: false} ends it.
+    await m.call({ tab, steps: [{ route: { url: '/net/api/data', body: { source: 'kept' }, persist: true } }] });
+    const later = await m.call({ tab, steps: [{ click: '#fetch' }, { wait: { text: 'kept' } }] });
+    expect(later.out.network.routed).toMatchObject([{ url: '/net/api/data', count: 1 }]);
+    expect(await netLog()).toEqual([]);
+    await m.call({ tab, steps: [{ route: false }] });
+    await m.call({ tab, steps: [{ click: '#fetch' }, { wait: { text: 'server' } }] });
+    expect(await netLog()).toEqual(['/net/api/data']);
+    await m.call({ steps: [{ closeTab: tab }] });
+  });
+});
+
 describe('several clients on one Chrome', () => {
   it('serves calls on different tabs side by side, and one call at a time on a tab', async () => {
     const [a, b] = [await mcp(), await mcp()];

@@ -14,8 +14,9 @@ it('reports an API call that answered 500 and one that could not connect, only i
   const tab = await h.open('network.html');
   const r = await h.cli({ tab, steps: [{ click: '#load' }, { wait: { text: 'Failed' } }] });
   expect(r.out.network.failed).toEqual([
-    { url: `${h.baseUrl}/status/500?api=orders`, method: 'GET', status: 500, type: 'Fetch' },
-    { url: 'http://127.0.0.1:1/unreachable', method: 'GET', error: expect.stringMatching(/^net::ERR_/), type: 'Fetch' },
+    // The error page's text, not its markup (issue 21: the body says why).
+    { url: `${h.baseUrl}/status/500?api=orders`, method: 'GET', status: 500, type: 'fetch', body: 'status 500 500' },
+    { url: 'http://127.0.0.1:1/unreachable', method: 'GET', error: expect.stringMatching(/^net::ERR_/), type: 'fetch' },
   ]);
   const next = await h.cli({ tab, steps: [{ pageFunction: '1' }] });
   expect(next.out.network).toBeUndefined();

@@ -59,7 +59,7 @@ describe('categoryOf', () => {
       category: 'selector-not-found',
       details: { target: { by: 'css', value: '#x' } },
     });
-    expect(FAILURE_CATEGORIES).toHaveLength(18);
+    expect(FAILURE_CATEGORIES).toHaveLength(19);
   });
 });
 

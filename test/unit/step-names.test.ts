@@ -35,6 +35,7 @@ const WORDS_IN: Record<string, [number, string]> = {
   ],
   'runner/between-calls.ts: console': [1, "a between-calls watcher's name, its field in betweenCommands"],
   'runner/output.ts: console': [1, 'an answer field (OUTPUT_ORDER)'],
+  'runner/output.ts: network': [1, 'an answer field (OUTPUT_ORDER)'],
   'runner/output.ts: screenshot': [1, 'an answer field (OUTPUT_ORDER)'],
   'runner/warm-host.ts: frame': [1, 'a TabEntry field kept per command (TabEntry.frame)'],
 };
