@@ -19,6 +19,8 @@ export interface ClaimedTab {
   wsEndpoint?: string;
   /** A tab of our own Chrome: reached only once that browser proves its id (own-browser.ts). */
   own?: boolean;
+  /** The named profile whose Chrome it is in. */
+  profile?: string;
 }
 
 /** What an alias looks like: t1, t2, … (anything else — "__proto__", "constructor" — is no alias). */
@@ -40,7 +42,8 @@ function isClaim(v: unknown): v is ClaimedTab {
     typeof c.host === 'string' &&
     Number.isInteger(c.port) &&
     (c.wsEndpoint === undefined || typeof c.wsEndpoint === 'string') &&
-    (c.own === undefined || typeof c.own === 'boolean')
+    (c.own === undefined || typeof c.own === 'boolean') &&
+    (c.profile === undefined || typeof c.profile === 'string')
   );
 }
 

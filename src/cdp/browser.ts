@@ -17,6 +17,8 @@ export interface BrowserAddress {
   wsEndpoint?: string;
   /** Our own Chrome (no port named): host/port are where it listened last, 0 before it is known. */
   own?: boolean;
+  /** With `own`: the Chrome of this named profile (`openTab {profile}`), not the default one. */
+  profile?: string;
 }
 
 export interface ConnectOptions {
@@ -44,7 +46,8 @@ export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
       wsEndpoint: a.wsEndpoint,
     };
   }
-  if (a.own) return { host: DEFAULT_HOST, port: a.port ?? 0, own: true };
+  const profile = a.profile ? { profile: a.profile } : {};
+  if (a.own || a.profile) return { host: DEFAULT_HOST, port: a.own ? (a.port ?? 0) : 0, own: true, ...profile };
   if (a.host !== undefined || a.port !== undefined || NAMED_PORT !== undefined) {
     return { host: a.host ?? DEFAULT_HOST, port: a.port ?? NAMED_PORT ?? 9222 };
   }
@@ -53,7 +56,9 @@ export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
 
 /** The address with our own Chrome's current port filled in, once connected to it. */
 export function resolvedAddress(a: BrowserAddress, conn: Connection): BrowserAddress {
-  return a.own ? { host: DEFAULT_HOST, port: ownPort(conn), own: true } : a;
+  return a.own
+    ? { host: DEFAULT_HOST, port: ownPort(conn), own: true, ...(a.profile ? { profile: a.profile } : {}) }
+    : a;
 }
 
 const browserKey = (a: BrowserAddress): string => `${a.host}:${a.port}`;
@@ -89,7 +94,7 @@ async function discoverWsUrl(
 }
 
 export async function connectBrowser(addr: BrowserAddress, options: ConnectOptions): Promise<BrowserConnection> {
-  if (addr.own) return connectOwnBrowser(options);
+  if (addr.own) return connectOwnBrowser({ ...options, ...(addr.profile ? { profile: addr.profile } : {}) });
   if (addr.wsEndpoint) {
     return { conn: await Connection.open(addr.wsEndpoint, options.timeoutMs), launched: false };
   }
@@ -122,9 +127,16 @@ export async function attachToTarget(conn: Connection, targetId: string): Promis
 }
 
 /** Page targets of the browser, the way agents see tabs. */
-export async function listPageTargets(conn: Connection): Promise<{ targetId: string; url: string; title: string }[]> {
+export async function listPageTargets(
+  conn: Connection,
+): Promise<{ targetId: string; url: string; title: string; browserContextId?: string }[]> {
   const { targetInfos } = await conn.browser().send('Target.getTargets');
   return targetInfos
     .filter((t) => t.type === 'page')
-    .map((t) => ({ targetId: t.targetId, url: t.url, title: t.title }));
+    .map((t) => ({
+      targetId: t.targetId,
+      url: t.url,
+      title: t.title,
+      ...(t.browserContextId ? { browserContextId: t.browserContextId } : {}),
+    }));
 }

@@ -26,6 +26,9 @@ export {
   resolvedAddress,
 } from './browser.js';
 export { connectOwnBrowser, ownProfileName } from './own-browser.js';
+export { closeProfileChrome, namedProfileDir, PROFILE_NAME_FORM } from './profile-chrome.js';
+export { asCookieParam } from './cookie-param.js';
+export { contextNames, disposeIfEmpty, inContext, CONTEXT_NAME_FORM } from './contexts.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
   readRegistry,

@@ -17,6 +17,7 @@ export {
 } from './progress.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
+export { downloadsDir, incomingDownloadsDir } from './downloads-dir.js';
 export { looksSensitive, markEndpointSecrets, markSecret, knownSecrets, redactSecrets, REDACTED } from './secrets.js';
 export { requireBuiltin } from './lazy.js';
 export { homeDir } from './os-paths.js';

@@ -26,3 +26,7 @@ export type { FrameInfo, FrameTarget } from './frames.js';
 export { getCookies, setCookies, clearCookies } from './cookies.js';
 export type { CookieSpec, CookieView, CookieFilter, SameSite } from './cookies.js';
 export { applyGeolocation, grantGeolocation, clearGeolocation } from './geolocation.js';
+export { DownloadWatch } from './downloads.js';
+export type { DownloadReport } from './downloads.js';
+export { countsOf, readState, restoreState } from './saved-state.js';
+export type { SavedState, StateCounts } from './saved-state.js';

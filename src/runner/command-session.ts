@@ -7,6 +7,8 @@ import {
   canLaunchAt,
   connectBrowser,
   forgetTab,
+  inContext,
+  isLoopbackHost,
   isTargetClosed,
   lockTab,
   lookupTab,
@@ -21,7 +23,7 @@ import {
   type ReleaseLock,
   type TabEntry,
 } from '../cdp/index.js';
-import { Page } from '../page/index.js';
+import { DownloadWatch, Page } from '../page/index.js';
 import type { AttachedTab, CommandState } from '../steps/index.js';
 
 /** A new tab's window: a common laptop viewport, the same on every machine. */
@@ -30,10 +32,12 @@ const DEFAULT_WINDOW = { width: 1280, height: 800 };
 const FRAME_RESTORE_MS = 5_000;
 /** How long openTab waits for a closing Chrome to be gone before launching a new one. */
 const SHUTDOWN_WAIT_MS = 5_000;
+/** A browser on this machine: the files it downloads land where we can move them. */
+const isLocal = (e: TabEntry): boolean => e.own === true || isLoopbackHost(normaliseAddress(e).host);
 const addressKey = (a: BrowserAddress): string => (a.own ? 'own' : (a.wsEndpoint ?? `${a.host}:${a.port}`));
 
 /** How a new tab entry names its browser: our own Chrome at its current port, or the address as given. */
-function entryFor(targetId: string, address: BrowserAddress, conn: Connection): TabEntry {
+function entryFor(targetId: string, address: BrowserAddress, conn: Connection, context?: string): TabEntry {
   const a = resolvedAddress(address, conn);
   return {
     targetId,
@@ -41,6 +45,8 @@ function entryFor(targetId: string, address: BrowserAddress, conn: Connection): 
     port: a.port,
     ...(a.wsEndpoint ? { wsEndpoint: a.wsEndpoint } : {}),
     ...(a.own ? { own: true } : {}),
+    ...(a.profile ? { profile: a.profile } : {}),
+    ...(context ? { context } : {}),
   };
 }
 
@@ -52,6 +58,8 @@ export class CommandSession implements CommandState {
   /** Per-target locks held until the command ends (another command on the tab waits). */
   readonly #locks: ReleaseLock[] = [];
   tab: AttachedTab | undefined;
+  /** Downloads of the tab's browser context during this command (a local Chrome only: files land on this machine). */
+  downloads: DownloadWatch | undefined;
   closedOwnTab = false;
   launched = false;
 
@@ -116,7 +124,11 @@ export class CommandSession implements CommandState {
     const session = await attachToTarget(conn, entry.targetId);
     const opening = Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
     this.#whileEnabling?.(session, entry);
+    const watching = isLocal(entry)
+      ? DownloadWatch.start(conn, session, entry.targetId).catch(() => undefined) // no downloads beats no command
+      : undefined;
     const page = await opening;
+    this.downloads = await watching;
     if (entry.frame) {
       try {
         page.frame = await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS));
@@ -131,13 +143,19 @@ export class CommandSession implements CommandState {
     return tab;
   }
 
-  async openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab> {
+  async openTab(address: BrowserAddress, headless: boolean | undefined, context?: string): Promise<AttachedTab> {
     const autoLaunch = address.own === true || (!address.wsEndpoint && canLaunchAt(address.host));
     let conn = await this.#connect(address, autoLaunch, headless);
     // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
     // and a screenshot of such a tab would stall.
-    const create = (c: Connection) =>
-      c.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true, ...DEFAULT_WINDOW });
+    const inWindow = (c: Connection, browserContextId?: string) =>
+      c.browser().send('Target.createTarget', {
+        url: 'about:blank',
+        newWindow: true,
+        ...DEFAULT_WINDOW,
+        ...(browserContextId ? { browserContextId } : {}),
+      });
+    const create = (c: Connection) => (context ? inContext(c, context, (id) => inWindow(c, id)) : inWindow(c));
     let created: { targetId: string };
     try {
       created = await create(conn);
@@ -150,7 +168,7 @@ export class CommandSession implements CommandState {
       conn = await this.#connect(address, true, headless);
       created = await create(conn);
     }
-    const entry = entryFor(created.targetId, address, conn);
+    const entry = entryFor(created.targetId, address, conn, context);
     const alias = await registerTab(entry);
     return this.#attach(conn, alias, entry);
   }

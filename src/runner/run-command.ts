@@ -6,7 +6,7 @@ import { CAPTURE_PHASE, ConnectionError, firstStepStart, openWindow, progress } 
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
-import type { FailedRequest } from '../page/index.js';
+import type { DownloadReport, FailedRequest } from '../page/index.js';
 import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
 import { captureAfter, captureBefore, startBefore, type AfterCapture, type BeforeCapture } from './capture.js';
 import { CommandSession } from './command-session.js';
@@ -294,6 +294,7 @@ function answer(
   run: Run,
   captured: AfterCapture | Record<string, never>,
   profile: ProfileLookup,
+  downloads: DownloadReport[] | undefined,
 ): { output: Record<string, unknown>; ok: boolean } {
   const { watch, session, fatal, errors } = run;
   const ok = !fatal && errors.length === 0;
@@ -304,6 +305,7 @@ function answer(
     console: watch?.console.report(),
     dialogs: summarizeDialogs(watch?.tab.page.dialogs),
     network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
+    downloads,
     steps: run.steps,
     errors,
     error:
@@ -325,7 +327,9 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     if (!run.fatal) await runSteps(run);
     warnUnusedAnswer(run);
     const { captured, profile, capturedPage } = await capturePhase(run);
-    return { ...answer(run, captured, profile), tab: run.session.tab?.alias, capturedPage };
+    // What this command downloaded, and what landed since the last command (issue 21.3).
+    const downloads = await run.session.downloads?.finish().catch(() => undefined);
+    return { ...answer(run, captured, profile, downloads), tab: run.session.tab?.alias, capturedPage };
   } finally {
     await run.session.close();
   }

@@ -1,7 +1,14 @@
 // One step of a command: its hooks around its action within the step deadline, and its result
 // when it fails (params, failure context, a next step). run-command.ts strings these together.
 
-import { CdpSkillError, Deadline, pendingNow, StaleElementError, TimeoutError } from '../common/index.js';
+import {
+  CdpSkillError,
+  Deadline,
+  pendingNow,
+  StaleElementError,
+  StepValidationError,
+  TimeoutError,
+} from '../common/index.js';
 import { FRAME_REF, splitFrameRef } from '../aria/index.js';
 import type { FrameTarget } from '../page/index.js';
 import type { StepContext } from '../steps/index.js';
@@ -53,7 +60,9 @@ export function splitWarnings(raw: unknown): { output: unknown; warning?: string
 async function runAction(step: ValidatedStep, ctx: StepContext, session: CommandSession): Promise<StepRun> {
   const { hooks } = step;
   if (hooks?.readyWhen) await waitReady(session.requireTab().page, hooks.readyWhen, ctx.deadline);
-  const split = splitWarnings(await inRefFrame(step, ctx, session, () => step.def.run(ctx, step.params)));
+  const split = splitWarnings(
+    await withDownloads(step, ctx, session, () => inRefFrame(step, ctx, session, () => step.def.run(ctx, step.params))),
+  );
   const { warning } = split;
   // Facts a lower layer noted on the deadline (the list it scrolled to find the target) join the output.
   const notes = ctx.deadline.notes();
@@ -78,6 +87,30 @@ async function runAction(step: ValidatedStep, ctx: StepContext, session: Command
     ...(warnings.length ? { warning: warnings.join('; ') } : {}),
     ...(observation ? { observation } : {}),
   };
+}
+
+/**
+ * The downloads a step starts are waited for within its deadline (issue 21.3); with `download`
+ * the step also waits for one to begin, and saves it at the path given.
+ */
+async function withDownloads<T>(
+  step: ValidatedStep,
+  ctx: StepContext,
+  session: CommandSession,
+  run: () => Promise<T>,
+): Promise<T> {
+  if (step.download && session.tab && !session.downloads)
+    throw new StepValidationError(
+      '"download" needs a Chrome on this machine (downloads of a remote browser land on its machine)',
+    );
+  const mark = session.downloads?.expect(step.download?.path) ?? 0;
+  try {
+    const result = await run();
+    await session.downloads?.settle(mark, ctx.deadline, step.download !== undefined);
+    return result;
+  } finally {
+    session.downloads?.expect(undefined);
+  }
 }
 
 /** The target objects ({by: 'ref', ref}) a step's parsed params hold. */

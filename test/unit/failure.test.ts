@@ -264,8 +264,8 @@ describe('the runner and the diff name no step', () => {
     const { allSteps, stepNames } = await import('../../src/steps/index.js');
     const { OUTPUT_ORDER } = await import('../../src/runner/output.js');
     const otherMeanings = new Set<string>([...FAILURE_CATEGORIES, ...OUTPUT_ORDER]);
-    // In the diff, 'dialog' is the ARIA role (a dialog's salience), not the step.
-    const roles = new Set(['dialog']);
+    // In the diff, 'dialog' is the ARIA role (a dialog's salience) and 'state' a kind of change, not the steps.
+    const roles = new Set(['dialog', 'state']);
     const literal = (n: string) => new RegExp(`(['\`])${n}\\1`);
     // A step's summary verb ('Clicked') belongs to its definition too: a table of them here would name steps.
     const verbs = [...new Set(allSteps().flatMap((d) => d.verb ?? []))];
