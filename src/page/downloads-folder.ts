@@ -15,7 +15,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { downloadsDir, incomingDownloadsDir } from '../common/index.js';
 
 export type DownloadState = 'completed' | 'inProgress' | 'canceled';
@@ -124,6 +124,18 @@ function linkUniqueAnywhere(src: string, dir: string, name: string): string {
     const local = linkUnique(src, downloadsDir(), name);
     return moveTo(local, join(dir, basename(local)));
   }
+}
+
+/**
+ * Where a step's `download` path puts the file: a bare name in downloads/ (like a bare PDF name in
+ * the state directory), any other relative path from the working directory, an absolute one as
+ * given; a path ending in "/" is a folder, where the file keeps its own name.
+ */
+export function downloadTarget(path: string): string {
+  if (isAbsolute(path)) return path;
+  if (!path.includes('/')) return join(downloadsDir(), path);
+  // join keeps a trailing "/": the path still names a folder.
+  return join(process.cwd(), path);
 }
 
 /** What names a guid file in `.incoming` until it is placed: the server's name, and the step's path. */

@@ -9,6 +9,7 @@ import { incomingDownloadsDir, type Deadline } from '../common/index.js';
 import type { CdpSession, Connection, EventPayload } from '../cdp/index.js';
 import {
   collectLanded,
+  downloadTarget,
   dropRecord,
   placeDownload,
   safeName,
@@ -148,9 +149,9 @@ export class DownloadWatch {
     }
   }
 
-  /** Downloads that begin from now on go to `target` (a path the step named); returns a mark. */
-  expect(target: string | undefined): number {
-    this.#target = target;
+  /** Downloads that begin from now on go to `path` (as the step named it); returns a mark. */
+  expect(path: string | undefined): number {
+    this.#target = path === undefined ? undefined : downloadTarget(path);
     return this.#seq;
   }
 

@@ -1,7 +1,6 @@
 // Whole-command validation before anything connects (DECISIONS): the top level, every step's
 // shape, and every step's parameters. One bad step fails the command with its 1-based index.
 
-import { isAbsolute, join } from 'node:path';
 import { clampTimeout, DEFAULT_STEP_TIMEOUT_MS, ParseError, ValidationError } from '../common/index.js';
 import { describe, getStep, isObj, ParamError, quoteKey, stepNames, type StepDefinition } from '../steps/index.js';
 import { ALIAS_FORM, TARGET_ID_FORM } from '../cdp/index.js';
@@ -132,7 +131,7 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
 /**
  * The `download` key, beside the action (`{"click": "s1e4", "download": "out.csv"}`) or inside its
  * object (`{"click": {"text": "Export", "download": true}}`, taken out before the step parses):
- * true, or the path to save the file at (relative to the working directory; a folder keeps its name).
+ * true, or where to save the file (page/downloads-folder.ts downloadTarget says how a path is read).
  */
 function readDownload(
   raw: Record<string, unknown>,
@@ -153,8 +152,7 @@ function readDownload(
     throw new ValidationError(
       `${at} (${action}): "download" must be true or the path to save the file at ("exports/out.csv", or a folder ending in "/"), got ${describe(v)}`,
     );
-  // join keeps a trailing "/": the path then names a folder.
-  return { download: { path: isAbsolute(v) ? v : join(process.cwd(), v) }, params: rest };
+  return { download: { path: v }, params: rest };
 }
 
 /**

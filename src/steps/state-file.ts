@@ -2,9 +2,9 @@
 // too) and its frames' localStorage and sessionStorage — saved to a file (mode 0600) and loaded back
 // into another tab, browser or machine. Answers give counts, never values.
 
-import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import { looksSensitive, markSecret, StepValidationError } from '../common/index.js';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { homeDir, looksSensitive, markSecret, StepValidationError } from '../common/index.js';
 import { countsOf, readState, restoreState, type SavedState } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { obj, optString, ParamError } from './params.js';
@@ -22,7 +22,19 @@ const STATE_PARAMS: ParamSchema = {
   note: 'a path; keep it secret',
 };
 
-const absolute = (p: string): string => (isAbsolute(p) ? p : join(process.cwd(), p));
+/**
+ * Where a state file is: a bare name in ~/.cdp-skill/state/ (private, 0700, and out of the
+ * project tree, where a login could be committed), any other relative path from the working
+ * directory, an absolute one as given.
+ */
+function statePath(p: string): string {
+  if (isAbsolute(p)) return p;
+  if (basename(p) !== p) return join(process.cwd(), p);
+  const dir = join(homeDir(), '.cdp-skill', 'state');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return join(dir, p);
+}
 
 /** Session tokens (HttpOnly cookies, credential-named cookies and keys) are never echoed, whatever a page shows. */
 function markStateSecrets(state: SavedState): void {
@@ -40,6 +52,7 @@ function writePrivate(path: string, text: string): void {
     throw new StepValidationError(`${path} is a folder: give the state file's name`);
   const tmp = `${path}.${process.pid}.tmp`;
   try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 }); // a folder made for it is private too
     writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
     renameSync(tmp, path);
   } catch (err) {
@@ -100,7 +113,7 @@ defineStep<StateParams>({
     const load = optString(o, 'load');
     if (Boolean(save) === Boolean(load))
       throw new ParamError('state needs exactly one of "save" or "load" (a file path)');
-    return save ? { save: absolute(save) } : { load: absolute(load!) };
+    return save ? { save } : { load: load! };
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
@@ -108,12 +121,14 @@ defineStep<StateParams>({
     if ('save' in p) {
       const state = await page.guard(readState(tab.conn, page, ctx.deadline));
       markStateSecrets(state);
-      writePrivate(p.save, `${JSON.stringify(state, null, 1)}\n`);
-      return { saved: p.save, ...countsOf(state) };
+      const path = statePath(p.save);
+      writePrivate(path, `${JSON.stringify(state, null, 1)}\n`);
+      return { saved: path, ...countsOf(state) };
     }
-    const state = readStateFile(p.load);
+    const path = statePath(p.load);
+    const state = readStateFile(path);
     markStateSecrets(state);
     const url = await page.guard(restoreState(tab.conn, page, state, ctx.deadline));
-    return { loaded: p.load, ...countsOf(state), url };
+    return { loaded: path, ...countsOf(state), url };
   },
 });
