@@ -62,15 +62,21 @@ export function contextNames(conn: Connection): Map<string, string> {
 }
 
 /**
- * Disposes the named context `browserContextId` when no page is left in it (its last tab just
- * closed) and forgets its name; returns the name it had, or undefined when it lives on.
+ * Disposes the named context `browserContextId` when no page is left in it but `closed` (its last
+ * tab, just closed) and forgets its name; returns the name it had, or undefined when it lives on.
  */
-export function disposeIfEmpty(conn: Connection, browserContextId: string): Promise<string | undefined> {
+export function disposeIfEmpty(
+  conn: Connection,
+  browserContextId: string,
+  closed: string,
+): Promise<string | undefined> {
   return withLock(contextsLock(), CONTEXT_LOCK_MS, 'The browser contexts', async () => {
     const name = contextNames(conn).get(browserContextId);
     if (!name) return undefined; // not one of ours (the default context, or another program's)
     const { targetInfos } = await conn.browser().send('Target.getTargets');
-    if (targetInfos.some((t) => t.type === 'page' && t.browserContextId === browserContextId)) return undefined;
+    // The tab just closed may still be listed while Chrome tears it down.
+    const live = targetInfos.filter((t) => t.type === 'page' && t.targetId !== closed);
+    if (live.some((t) => t.browserContextId === browserContextId)) return undefined;
     await conn
       .browser()
       .send('Target.disposeBrowserContext', { browserContextId })

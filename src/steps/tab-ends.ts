@@ -32,14 +32,19 @@ export async function contextOfTarget(conn: Connection, targetId: string): Promi
   return info?.targetInfo.browserContextId;
 }
 
+/**
+ * After `closed` was closed (Chrome may still list it for a moment: it is not counted), ends what
+ * it was the last tab of.
+ */
 export async function endWithTab(
   conn: Connection,
+  closed: string,
   browserContextId: string | undefined,
   profile: string | undefined,
 ): Promise<TabEnd> {
   const end: TabEnd = {};
   if (browserContextId) {
-    const disposed = await disposeIfEmpty(conn, browserContextId);
+    const disposed = await disposeIfEmpty(conn, browserContextId, closed);
     if (disposed) end.contextDisposed = disposed;
   }
   if (profile === undefined) return end;
@@ -49,7 +54,7 @@ export async function endWithTab(
       .filter((e) => e.profile === profile)
       .map((e) => e.targetId),
   );
-  const left = await listPageTargets(conn);
+  const left = (await listPageTargets(conn)).filter((t) => t.targetId !== closed);
   if (left.some((t) => ours.has(t.targetId) || !isBlank(t.url))) return end;
   await closeProfileChrome(conn, namedProfileDir(profile));
   // Its blank tabs went with it; so does the record of where it listened.

@@ -308,7 +308,7 @@ defineStep<CloseTabParams>({
         removeTabArtifacts(alias);
       }
       const gone = `${alias} was already closed (by another program, or Chrome restarted); its alias is forgotten`;
-      const ended = wasOpen ? await endWithTab(conn, browserContextId, address.profile) : {};
+      const ended = wasOpen ? await endWithTab(conn, targetId, browserContextId, address.profile) : {};
       return { closed: alias ?? targetId, ...ended, ...(wasOpen ? {} : { wasOpen: false, warnings: [gone] }) };
     } finally {
       release?.();
