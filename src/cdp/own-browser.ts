@@ -9,7 +9,13 @@ import { ConnectionError, ensureStateDir, PROBE_TIMEOUT_MS, stateDir } from '../
 import { Connection } from './connection.js';
 import { defaultHeadless, launchChrome, LAUNCH_LOCK_MS } from './launcher.js';
 import { withLock } from './lock.js';
-import { namedProfileDir, profileOwner, restoreSessionCookies, waitProfileFree } from './profile-chrome.js';
+import {
+  ensureProfileDir,
+  namedProfileDir,
+  profileOwner,
+  restoreSessionCookies,
+  waitProfileFree,
+} from './profile-chrome.js';
 import { readRegistry, updateRegistry, type OwnBrowserRecord, type RegistryData } from './tab-registry.js';
 
 /** Profile folder of our own Chrome in the private state dir (0700: no one else can plant a file there). */
@@ -119,7 +125,7 @@ async function rediscover(
 }
 
 async function launchOwn(headless: boolean, timeoutMs: number, profile: string | undefined): Promise<Connection> {
-  const profileDir = profile === undefined ? join(stateDir(), ownProfileName(headless)) : namedProfileDir(profile);
+  const profileDir = profile === undefined ? join(stateDir(), ownProfileName(headless)) : ensureProfileDir(profile);
   if (profile !== undefined) {
     // One Chrome per profile folder: a second one would hand its window to the first and exit.
     const pid = await waitProfileFree(profileDir);

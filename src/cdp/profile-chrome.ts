@@ -19,14 +19,16 @@ const SESSION_COOKIES = 'cdp-skill-session-cookies.json';
 const RELEASE_WAIT_MS = 5_000;
 const RELEASE_POLL_MS = 100;
 
-/** `~/.cdp-skill/profiles/<name>`, its parents made private (0700) on the way. */
+/** `~/.cdp-skill/profiles/<name>` (a path only: looking a profile up creates nothing). */
 export function namedProfileDir(name: string): string {
-  let dir = join(homeDir(), '.cdp-skill');
-  for (const part of ['profiles', name]) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    dir = join(dir, part);
-  }
+  return join(homeDir(), '.cdp-skill', 'profiles', name);
+}
+
+/** The profile's folder for a launch: it and its parents made private (0700), older ones tightened. */
+export function ensureProfileDir(name: string): string {
+  const dir = namedProfileDir(name);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const d of [join(homeDir(), '.cdp-skill'), join(homeDir(), '.cdp-skill', 'profiles'), dir]) chmodSync(d, 0o700);
   return dir;
 }
 

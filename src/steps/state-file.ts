@@ -2,7 +2,7 @@
 // too) and its frames' localStorage and sessionStorage — saved to a file (mode 0600) and loaded back
 // into another tab, browser or machine. Answers give counts, never values.
 
-import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { homeDir, looksSensitive, markSecret, StepValidationError } from '../common/index.js';
 import { countsOf, readState, restoreState, type SavedState } from '../page/index.js';
@@ -68,7 +68,7 @@ const isItem = (v: unknown): boolean => isRecord(v) && typeof v.name === 'string
 function readStateFile(path: string): SavedState {
   let text: string;
   try {
-    const st = lstatSync(path);
+    const st = statSync(path); // a link to a state file is one
     if (!st.isFile()) throw new Error('not a file');
     if (st.size > MAX_STATE_BYTES) throw new Error(`larger than ${MAX_STATE_BYTES} bytes`);
     text = readFileSync(path, 'utf8');

@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChrome } from '../../src/cdp/index.js';
 import { CLI, cdpTo, closeChrome, freePort, startHarness, type CliResult, type Harness } from './harness.js';
 
 let h: Harness;
@@ -272,6 +273,26 @@ describe('a named profile', () => {
     expect((await sessions()).filter((s) => s.user === 'pat')).toHaveLength(1); // the same session, no new login
     expect((await cli({ steps: [{ closeTab: again }] })).out.steps[0].output.chromeClosed).toBe('work');
     for (const text of answers) expect(text).not.toContain(pat.sid);
+  });
+
+  it('does not start a second Chrome on a profile another Chrome holds: it names that Chrome', async () => {
+    const dir = join(h.env.HOME!, '.cdp-skill', 'profiles', 'held');
+    mkdirSync(dir, { recursive: true });
+    // A Chrome of someone else's on the profile's folder (no debugging port we know of).
+    const other = spawn(
+      findChrome()!,
+      ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${dir}`, 'about:blank'],
+      { stdio: 'ignore', detached: true },
+    );
+    try {
+      for (let i = 0; i < 100 && !readdirSync(dir).includes('SingletonLock'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const r = await cli({ steps: [{ openTab: { url: 'about:blank', profile: 'held' } }] });
+      expect(r.out.error?.type, r.stdout).toBe('CONNECTION');
+      expect(r.out.error.message).toMatch(/The profile "held" is in use by another Chrome \(pid \d+\)/);
+    } finally {
+      process.kill(-other.pid!, 'SIGKILL');
+    }
   });
 });
 
