@@ -54,21 +54,35 @@ export function safeName(suggested: string): string {
   return name || 'download';
 }
 
-/** `dir/name`, else `dir/stem (n).ext`: a hard link, which fails rather than replace a file. */
-function linkUnique(src: string, dir: string, name: string): string {
+/**
+ * `dir/name`, else `dir/stem (n).ext`: the first that `take` can create — it fails with EEXIST
+ * rather than replace a file, so two processes never get the same name.
+ */
+function firstFree(dir: string, name: string, take: (dest: string) => void): string {
   const ext = extname(name);
   const stem = name.slice(0, name.length - ext.length);
   for (let n = 0; n <= MAX_SUFFIX; n++) {
     const dest = join(dir, n ? `${stem} (${n})${ext}` : name);
     try {
-      linkSync(src, dest);
-      unlinkSync(src);
+      take(dest);
       return dest;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
   throw new Error(`${MAX_SUFFIX} files named like ${name} already exist in ${dir}`);
+}
+
+/** The file under a free name in `dir`, by a hard link (same file system). */
+function linkUnique(src: string, dir: string, name: string): string {
+  const dest = firstFree(dir, name, (d) => linkSync(src, d));
+  unlinkSync(src);
+  return dest;
+}
+
+/** A free name in `dir`, taken by creating an empty file there. */
+function reserveUnique(dir: string, name: string): string {
+  return firstFree(dir, name, (d) => writeFileSync(d, '', { flag: 'wx', mode: 0o600 }));
 }
 
 /** Moves a file, across file systems too; an existing file at `dest` is replaced (the step named it). */
@@ -104,12 +118,18 @@ export function placeDownload(src: string, name: string, target?: string): Downl
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const dest =
-    target === undefined
-      ? linkUnique(claimed, downloadsDir(), name)
-      : isFolder(target)
-        ? linkUniqueAnywhere(claimed, target, name)
-        : moveTo(claimed, target);
+  let dest: string;
+  try {
+    dest =
+      target === undefined
+        ? linkUniqueAnywhere(claimed, downloadsDir(), name)
+        : isFolder(target)
+          ? linkUniqueAnywhere(claimed, target, name)
+          : moveTo(claimed, target);
+  } catch (err) {
+    renameSync(claimed, src); // left where it was, under its own name, for the caller to report
+    throw err;
+  }
   return { name: basename(dest), path: dest, bytes: statSync(dest).size, state: 'completed' };
 }
 
@@ -120,9 +140,9 @@ function linkUniqueAnywhere(src: string, dir: string, name: string): string {
     return linkUnique(src, dir, name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    // Another file system: copy under a unique name in downloads/ first, then move the whole file over.
-    const local = linkUnique(src, downloadsDir(), name);
-    return moveTo(local, join(dir, basename(local)));
+    // Another file system: a unique name is taken there by an empty file, then the file is copied over it.
+    const taken = reserveUnique(dir, name);
+    return moveTo(src, taken);
   }
 }
 

@@ -180,8 +180,13 @@ export class DownloadWatch {
     }
   }
 
-  /** This command's downloads and what landed in the folder meanwhile; stops following events. */
-  async finish(): Promise<DownloadReport[]> {
+  /**
+   * This command's downloads and what landed in the folder meanwhile; stops following events.
+   * A download still running (it may have begun just after its step) is waited for until `until`,
+   * the last step's deadline.
+   */
+  async finish(until?: Deadline): Promise<DownloadReport[]> {
+    if (until) await this.settle(0, until, false);
     for (const off of this.#off.splice(0)) off();
     const mine = await this.#oursSince(0);
     const reports = mine.map(

@@ -60,6 +60,8 @@ export class CommandSession implements CommandState {
   tab: AttachedTab | undefined;
   /** Downloads of the tab's browser context during this command (a local Chrome only: files land on this machine). */
   downloads: DownloadWatch | undefined;
+  /** The last step's deadline: a download still running at the end is waited for until then. */
+  downloadsUntil: Deadline | undefined;
   closedOwnTab = false;
   launched = false;
 

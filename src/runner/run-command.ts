@@ -328,7 +328,7 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     warnUnusedAnswer(run);
     const { captured, profile, capturedPage } = await capturePhase(run);
     // What this command downloaded, and what landed since the last command (issue 21.3).
-    const downloads = await run.session.downloads?.finish().catch(() => undefined);
+    const downloads = await run.session.downloads?.finish(run.session.downloadsUntil).catch(() => undefined);
     return { ...answer(run, captured, profile, downloads), tab: run.session.tab?.alias, capturedPage };
   } finally {
     await run.session.close();

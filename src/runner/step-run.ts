@@ -104,6 +104,7 @@ async function withDownloads<T>(
       '"download" needs a Chrome on this machine (downloads of a remote browser land on its machine)',
     );
   const mark = session.downloads?.expect(step.download?.path) ?? 0;
+  session.downloadsUntil = ctx.deadline;
   try {
     const result = await run();
     await session.downloads?.settle(mark, ctx.deadline, step.download !== undefined);

@@ -86,7 +86,7 @@ describe('a step that starts a download', () => {
   });
 
   it('"download": true fails a step that starts none, as a timeout that says so', async () => {
-    const r = await run([{ click: 'h1', download: true, timeout: 1500 }]);
+    const r = await run([{ pageFunction: '1 + 1', download: true, timeout: 2500 }]);
     expect(r.out.status).toBe('error');
     expect(r.out.steps[0].errorType).toBe('TimeoutError');
     expect(r.out.steps[0].error).toMatch(/waiting for a download to begin/);
@@ -106,11 +106,34 @@ describe('a step that starts a download', () => {
   });
 });
 
+describe('two commands at once in one Chrome', () => {
+  it("still follows a step's download after another command's connection closed (Chrome resets the setting then)", async () => {
+    await run([{ goto: `${h.baseUrl}/state/downloads.html` }]);
+    const other = await h.open('basic.html');
+    const mine = run([{ wait: 2500 }, { click: '#csv', download: 'together.csv', timeout: 5000 }]);
+    // Another agent's command starts and ends while ours waits.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await h.cli({ tab: other, steps: [{ wait: 1 }] })).out.status).toBe('ok');
+    const r = await mine;
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.downloads).toEqual([
+      {
+        name: 'together.csv',
+        path: join(downloads, 'together.csv'),
+        bytes: Buffer.byteLength(csvRows(25)),
+        state: 'completed',
+      },
+    ]);
+    expect(readFileSync(join(downloads, 'together.csv'), 'utf8')).toBe(csvRows(25));
+    await h.cli({ steps: [{ closeTab: other }] });
+  });
+});
+
 describe('downloads between commands', () => {
   it('reports a download that finishes after its command in the next command', async () => {
-    await run([{ goto: `${h.baseUrl}/state/downloads.html?slowMs=2500` }]);
-    const r = await run([{ click: '#slow', timeout: 800 }]);
-    expect(r.out.status).toBe('ok');
+    await run([{ goto: `${h.baseUrl}/state/downloads.html?slowMs=5000` }]);
+    const r = await run([{ click: '#slow', timeout: 2000 }]);
+    expect(r.out.status, r.stdout).toBe('ok');
     expect(r.out.downloads).toHaveLength(1);
     expect(r.out.downloads[0]).toMatchObject({ name: 'slow.csv', state: 'inProgress' });
     expect(r.out.downloads[0].path).toBeUndefined(); // not there yet
