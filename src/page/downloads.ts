@@ -73,13 +73,21 @@ export class DownloadWatch {
       browser.on('Browser.downloadWillBegin', (e) => watch.#begin(e)),
       browser.on('Browser.downloadProgress', (e) => watch.#progress(e)),
     );
-    const { targetInfo } = await browser.send('Target.getTargetInfo', { targetId });
-    await browser.send('Browser.setDownloadBehavior', {
-      behavior: 'allowAndName',
-      downloadPath: incomingDownloadsDir(),
-      eventsEnabled: true,
-      ...(targetInfo.browserContextId ? { browserContextId: targetInfo.browserContextId } : {}),
-    });
+    const arm = (browserContextId?: string) =>
+      browser.send('Browser.setDownloadBehavior', {
+        behavior: 'allowAndName',
+        downloadPath: incomingDownloadsDir(),
+        eventsEnabled: true,
+        ...(browserContextId ? { browserContextId } : {}),
+      });
+    // Most tabs live in the default context: it is armed at once, while the tab's context is asked.
+    const [{ targetInfo }, { defaultBrowserContextId }] = await Promise.all([
+      browser.send('Target.getTargetInfo', { targetId }),
+      browser.send('Target.getBrowserContexts'),
+      arm(),
+    ]);
+    const context = targetInfo.browserContextId;
+    if (context && context !== defaultBrowserContextId) await arm(context);
     return watch;
   }
 

@@ -4,6 +4,7 @@
 
 import {
   closeProfileChrome,
+  contextNames,
   disposeIfEmpty,
   forgetTab,
   listPageTargets,
@@ -43,7 +44,8 @@ export async function endWithTab(
   profile: string | undefined,
 ): Promise<TabEnd> {
   const end: TabEnd = {};
-  if (browserContextId) {
+  // Only a context we named is ours to dispose (the default one, another program's are not).
+  if (browserContextId && contextNames(conn).has(browserContextId)) {
     const disposed = await disposeIfEmpty(conn, browserContextId, closed);
     if (disposed) end.contextDisposed = disposed;
   }
