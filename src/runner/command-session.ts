@@ -34,7 +34,9 @@ const FRAME_RESTORE_MS = 5_000;
 const SHUTDOWN_WAIT_MS = 5_000;
 /** A browser on this machine: the files it downloads land where we can move them. */
 const isLocal = (e: TabEntry): boolean => e.own === true || isLoopbackHost(normaliseAddress(e).host);
-const addressKey = (a: BrowserAddress): string => (a.own ? 'own' : (a.wsEndpoint ?? `${a.host}:${a.port}`));
+/** One connection per browser in a command: our own Chrome and each named profile's are different browsers. */
+const addressKey = (a: BrowserAddress): string =>
+  a.own ? (a.profile ? `profile ${a.profile}` : 'own') : (a.wsEndpoint ?? `${a.host}:${a.port}`);
 
 /** How a new tab entry names its browser: our own Chrome at its current port, or the address as given. */
 function entryFor(targetId: string, address: BrowserAddress, conn: Connection, context?: string): TabEntry {

@@ -275,6 +275,45 @@ describe('a named profile', () => {
     for (const text of answers) expect(text).not.toContain(pat.sid);
   });
 
+  it("reaches each profile's own Chrome from a command on another profile's tab", async () => {
+    const open = async (profile: string, url: string) => {
+      const r = await cli({ steps: [{ openTab: { url, profile } }] });
+      expect(r.out.status, r.stdout).toBe('ok');
+      return r.out.tab as string;
+    };
+    const portIn = (profile: string) =>
+      Number(
+        readFileSync(join(h.env.HOME!, '.cdp-skill', 'profiles', profile, 'DevToolsActivePort'), 'utf8').split('\n')[0],
+      );
+    const pagesOn = async (port: number) =>
+      (await browserCall(port, 'Target.getTargets')).targetInfos.filter((t: { type: string }) => t.type === 'page');
+    const appUrl = `${h.baseUrl}/state/app`;
+    const work = await open('work', appUrl);
+    const home = await open('home', 'about:blank');
+    const [workPort, homePort] = [portIn('work'), portIn('home')];
+    expect(workPort).not.toBe(homePort);
+    const homePages = (await pagesOn(homePort)).map((t: { targetId: string }) => t.targetId).sort();
+
+    // One command, on work's tab, lists and closes home's tab: in home's Chrome, as Chrome lists it.
+    const r = await cli({ tab: work, steps: [{ listTabs: { profile: 'home' } }, { closeTab: home }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.tabs.map((t: { targetId: string }) => t.targetId).sort()).toEqual(homePages);
+    expect(r.out.steps[1].output).toEqual({ closed: home, chromeClosed: 'home' });
+    const answers = (port: number) =>
+      fetch(`http://127.0.0.1:${port}/json/version`).then(
+        () => true,
+        () => false,
+      );
+    expect(await answers(homePort)).toBe(false);
+    // Work's Chrome and its page were left alone.
+    expect((await pagesOn(workPort)).map((t: { url: string }) => t.url)).toContain(appUrl);
+    expect((await cli({ steps: [{ closeTab: work }] })).out.steps[0].output).toEqual({
+      closed: work,
+      chromeClosed: 'work',
+    });
+    expect(await answers(workPort)).toBe(false);
+  });
+
   it('does not start a second Chrome on a profile another Chrome holds: it names that Chrome', async () => {
     const dir = join(h.env.HOME!, '.cdp-skill', 'profiles', 'held');
     mkdirSync(dir, { recursive: true });
