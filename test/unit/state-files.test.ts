@@ -1,8 +1,11 @@
 // Pure parts of downloads and login state (issue 21 items 3–4): the file names a download gets,
 // where a `download` path points, how a saved cookie goes back to Chrome, the `download` key, and
 // the registry keeping profiles and named contexts.
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { asCookieParam } from '../../src/cdp/cookie-param.js';
+import { namedProfileDir } from '../../src/cdp/profile-chrome.js';
 import { parseRegistry } from '../../src/cdp/tab-registry.js';
 import { downloadTarget, safeName } from '../../src/page/downloads-folder.js';
 import { validateCommand } from '../../src/runner/index.js';
@@ -26,6 +29,18 @@ describe('download file names', () => {
     expect(downloadTarget('/tmp/x/out.csv')).toBe('/tmp/x/out.csv');
     expect(downloadTarget('exports/out.csv')).toBe(`${process.cwd()}/exports/out.csv`);
     expect(downloadTarget('exports/')).toBe(`${process.cwd()}/exports/`);
+  });
+});
+
+describe('where logins are kept', () => {
+  it('keeps a profile in the home folder of the user database when $HOME is empty, never the working directory', () => {
+    const home = process.env.HOME;
+    process.env.HOME = '';
+    try {
+      expect(namedProfileDir('work')).toBe(join(userInfo().homedir, '.cdp-skill', 'profiles', 'work'));
+    } finally {
+      process.env.HOME = home;
+    }
   });
 });
 
