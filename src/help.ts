@@ -9,7 +9,8 @@ export function helpText(): string {
   const rows = steps.flatMap((s) => [`  ${s.name.padEnd(width)} ${s.summary}`, `${indent}${paramsLine(s, true)}`]);
   return [
     '',
-    'Input: {"tab"?: "t1", "timeout"?: ms, "stopOnError"?: bool, "steps": [{<step>: params, "optional"?: bool, "timeout"?: ms}]}',
+    'Input: {"tab"?: "t1", "timeout"?: ms, "stopOnError"?: bool, "steps": [{<step>: params, "optional"?: bool, "timeout"?: ms, "download"?: true|"path"}]}',
+    '"download": the step starts a download: wait for it (within the step timeout) and save it at "path" (a folder: ending in "/"); every answer lists `downloads` [{name, path, bytes, state}]',
     'T (a target): "s1e4" (ref) | "css" | {ref|selector|text|label, exact, withinSelector}',
     '',
     'Steps:',

@@ -23,6 +23,8 @@ export interface ClaimedTab {
   /** The Grid session holding it, so a rebuilt registry still deletes the session with its last tab. */
   grid?: GridSession;
   keep?: 'reconnect';
+  /** The named profile whose Chrome it is in. */
+  profile?: string;
 }
 
 /** What an alias looks like: t1, t2, … (anything else — "__proto__", "constructor" — is no alias). */
@@ -46,7 +48,8 @@ function isClaim(v: unknown): v is ClaimedTab {
     (c.wsEndpoint === undefined || typeof c.wsEndpoint === 'string') &&
     (c.own === undefined || typeof c.own === 'boolean') &&
     (c.grid === undefined || (typeof c.grid === 'object' && c.grid !== null && typeof c.grid.sessionId === 'string')) &&
-    (c.keep === undefined || c.keep === 'reconnect')
+    (c.keep === undefined || c.keep === 'reconnect') &&
+    (c.profile === undefined || typeof c.profile === 'string')
   );
 }
 

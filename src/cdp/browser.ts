@@ -23,6 +23,8 @@ export interface BrowserAddress {
   grid?: GridTarget;
   /** The endpoint's browser is kept by the service's reconnect command, renewed at every connect. */
   keep?: 'reconnect';
+  /** With `own`: the Chrome of this named profile (`openTab {profile}`), not the default one. */
+  profile?: string;
 }
 
 export interface ConnectOptions {
@@ -54,7 +56,8 @@ export function normaliseAddress(a: Partial<BrowserAddress>): BrowserAddress {
       ...(a.keep ? { keep: a.keep } : {}),
     };
   }
-  if (a.own) return { host: DEFAULT_HOST, port: a.port ?? 0, own: true };
+  const profile = a.profile ? { profile: a.profile } : {};
+  if (a.own || a.profile) return { host: DEFAULT_HOST, port: a.own ? (a.port ?? 0) : 0, own: true, ...profile };
   if (a.host !== undefined || a.port !== undefined || NAMED_PORT !== undefined) {
     return { host: a.host ?? DEFAULT_HOST, port: a.port ?? NAMED_PORT ?? 9222 };
   }
@@ -79,18 +82,20 @@ function gridAddress(grid: GridTarget, wsEndpoint: string | undefined): BrowserA
 export function resolvedAddress(a: BrowserAddress, conn: Connection): BrowserAddress {
   const made = madeAddressOf(conn);
   if (made) return made;
-  return a.own ? { host: DEFAULT_HOST, port: ownPort(conn), own: true } : a;
+  return a.own
+    ? { host: DEFAULT_HOST, port: ownPort(conn), own: true, ...(a.profile ? { profile: a.profile } : {}) }
+    : a;
 }
 
-/** One connection per browser in a command: this names the browser. */
+/** One connection per browser in a command: this names the browser (our own Chrome and each named profile's are different browsers). */
 export function addressKey(a: BrowserAddress): string {
-  if (a.own) return 'own';
+  if (a.own) return a.profile ? `profile ${a.profile}` : 'own';
   if (a.grid && !a.grid.sessionId) return `new session at ${a.grid.url}`;
   return a.wsEndpoint ?? `${a.host}:${a.port}`;
 }
 
 /** How a new tab's registry entry names its browser: as connecting resolved it. */
-export function entryFor(targetId: string, address: BrowserAddress, conn: Connection): TabEntry {
+export function entryFor(targetId: string, address: BrowserAddress, conn: Connection, context?: string): TabEntry {
   const a = resolvedAddress(address, conn);
   const grid = a.grid?.sessionId
     ? { url: a.grid.url, sessionId: a.grid.sessionId, created: a.grid.created === true }
@@ -103,6 +108,8 @@ export function entryFor(targetId: string, address: BrowserAddress, conn: Connec
     ...(a.own ? { own: true } : {}),
     ...(grid ? { grid: { ...grid, created: sessionCreatedByUs(grid) } } : {}),
     ...(a.keep ? { keep: a.keep } : {}),
+    ...(a.profile ? { profile: a.profile } : {}),
+    ...(context ? { context } : {}),
   };
 }
 
@@ -139,7 +146,7 @@ async function discoverWsUrl(
 }
 
 export async function connectBrowser(addr: BrowserAddress, options: ConnectOptions): Promise<BrowserConnection> {
-  if (addr.own) return connectOwnBrowser(options);
+  if (addr.own) return connectOwnBrowser({ ...options, ...(addr.profile ? { profile: addr.profile } : {}) });
   if (addr.wsEndpoint || addr.grid) {
     return { conn: await connectEndpoint(addr, options.timeoutMs, options.forNewTab === true), launched: false };
   }
@@ -172,9 +179,16 @@ export async function attachToTarget(conn: Connection, targetId: string): Promis
 }
 
 /** Page targets of the browser, the way agents see tabs. */
-export async function listPageTargets(conn: Connection): Promise<{ targetId: string; url: string; title: string }[]> {
+export async function listPageTargets(
+  conn: Connection,
+): Promise<{ targetId: string; url: string; title: string; browserContextId?: string }[]> {
   const { targetInfos } = await conn.browser().send('Target.getTargets');
   return targetInfos
     .filter((t) => t.type === 'page')
-    .map((t) => ({ targetId: t.targetId, url: t.url, title: t.title }));
+    .map((t) => ({
+      targetId: t.targetId,
+      url: t.url,
+      title: t.title,
+      ...(t.browserContextId ? { browserContextId: t.browserContextId } : {}),
+    }));
 }

@@ -33,6 +33,9 @@ export { connectOwnBrowser, ownProfileName } from './own-browser.js';
 export { discardNewBrowser, releaseIfLast } from './endpoint-connect.js';
 export { gridStatus, type GridStatus } from './grid.js';
 export { checkBrowserOutlivesConnection, isLaunchEndpoint } from './lasting-browser.js';
+export { closeProfileChrome, namedProfileDir, PROFILE_NAME_FORM } from './profile-chrome.js';
+export { asCookieParam } from './cookie-param.js';
+export { contextNames, disposeIfEmpty, inContext, CONTEXT_NAME_FORM } from './contexts.js';
 export type { BrowserAddress, BrowserConnection } from './browser.js';
 export {
   readRegistry,

@@ -3,7 +3,7 @@
 // polled every 100 ms for up to 10 s, failing at once with Chrome's own stderr if it exits.
 // Our own Chrome (port 0, no port named) is found and trusted in own-browser.ts.
 
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ConnectionError,
@@ -15,6 +15,7 @@ import {
   stateDir,
 } from '../common/index.js';
 import { chromeInstallHint, findChrome } from './chrome-finder.js';
+import { setDownloadFolderPref } from './chrome-prefs.js';
 import { probe, type BrowserVersion } from './discovery.js';
 import { withLock } from './lock.js';
 
@@ -73,7 +74,8 @@ function stderrTail(logPath: string): string {
 /** How one launch is made: the port asked for (0: Chrome picks), its profile, and when it is up. */
 export interface LaunchSpec<T> {
   port: number;
-  profileName: string;
+  /** The profile folder (--user-data-dir), made 0700 if new. */
+  profileDir: string;
   headless: boolean;
   /** What the launch waits for (`port 9222`, `its DevToolsActivePort file`), for messages. */
   what: string;
@@ -89,8 +91,9 @@ async function spawnAndWait<T>(spec: LaunchSpec<T>): Promise<T> {
     throw new ConnectionError(
       `Chrome is not running${spec.port ? ` on port ${spec.port}` : ''} and no Chrome executable was found. ${chromeInstallHint()}`,
     );
-  const fresh = !existsSync(join(stateDir(), spec.profileName));
-  const profileDir = ensureStateDir(spec.profileName);
+  const { profileDir } = spec;
+  const fresh = !existsSync(profileDir);
+  mkdirSync(profileDir, { recursive: true, mode: 0o700 });
   const logPath = join(profileDir, 'chrome-stderr.log');
   // A launch that fails leaves nothing behind: no process, and no profile folder it created.
   const cleanUp = (): string => {
@@ -107,6 +110,11 @@ async function spawnAndWait<T>(spec: LaunchSpec<T>): Promise<T> {
     return tail;
   };
   spec.prepare?.(profileDir);
+  try {
+    setDownloadFolderPref(profileDir);
+  } catch {
+    // An unwritable profile only costs the downloads that begin between commands.
+  }
   const logFd = openSync(logPath, 'w', 0o600);
   const { spawn } = requireBuiltin('node:child_process') as typeof import('node:child_process');
   const child = spawn(exe, chromeArgs(spec.port, profileDir, spec.headless), {
@@ -182,7 +190,7 @@ export async function ensureLocalChrome(port: number, headless = defaultHeadless
     const version = await launchChrome({
       port,
       headless,
-      profileName: `chrome-profile-${port}${headless ? '-headless' : ''}`,
+      profileDir: join(stateDir(), `chrome-profile-${port}${headless ? '-headless' : ''}`),
       what: `port ${port}`,
       ready: () => probe('127.0.0.1', port, 500),
     });

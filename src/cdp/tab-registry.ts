@@ -95,6 +95,10 @@ export interface TabEntry {
   grid?: GridSession;
   /** The endpoint's browser is kept between connections by the service's reconnect command (lasting-browser.ts). */
   keep?: 'reconnect';
+  /** A tab of the Chrome of a named profile (`openTab {profile}`): an own Chrome on that profile's folder. */
+  profile?: string;
+  /** The named browser context the tab lives in (`openTab {context}`; cdp/contexts.ts). */
+  context?: string;
   viewport?: ViewportMetrics;
   /** Emulated position, re-applied on attach until {"geolocation": false}. */
   geolocation?: GeolocationSetting;
@@ -125,6 +129,10 @@ export interface RegistryData {
   browsers: Record<string, string>;
   /** Our own auto-launched Chrome: its WebSocket URL (with the browser id) and the context id it must present. */
   own?: OwnBrowserRecord;
+  /** The Chrome of each named profile, recorded like `own`. */
+  profiles?: Record<string, OwnBrowserRecord>;
+  /** Named browser contexts by browser (its WebSocket URL, new at each Chrome start): name → browserContextId. */
+  contexts?: Record<string, Record<string, string>>;
 }
 
 export interface OwnBrowserRecord {
@@ -163,6 +171,8 @@ function isEntry(v: unknown): v is TabEntry {
     optional(v.wsEndpoint, (x) => typeof x === 'string') &&
     optional(v.grid, isGridSession) &&
     optional(v.keep, (x) => x === 'reconnect') &&
+    optional(v.profile, (x) => typeof x === 'string') &&
+    optional(v.context, (x) => typeof x === 'string') &&
     optional(
       v.viewport,
       (x) => allNumbers(x, ['width', 'height', 'deviceScaleFactor']) && typeof x.width === 'number',
@@ -178,6 +188,13 @@ function isEntry(v: unknown): v is TabEntry {
     optional(v.frameRefs, (x) => Array.isArray(x) && x.every((f) => typeof f === 'string')) &&
     optional(v.routes, (x) => Array.isArray(x) && x.every((r) => isObject(r) && typeof r.url === 'string'))
   );
+}
+
+function ownRecord(v: unknown): OwnBrowserRecord | undefined {
+  const r = v as Partial<OwnBrowserRecord> | undefined;
+  return typeof r?.wsUrl === 'string' && typeof r.browserContextId === 'string'
+    ? { wsUrl: r.wsUrl, browserContextId: r.browserContextId }
+    : undefined;
 }
 
 /**
@@ -208,9 +225,22 @@ export function parseRegistry(text: string): RegistryData | undefined {
     if (typeof url !== 'string') return undefined;
     data.browsers[key] = url;
   }
-  const own = raw.own as Partial<OwnBrowserRecord> | undefined;
-  if (typeof own?.wsUrl === 'string' && typeof own.browserContextId === 'string')
-    data.own = { wsUrl: own.wsUrl, browserContextId: own.browserContextId };
+  const own = ownRecord(raw.own);
+  if (own) data.own = own;
+  if (isObject(raw.profiles)) {
+    const profiles = Object.entries(raw.profiles).flatMap(([name, r]) => {
+      const rec = ownRecord(r);
+      return rec ? [[name, rec] as const] : [];
+    });
+    if (profiles.length) data.profiles = Object.fromEntries(profiles);
+  }
+  if (isObject(raw.contexts)) {
+    const byBrowser = Object.entries(raw.contexts).filter(
+      (e): e is [string, Record<string, string>] =>
+        isObject(e[1]) && Object.values(e[1]).every((id) => typeof id === 'string'),
+    );
+    if (byBrowser.length) data.contexts = Object.fromEntries(byBrowser);
+  }
   return data;
 }
 
@@ -378,6 +408,7 @@ export function registerTab(entry: TabEntry): Promise<string> {
       ...(entry.own ? { own: true } : {}),
       ...(entry.grid ? { grid: entry.grid } : {}),
       ...(entry.keep ? { keep: entry.keep } : {}),
+      ...(entry.profile ? { profile: entry.profile } : {}),
     };
     const alias = claimAlias(claim, data.nextId);
     data.nextId = Number(alias.slice(1)) + 1;

@@ -30,6 +30,7 @@ export {
   redactSecrets,
 } from './secrets.js';
 export { looksLikeToken } from './token-shape.js';
+export { downloadsDir, incomingDownloadsDir } from './downloads-dir.js';
 export { requireBuiltin } from './lazy.js';
 export { homeDir } from './os-paths.js';
 export { randomBytes } from './random.js';

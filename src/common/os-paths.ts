@@ -13,8 +13,11 @@ export function tempDir(): string {
   return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
 }
 
-/** os.homedir(): $HOME, else the user database's entry. */
+/**
+ * os.homedir(): $HOME, else the user database's entry. An empty $HOME makes os.homedir() answer ""
+ * (measured, Node 20), which would put ~/.cdp-skill (logins, state files) in the working directory.
+ */
 export function homeDir(): string {
   if (process.platform !== 'win32' && process.env.HOME) return process.env.HOME;
-  return os().homedir();
+  return os().homedir() || os().userInfo().homedir;
 }

@@ -37,3 +37,7 @@ export type { CookieSpec, CookieView, CookieFilter, SameSite } from './cookies.j
 export { applyGeolocation, grantGeolocation, clearGeolocation } from './geolocation.js';
 export { applyEmulation, NETWORK_PRESETS, permissionNames } from './emulation.js';
 export { readClipboard, writeClipboard, MAX_CLIPBOARD_CHARS } from './clipboard.js';
+export { DownloadWatch } from './downloads.js';
+export type { DownloadReport } from './downloads.js';
+export { countsOf, readState, restoreState } from './saved-state.js';
+export type { SavedState, StateCounts } from './saved-state.js';

@@ -10,6 +10,8 @@ export interface NavigationResult {
   url: string;
   status?: number;
   noHistory?: boolean;
+  /** The URL was a file to download: the tab stayed where it was (the answer's `downloads` lists the file). */
+  download?: true;
 }
 
 const stripHash = (url: string): string => url.split('#')[0]!;
@@ -52,6 +54,8 @@ export async function navigate(
     const result = await page.guardNavigation(
       deadline.race(page.session.send('Page.navigate', { url }), `navigation to ${url} to start`),
     );
+    // A file served as an attachment is downloaded, not shown: the page stays (issue 21.3).
+    if (result.isDownload) return { url: await currentUrl(page), download: true };
     if (result.errorText) {
       if (isNavigationAborted(result.errorText)) {
         await throwIfCrashed(page, url, deadline); // chrome://crash aborts the navigation by killing the renderer

@@ -188,7 +188,7 @@ async function readLooks(
   before: BeforeCapture | undefined,
   snapshot: SnapshotOptions | undefined,
   settle?: ViewSettle,
-): Promise<{ state?: PageState; unread?: string }> {
+): Promise<{ page?: PageState; unread?: string }> {
   const plan = looksAfter(scope, before, snapshot, settle);
   const reads = await Promise.allSettled(plan.map(([look, ask]) => read(look, ask, tab.entry)));
   const got = (r: PromiseSettledResult<Read>): Read | undefined => (r.status === 'fulfilled' ? r.value : undefined);
@@ -198,7 +198,7 @@ async function readLooks(
       unread: `The page could not be read after the steps (${errorText(withContext.reason)}): no context, snapshot or changes this time`,
     };
   const steps = got(reads[0]!);
-  const state: PageState = {
+  const page: PageState = {
     ...withContext.value,
     ...steps,
     context: withContext.value.context!,
@@ -206,7 +206,7 @@ async function readLooks(
   };
   const failed = reads[0]!.status === 'rejected' ? (reads[0] as PromiseRejectedResult).reason : undefined;
   return {
-    state,
+    page,
     ...(failed !== undefined
       ? {
           unread: `The frame could not be read after the steps (${errorText(failed)}): no snapshot or changes of it this time`,
@@ -216,8 +216,8 @@ async function readLooks(
 }
 
 /** Cross-origin frames' content under their frames in the snapshot, with refs an action routes there (aria/frames.ts). */
-async function fillFrames(tab: AttachedTab, scope: Scope, state: PageState | undefined, opts: SnapshotOptions) {
-  const snap = state?.snapshot;
+async function fillFrames(tab: AttachedTab, scope: Scope, page: PageState | undefined, opts: SnapshotOptions) {
+  const snap = page?.snapshot;
   if (!snap?.ok || !hasFrameSlots(snap.tree)) return;
   try {
     const framed = await fillFrameSlots(scope, snap.tree, { ...opts, counters: snap.counters }, tab.entry);
@@ -253,9 +253,9 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   const looked = readLooks(tab, scope, opts.before, snapshot, settled);
   // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
   const shot = opts.visual ? startScreenshot(tab, scope.at(undefined)) : undefined;
-  const { state, unread } = await looked;
-  if (snapshot) await fillFrames(tab, scope, state, snapshot);
-  const out = describe(tab, describeOptions(opts, scope), state);
+  const { page, unread } = await looked;
+  if (snapshot) await fillFrames(tab, scope, page, snapshot);
+  const out = describe(tab, describeOptions(opts, scope), page);
   // An answer without the page's context, snapshot or diff says why they are missing (a huge page,
   // a busy renderer or machine), rather than looking like a page with nothing to show.
   if (unread)

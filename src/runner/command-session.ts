@@ -8,6 +8,8 @@ import {
   discardNewBrowser,
   entryFor,
   forgetTab,
+  inContext,
+  isLoopbackHost,
   isTargetClosed,
   lockTab,
   lookupTab,
@@ -17,11 +19,12 @@ import {
   registerTab,
   resolvedAddress,
   type BrowserAddress,
+  type CdpSession,
   type Connection,
   type ReleaseLock,
   type TabEntry,
 } from '../cdp/index.js';
-import type { Page } from '../page/index.js';
+import { DownloadWatch, type Page } from '../page/index.js';
 import type { AttachedTab, CommandState } from '../steps/index.js';
 import { ColdHost, type TabHost, type WhileEnabling } from './tab-host.js';
 
@@ -31,6 +34,8 @@ const DEFAULT_WINDOW = { width: 1280, height: 800 };
 const FRAME_RESTORE_MS = 5_000;
 /** How long openTab waits for a closing Chrome to be gone before launching a new one. */
 const SHUTDOWN_WAIT_MS = 5_000;
+/** A browser on this machine: the files it downloads land where we can move them. */
+const isLocal = (e: TabEntry): boolean => e.own === true || isLoopbackHost(normaliseAddress(e).host);
 
 export class CommandSession implements CommandState {
   readonly host: TabHost;
@@ -42,6 +47,10 @@ export class CommandSession implements CommandState {
   /** The tabs this command attached, handed back to the host at the end. */
   readonly #attached: { page: Page; entry: TabEntry }[] = [];
   tab: AttachedTab | undefined;
+  /** Downloads of the tab's browser context during this command (a local Chrome only: files land on this machine). */
+  downloads: DownloadWatch | undefined;
+  /** The last step's deadline: a download still running at the end is waited for until then. */
+  downloadsUntil: Deadline | undefined;
   closedOwnTab = false;
   launched = false;
 
@@ -102,7 +111,14 @@ export class CommandSession implements CommandState {
     // Two commands on one tab would interleave their input: the second waits for the first,
     // at most its own timeout.
     this.#locks.push(await lockTab(alias, entry.targetId, this.#lockWaitMs()));
-    const { page, between } = await this.host.attach(conn, entry, this.#timeoutMs, this.#whileEnabling);
+    // Downloads are watched from the session's first moment (local browsers only: the files land here).
+    let watching: Promise<DownloadWatch | undefined> | undefined;
+    const whileEnabling = (session: CdpSession, e: TabEntry): void => {
+      this.#whileEnabling?.(session, e);
+      if (isLocal(e)) watching = DownloadWatch.start(conn, session, e.targetId).catch(() => undefined); // no downloads beats no command
+    };
+    const { page, between } = await this.host.attach(conn, entry, this.#timeoutMs, whileEnabling);
+    this.downloads = await watching;
     this.#attached.push({ page, entry });
     await chooseFrame(page, entry);
     await page.takeFrameGuardedDialogs();
@@ -112,13 +128,19 @@ export class CommandSession implements CommandState {
     return tab;
   }
 
-  async openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab> {
+  async openTab(address: BrowserAddress, headless: boolean | undefined, context?: string): Promise<AttachedTab> {
     const autoLaunch = address.own === true || (!address.wsEndpoint && !address.grid && canLaunchAt(address.host));
     let conn = await this.#connect(address, autoLaunch, headless, true);
     // Each tab gets its own window: headless Chrome stops painting background tabs of a window,
     // and a screenshot of such a tab would stall.
-    const create = (c: Connection) =>
-      c.browser().send('Target.createTarget', { url: 'about:blank', newWindow: true, ...DEFAULT_WINDOW });
+    const inWindow = (c: Connection, browserContextId?: string) =>
+      c.browser().send('Target.createTarget', {
+        url: 'about:blank',
+        newWindow: true,
+        ...DEFAULT_WINDOW,
+        ...(browserContextId ? { browserContextId } : {}),
+      });
+    const create = (c: Connection) => (context ? inContext(c, context, (id) => inWindow(c, id)) : inWindow(c));
     let created: { targetId: string };
     try {
       created = await create(conn);
@@ -131,7 +153,7 @@ export class CommandSession implements CommandState {
       conn = await this.#connect(address, true, headless);
       created = await create(conn);
     }
-    const entry = entryFor(created.targetId, address, conn);
+    const entry = entryFor(created.targetId, address, conn, context);
     const alias = await registerTab(entry);
     return this.#attach(conn, alias, entry);
   }

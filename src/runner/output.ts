@@ -17,6 +17,7 @@ export const OUTPUT_ORDER = [
   'console',
   'dialogs',
   'network',
+  'downloads',
   'betweenCommands',
   'steps',
   'errors',

@@ -6,6 +6,7 @@ import { CAPTURE_PHASE, ConnectionError, firstStepStart, openWindow, progress } 
 import { patchTab } from '../cdp/index.js';
 import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
+import type { DownloadReport } from '../page/index.js';
 import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
 import {
   captureAfter,
@@ -298,6 +299,7 @@ function answer(
   captured: AfterCapture | Record<string, never>,
   profile: ProfileLookup,
   network: NetworkField | undefined,
+  downloads: DownloadReport[] | undefined,
 ): { output: Record<string, unknown>; ok: boolean } {
   const { watch, session, fatal, errors } = run;
   const ok = !fatal && errors.length === 0;
@@ -308,6 +310,7 @@ function answer(
     console: watch?.console.report(),
     dialogs: summarizeDialogs(watch?.tab.page.dialogs),
     network,
+    downloads,
     betweenCommands: watch?.between,
     steps: run.steps,
     errors,
@@ -337,7 +340,9 @@ export async function runCommand(cmd: Command, host?: TabHost, abandon?: AbortSi
     if (!run.fatal) await runSteps(run);
     warnUnusedAnswer(run);
     const { captured, profile, network, capturedPage } = await capturePhase(run);
-    return { ...answer(run, captured, profile, network), tab: run.session.tab?.alias, capturedPage };
+    // What this command downloaded, and what landed since the last command (issue 21.3).
+    const downloads = await run.session.downloads?.finish(run.session.downloadsUntil).catch(() => undefined);
+    return { ...answer(run, captured, profile, network, downloads), tab: run.session.tab?.alias, capturedPage };
   } finally {
     abandon?.removeEventListener('abort', letGo);
     run.watch?.console.stop();

@@ -1,7 +1,14 @@
 // One step of a command: its hooks around its action within the step deadline, and its result
 // when it fails (params, failure context, a next step). run-command.ts strings these together.
 
-import { CdpSkillError, Deadline, pendingNow, StaleElementError, TimeoutError } from '../common/index.js';
+import {
+  CdpSkillError,
+  Deadline,
+  pendingNow,
+  StaleElementError,
+  StepValidationError,
+  TimeoutError,
+} from '../common/index.js';
 import { FRAME_REF, splitFrameRef } from '../aria/index.js';
 import type { FrameTarget, Scope } from '../page/index.js';
 import type { AttachedTab, StepContext } from '../steps/index.js';
@@ -69,12 +76,11 @@ async function runAction(step: ValidatedStep, deadline: Deadline, session: Comma
   // The hooks look where the steps run (the tab's chosen frame), the action where its target is.
   const chosen = tab?.page.scope(deadline);
   if (hooks?.readyWhen) await waitReady(chosen ?? session.requireTab().page.scope(deadline), hooks.readyWhen);
-  const raw =
+  const raw = await withDownloads(step, deadline, session, () =>
     tab && chosen
-      ? await inRefFrame(step, tab, chosen, (scope) =>
-          step.def.run(stepContext(step, deadline, session, scope), step.params),
-        )
-      : await step.def.run(stepContext(step, deadline, session), step.params);
+      ? inRefFrame(step, tab, chosen, (scope) => step.def.run(stepContext(step, deadline, session, scope), step.params))
+      : step.def.run(stepContext(step, deadline, session), step.params),
+  );
   const split = splitWarnings(raw);
   const { warning } = split;
   // Facts a lower layer noted on the deadline (the list it scrolled to find the target) join the output.
@@ -99,6 +105,31 @@ async function runAction(step: ValidatedStep, deadline: Deadline, session: Comma
     ...(warnings.length ? { warning: warnings.join('; ') } : {}),
     ...(observation ? { observation } : {}),
   };
+}
+
+/**
+ * The downloads a step starts are waited for within its deadline (issue 21.3); with `download`
+ * the step also waits for one to begin, and saves it at the path given.
+ */
+async function withDownloads<T>(
+  step: ValidatedStep,
+  deadline: Deadline,
+  session: CommandSession,
+  run: () => Promise<T>,
+): Promise<T> {
+  if (step.download && session.tab && !session.downloads)
+    throw new StepValidationError(
+      '"download" needs a Chrome on this machine (downloads of a remote browser land on its machine)',
+    );
+  const mark = session.downloads?.expect(step.download?.path) ?? 0;
+  session.downloadsUntil = deadline;
+  try {
+    const result = await run();
+    await session.downloads?.settle(mark, deadline, step.download !== undefined);
+    return result;
+  } finally {
+    session.downloads?.expect(undefined);
+  }
 }
 
 /** The target objects ({by: 'ref', ref}) a step's parsed params hold. */

@@ -26,6 +26,13 @@ export interface ValidatedStep {
   timeoutMs: number;
   /** readyWhen / settledWhen / observe (SPEC §10.2), beside the action or inside its object. */
   hooks?: StepHooks;
+  /** `"download": true | "path"`: the step starts a download — wait for it, save it there (issue 21.3). */
+  download?: DownloadAsk;
+}
+
+/** What a step's `download` key asks: wait for a download to begin and finish, saved at `path` if given. */
+export interface DownloadAsk {
+  path?: string;
 }
 
 export interface Command {
@@ -43,7 +50,7 @@ export function stepVerbs(defs: readonly StepDefinition[]): StepVerb[] {
 /** Room after a step's own limit to report what it found (poll's lastValue) before the step deadline. */
 const OWN_TIMEOUT_MARGIN_MS = 1_000;
 const TOP_LEVEL_KEYS = ['tab', 'timeout', 'steps', 'stopOnError'];
-const STEP_MODIFIERS = ['optional', 'timeout', ...HOOK_NAMES];
+const STEP_MODIFIERS = ['optional', 'timeout', 'download', ...HOOK_NAMES];
 const MAX_HOOK_SOURCE = 10_000;
 const MIGRATION =
   'The "config" object is no longer supported. Move connection settings into the first step: ' +
@@ -94,9 +101,12 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
   if (optional !== undefined && typeof optional !== 'boolean')
     throw new ValidationError(`${at} (${action}): "optional" must be true or false`);
   const stepTimeoutMs = readTimeout(raw.timeout, `${at} (${action}): `);
-  const { hooks, params: given } = readHooks(raw, action, at);
+  const { hooks, params: withDownload } = readHooks(raw, action, at);
   if (hooks && !def.needsTab && !def.providesTab)
     throw new ValidationError(`${at} (${action}): hooks run in a page; ${action} has none`);
+  const { download, params: given } = readDownload(raw, withDownload, action, at);
+  if (download && !def.needsTab && !def.providesTab)
+    throw new ValidationError(`${at} (${action}): "download" waits for a page's download; ${action} has no page`);
   if (hooks?.readyWhen && def.providesTab)
     throw new ValidationError(
       `${at} (${action}): readyWhen runs before the step, when ${action} has no page yet; use settledWhen`,
@@ -123,7 +133,35 @@ function validateStep(raw: unknown, index: number, defaultTimeoutMs: number): Va
     optional: optional === true,
     timeoutMs,
     ...(hooks ? { hooks } : {}),
+    ...(download ? { download } : {}),
   };
+}
+
+/**
+ * The `download` key, beside the action (`{"click": "s1e4", "download": "out.csv"}`) or inside its
+ * object (`{"click": {"text": "Export", "download": true}}`, taken out before the step parses):
+ * true, or where to save the file (page/downloads-folder.ts downloadTarget says how a path is read).
+ */
+function readDownload(
+  raw: Record<string, unknown>,
+  params: unknown,
+  action: string,
+  at: string,
+): { download?: DownloadAsk; params: unknown } {
+  const inside = isObj(params) && params.download !== undefined;
+  if (inside && raw.download !== undefined)
+    throw new ValidationError(`${at} (${action}): "download" is given twice (beside the action and inside it)`);
+  const v = inside ? (params as Record<string, unknown>).download : raw.download;
+  const rest = inside
+    ? Object.fromEntries(Object.entries(params as Record<string, unknown>).filter(([k]) => k !== 'download'))
+    : params;
+  if (v === undefined || v === false) return { params: rest };
+  if (v === true) return { download: {}, params: rest };
+  if (typeof v !== 'string' || !v.trim() || v.includes('\0'))
+    throw new ValidationError(
+      `${at} (${action}): "download" must be true or the path to save the file at ("exports/out.csv", or a folder ending in "/"), got ${describe(v)}`,
+    );
+  return { download: { path: v }, params: rest };
 }
 
 /**

@@ -108,7 +108,6 @@ const ASSERT_PARAMS: ParamSchema = {
     selector: '',
     caseSensitive: '-',
   },
-  note: 'fails: expected vs actual',
 };
 
 defineStep<Check[]>({

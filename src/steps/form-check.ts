@@ -95,7 +95,7 @@ const SUBMIT_PARAMS: ParamSchema = {
   forms: ['T'],
   keys: FORM_TARGET,
   returns: '{submitted}',
-  note: 'invalid → FormValidationError, not sent',
+  note: 'invalid: not sent',
 };
 
 defineStep<{ target: TargetSpec }>({

@@ -241,7 +241,7 @@ const UPLOAD_PARAMS: ParamSchema = {
     timeout: '-',
   },
   returns: '{uploaded, target, via}',
-  note: 'T: the input or any control that opens the file chooser',
+  note: 'T: the input or what opens the chooser',
 };
 
 defineStep<UploadParams>({

@@ -19,6 +19,7 @@ import './form-check.js';
 import './assert.js';
 import './observe.js';
 import './state.js';
+import './state-file.js';
 import './viewport.js';
 import './emulate.js';
 import './clipboard.js';

@@ -49,7 +49,7 @@ function parseHistory(name: string, schema: ParamSchema) {
 const BACK_PARAMS: ParamSchema = {
   forms: ['true'],
   keys: { waitUntil: '-' },
-  returns: '{url} ({noHistory} when none)',
+  returns: '{url}',
 };
 
 defineStep({

@@ -43,7 +43,6 @@ const INSPECT_PARAMS: ParamSchema = {
   forms: ['true'],
   keys: { selectors: '', limit: '' },
   returns: 'element counts',
-  note: 'selectors: yours',
 };
 
 defineStep<InspectParams>({

@@ -147,7 +147,7 @@ const PAGE_FUNCTION_PARAMS: ParamSchema = {
   forms: ['"() => …"', '"expr"'],
   keys: { fn: '', expression: '-', refs: 'true', await: '-', serialize: '-', timeout: '' },
   returns: '{type, value}',
-  note: 'plain JSON, elements {ref, desc}; refs.get("s1e4")',
+  note: 'elements as {ref, desc}; refs.get("s1e4")',
 };
 
 defineStep<PageFunctionParams>({

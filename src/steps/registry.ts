@@ -18,8 +18,8 @@ export interface CommandState {
   readonly tab: AttachedTab | undefined;
   /** The attached tab, or a CONNECTION error when the command has none. */
   requireTab(): AttachedTab;
-  /** Opens a new tab in the browser at `address` (launching a local Chrome if needed) and attaches. */
-  openTab(address: BrowserAddress, headless: boolean | undefined): Promise<AttachedTab>;
+  /** Opens a new tab in the browser at `address` (launching a local Chrome if needed), in the named browser `context` if given, and attaches. */
+  openTab(address: BrowserAddress, headless: boolean | undefined, context?: string): Promise<AttachedTab>;
   /** Attaches to an existing target of the browser at `address` and registers it. */
   connectTab(address: BrowserAddress, targetId: string): Promise<AttachedTab>;
   /** A browser connection (the tab's, or a new one to `address`). Never launches Chrome. */

@@ -17,7 +17,7 @@ const MAX_PERSISTED_BODY_CHARS = 64_000;
 const ROUTE_PARAMS: ParamSchema = {
   forms: ['false'],
   keys: { url: '', status: '', body: '', contentType: '-', headers: '-', abort: 'true', persist: 'true' },
-  note: 'later steps; persist: later calls (not between)',
+  note: 'persist: later calls too (none between)',
 };
 
 function parseHeaders(v: unknown): Record<string, string> | undefined {

@@ -15,6 +15,9 @@ import {
   TARGET_ID_FORM,
   canLaunchAt,
   connectOwnBrowser,
+  CONTEXT_NAME_FORM,
+  contextNames,
+  PROFILE_NAME_FORM,
   ensureLocalChrome,
   findAlias,
   forgetTab,
@@ -34,6 +37,7 @@ import {
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab, type StepContext } from './registry.js';
+import { contextOfTarget, endWithTab } from './tab-ends.js';
 import {
   navigableUrl,
   obj,
@@ -70,11 +74,24 @@ interface OpenTabParams {
   url?: string;
   address: Partial<BrowserAddress>;
   headless?: boolean;
+  /** A named browser context of that Chrome (issue 21.4). */
+  context?: string;
 }
 
 const OPEN_TAB_PARAMS: ParamSchema = {
   forms: ['true', '"url"'],
-  keys: { url: '', host: '', port: '', wsEndpoint: '', grid: '', capabilities: '', session: '-', headless: '-' },
+  keys: {
+    url: '',
+    host: '',
+    port: '',
+    wsEndpoint: '',
+    grid: '',
+    capabilities: '',
+    session: '-',
+    headless: '-',
+    profile: '',
+    context: '',
+  },
   returns: '{url, status}',
   note: 'first step',
 };
@@ -92,20 +109,38 @@ defineStep<OpenTabParams>({
     if (typeof v === 'string') return { url: navigableUrl(v, 'openTab'), address: {} };
     const o = obj(v, keysOf(OPEN_TAB_PARAMS), 'openTab');
     const url = optString(o, 'url');
+    const profile = nameOf(o, 'profile', PROFILE_NAME_FORM);
+    const context = nameOf(o, 'context', CONTEXT_NAME_FORM);
+    const address = readAddress(o);
+    if (profile && Object.keys(address).length)
+      throw new ParamError(
+        '"profile" opens the tab in that profile\'s own Chrome: leave out "host", "port" and "wsEndpoint"',
+      );
     return {
       ...(url ? { url: navigableUrl(url, 'url') } : {}),
-      address: readAddress(o),
+      address: { ...address, ...(profile ? { profile } : {}) },
       headless: optBool(o, 'headless'),
+      ...(context ? { context } : {}),
     };
   },
   async run(ctx, p) {
-    const tab = await ctx.command.openTab(normaliseAddress(p.address), p.headless);
+    const tab = await ctx.command.openTab(normaliseAddress(p.address), p.headless, p.context);
     // A Grid session's id lets other agents open their tabs in it ({"grid", "session"}).
     const session = tab.entry.grid ? { session: tab.entry.grid.sessionId } : {};
     if (!p.url) return tab.entry.grid ? session : undefined; // the alias is the answer's top-level "tab"
     return { ...(await navigate(tab.page, p.url, 'load', ctx.deadline)), ...session };
   },
 });
+
+/** A profile or context name: a plain word (letters, digits, `.`, `_`, `-`), never a path. */
+function nameOf(o: Obj, key: string, form: RegExp): string | undefined {
+  const v = optString(o, key);
+  if (v !== undefined && !form.test(v))
+    throw new ParamError(
+      `"${key}" must be a name like "work" (letters, digits, ".", "_", "-"; at most 64), got ${describe(v)}`,
+    );
+  return v;
+}
 
 // ── connectTab ─────────────────────────────────────────────────────────────────────────────
 interface ConnectTabParams {
@@ -270,8 +305,11 @@ defineStep<CloseTabParams>({
     const release = isOwn ? undefined : await lockTab(alias ?? targetId, targetId, ctx.deadline.remainingMs());
     try {
       let wasOpen = true;
+      let conn: Connection | undefined;
+      let browserContextId: string | undefined;
       try {
-        const conn = await ctx.command.browser(address);
+        conn = await ctx.command.browser(address);
+        browserContextId = await contextOfTarget(conn, targetId);
         await ctx.deadline.race(
           conn.browser().send('Target.closeTarget', { targetId }),
           `Chrome to close ${alias ?? targetId}`,
@@ -296,10 +334,12 @@ defineStep<CloseTabParams>({
       }
       const released = await releaseIfLast(address, ctx.deadline.remainingMs()); // a farm session with its last tab
       const gone = `${alias} was already closed (by another program, or Chrome restarted); its alias is forgotten`;
+      const ended = wasOpen && conn ? await endWithTab(conn, targetId, browserContextId, address.profile) : {};
       const warnings = [...((released.warnings as string[] | undefined) ?? []), ...(wasOpen ? [] : [gone])];
       return {
         closed: alias ?? targetId,
         ...released,
+        ...ended,
         ...(wasOpen ? {} : { wasOpen: false }),
         ...(warnings.length ? { warnings } : {}),
       };
@@ -328,7 +368,7 @@ function removeTabArtifacts(alias: string): void {
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────
 const LIST_TABS_PARAMS: ParamSchema = {
   forms: ['true'],
-  keys: { host: '', port: '', wsEndpoint: '', grid: '' },
+  keys: { host: '', port: '', wsEndpoint: '', grid: '', profile: '-' },
   returns: '{tabs}',
 };
 
@@ -340,7 +380,9 @@ defineStep<Partial<BrowserAddress>>({
   readOnly: true,
   parse(v) {
     if (v === true) return {};
-    return readAddress(obj(v, keysOf(LIST_TABS_PARAMS), 'listTabs'));
+    const o = obj(v, keysOf(LIST_TABS_PARAMS), 'listTabs');
+    const profile = nameOf(o, 'profile', PROFILE_NAME_FORM);
+    return { ...readAddress(o), ...(profile ? { profile } : {}) };
   },
   async run(ctx, p) {
     if (p.grid) return gridTabs(ctx, p.grid.url, tabsWithAliases);
@@ -354,14 +396,17 @@ defineStep<Partial<BrowserAddress>>({
 export async function tabsWithAliases(
   conn: Connection,
   address: BrowserAddress,
-): Promise<{ tab?: string; targetId: string; url: string; title: string }[]> {
+): Promise<{ tab?: string; context?: string; targetId: string; url: string; title: string }[]> {
   const targets = await listPageTargets(conn);
   await pruneTabs(address.host, address.port, new Set(targets.map((t) => t.targetId)), address.wsEndpoint);
   const registry = await loadRegistry();
+  const contexts = contextNames(conn);
   return targets.map((t) => {
     const alias = findAlias(registry, t.targetId);
+    const context = t.browserContextId && contexts.get(t.browserContextId);
     return {
       ...(alias ? { tab: alias } : {}),
+      ...(context ? { context } : {}),
       targetId: t.targetId,
       url: clipText(t.url, MAX_URL_CHARS),
       title: clipText(t.title, MAX_TITLE_CHARS),

@@ -20,6 +20,7 @@ const ABOVE_STEPS = ['runner', 'diff', 'mcp'];
 const FIELD_KEYS = new Set<string>(['type', ...OUTPUT_ORDER]);
 /** Object keys that are the field of some other object in one file (`file: key` → why). */
 const FIELD_KEYS_IN: Record<string, string> = {
+  'diff/tell.ts: state': "a kind of change (ObservedKind: a control's state changed), weighed in salience",
   'runner/capture.ts: snapshot': "the after-look's snapshot (PageState.snapshot)",
   'runner/looks.ts: snapshot': "a look's snapshot of its document (PageState.snapshot)",
   'runner/run-command.ts: frame': "the tab entry's chosen frame (TabEntry.frame)",
@@ -27,6 +28,7 @@ const FIELD_KEYS_IN: Record<string, string> = {
 /** Strings equal to a step name that mean something else, counted (`file: word` → [count, why]): one more fails. */
 const WORDS_IN: Record<string, [number, string]> = {
   'diff/tell.ts: dialog': [1, 'the ARIA role: a dialog that appears is salient'],
+  'diff/tell.ts: state': [3, "a kind of change (ObservedKind): a control's state changed"],
   'runner/failure.ts: frame': [1, 'a failure category (FAILURE_CATEGORIES)'],
   'runner/failure.ts: storage': [2, 'a failure category (FAILURE_CATEGORIES)'],
   'runner/next-step.ts: frame': [
