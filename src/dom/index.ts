@@ -6,6 +6,8 @@ export { click, clickCoordinates } from './click.js';
 export type { ClickOptions, ClickResult } from './click.js';
 export { fill } from './fill.js';
 export type { FillOptions, FillResult } from './fill.js';
+export { chooseDate } from './choose-date.js';
+export type { DateChoice } from './choose-date.js';
 export { selectOption } from './select.js';
 export type { OptionChoice, SelectResult } from './select.js';
 export { upload, checkFiles } from './upload.js';

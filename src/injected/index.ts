@@ -10,6 +10,7 @@ export * as ariaSnapshot from './aria-snapshot.js';
 export * as caret from './caret.js';
 export * as clickProbe from './click-probe.js';
 export * as closedShadow from './closed-shadow.js';
+export * as datePicker from './date-picker.js';
 export * as dialogGuard from './dialog-guard.js';
 export * as drag from './drag.js';
 export * as effectProbe from './effect-probe.js';
@@ -44,6 +45,7 @@ export type { ActionFailure, ActionKind, ActionOutcome } from './actionability.j
 export type { AriaNode, SnapshotOptions } from './aria-snapshot.js';
 export type { CaretFound, CaretPosition, CaretRequest } from './caret.js';
 export type { EffectReport, ProbeReport } from './click-probe.js';
+export type { CalendarLook, DateField, DateSection } from './date-picker.js';
 export type { GuardedDialog } from './dialog-guard.js';
 export type { DragEnd, DragKind, DragReport } from './drag.js';
 export type { FailureContextRequest, NearMatch, RefName } from './failure-context.js';

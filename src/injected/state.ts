@@ -6,6 +6,7 @@ import type { DragProbe } from './drag.js';
 import type { EffectProbe } from './effect-probe.js';
 import type { EffectWatch, ProbeState } from './click-probe.js';
 import type { ClosedShadowState } from './closed-shadow.js';
+import type { DatePickerState } from './date-calendar.js';
 import type { FeedWatch } from './scrolling.js';
 import type { HeldElements } from './locate.js';
 import type { LiveRecorder } from './live-recorder.js';
@@ -29,6 +30,8 @@ interface RuntimeState {
   clickProbe?: ProbeState;
   /** What followed an action the page could have ignored (click-probe.ts). */
   effectWatch?: EffectWatch;
+  /** The day cells shown before a date picker's calendar opened, and the page's month names (date-calendar.ts). */
+  datePicker?: DatePickerState;
   /** The drag probe armed for the next gesture (drag.ts). */
   dragProbe?: DragProbe;
   /** Live-region messages recorded while the steps ran (live-recorder.ts). */
