@@ -3,6 +3,8 @@
 export { STATE_FIELDS } from './changes.js';
 export type { ObservedChange, ObservedDiff, ObservedKind, StateField } from './changes.js';
 export { editDistance } from './edit-distance.js';
+export { MATCH, nearestFirst, optionLabel, optionName, optionScore, parseOptionWant } from './option-text.js';
+export type { OptionWant } from './option-text.js';
 export { FRAME_TAG, MAX_STRING_CHARS } from './page-marks.js';
 export { QUERY_OUTPUT_MODES } from './query-spec.js';
 export type { CssQuery, QueryOutput, QueryOutputMode, QuerySpec, RoleQuery, SearchCriteria } from './query-spec.js';
