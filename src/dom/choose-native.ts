@@ -10,7 +10,7 @@ import { parseCombo } from './key-combo.js';
 import { pressCombo } from './keyboard.js';
 import { prepareAction } from './locate.js';
 import { moveMouse, type Point } from './mouse.js';
-import { lookOnce, notFoundError, press, refusedError, seek, type Seeker } from './choose-seek.js';
+import { awaitTaken, lookOnce, notFoundError, press, refusedError, seek, type Seeker } from './choose-seek.js';
 
 /** Rounds of arrow keys tried before a <select> that does not follow them counts as refusing. */
 const ARROW_ROUNDS = 3;
@@ -104,8 +104,8 @@ export async function chooseInGroup(s: Seeker, wants: string[], multiple: boolea
       const a = await prepareAction(s.scope, { by: 'ref', ref: m.ref }, 'click', s.refs, {}, s.deadline);
       await toggleClick(s.scope.page, a, s.deadline);
     } else await press(s, m.ref);
-    const after = await lookOnce(s, want);
-    if (!after.match?.selected) throw refusedError(`"${m.label}" was clicked, but the field did not take it`);
+    if (!(await awaitTaken(s, async () => !!(await lookOnce(s, want)).match?.selected)))
+      throw refusedError(`"${m.label}" was clicked, but the field did not take it`);
   }
   return chosen;
 }

@@ -34,8 +34,10 @@ export interface Seeker {
 
 /** Between looks at a popup that is still filling. */
 const LOOK_INTERVAL_MS = 80;
-/** An empty popup gets this long to show its first options. */
-const EMPTY_WAIT_MS = 1_500;
+/** An empty popup gets this long to show its first options (a busy page renders a first popup slowly). */
+const EMPTY_WAIT_MS = 5_000;
+/** A control that says its popup is closed gets this long to open it after the press. */
+const CLOSED_WAIT_MS = 400;
 /** The longest wait for a popup that keeps loading or changing. */
 const LOOK_MAX_MS = 10_000;
 /** Wheel turns tried on one list before it counts as seen whole. */
@@ -75,8 +77,24 @@ export async function lookSettled(s: Seeker, want: string): Promise<Look> {
     same = sig === previous ? same + 1 : 0;
     previous = sig;
     const waited = Date.now() - started;
-    if ((!l.loading && same >= 2 && (l.total > 0 || l.empty || waited >= EMPTY_WAIT_MS)) || until.expired()) return l;
+    const shut = l.expanded === false && l.total === 0 && waited >= CLOSED_WAIT_MS;
+    const settled = !l.loading && same >= 2 && (l.total > 0 || l.empty || shut || waited >= EMPTY_WAIT_MS);
+    if (settled || until.expired()) return l;
     await until.sleep(LOOK_INTERVAL_MS);
+  }
+}
+
+/** How long a widget gets to show a choice (mark the option, render the value, close its popup). */
+export const TAKE_WAIT_MS = 3_000;
+const TAKE_POLL_MS = 50;
+
+/** Waits (bounded) until `done` says the widget took the choice; false when it never did. */
+export async function awaitTaken(s: Seeker, done: () => Promise<boolean>): Promise<boolean> {
+  const until = s.deadline.cap(TAKE_WAIT_MS);
+  for (;;) {
+    if (await done()) return true;
+    if (until.expired()) return false;
+    await until.sleep(TAKE_POLL_MS);
   }
 }
 

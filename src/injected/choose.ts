@@ -214,7 +214,8 @@ function matchOf(el: Element, counters: Counters | undefined): { match: Match; c
       ref,
       column: holdElement(columnOf(el)),
       expands: optionExpands(el),
-      name: optionLines(el)[0] ?? '',
+      ...(/^menuitem(checkbox|radio)$/.test(role) ? { checkable: true as const } : {}),
+      name: optionName(optionLines(el)),
     },
     counters: syncCounters(undefined),
   };
