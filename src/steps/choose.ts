@@ -24,15 +24,14 @@ interface ChooseParams {
 const CHOOSE_PARAMS: ParamSchema = {
   keys: {
     field: 'T',
-    option: '"text"|["level",…]',
-    options: '[…]',
-    date: '"YYYY-MM-DD"|[from, to]',
+    option: '"x"|[levels]',
+    options: '',
+    date: '',
     exact: '',
     force: '-',
     timeout: '-',
   },
   returns: '{chosen, shows}',
-  note: '"Name \u2014 secondary" tells same-named options apart',
 };
 
 const FIELD_KEYS = ['selector', 'ref', 'text', 'label', 'exact', 'withinSelector'];
