@@ -8,6 +8,7 @@
 export * as actionability from './actionability.js';
 export * as ariaSnapshot from './aria-snapshot.js';
 export * as caret from './caret.js';
+export * as choose from './choose.js';
 export * as clickProbe from './click-probe.js';
 export * as closedShadow from './closed-shadow.js';
 export * as datePicker from './date-picker.js';
@@ -44,6 +45,7 @@ export type PageRuntime = typeof import('./index.js');
 export type { ActionFailure, ActionKind, ActionOutcome } from './actionability.js';
 export type { AriaNode, SnapshotOptions } from './aria-snapshot.js';
 export type { CaretFound, CaretPosition, CaretRequest } from './caret.js';
+export type { FieldInfo, FieldKind, Look, LookRequest, Match, SeenOption } from './choose.js';
 export type { EffectReport, ProbeReport } from './click-probe.js';
 export type { CalendarLook, DateField, DateSection } from './date-picker.js';
 export type { GuardedDialog } from './dialog-guard.js';

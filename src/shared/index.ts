@@ -5,6 +5,8 @@ export type { ObservedChange, ObservedDiff, ObservedKind, StateField } from './c
 export { sectionDigits, sectionKind } from './date-sections.js';
 export type { DateSectionKind } from './date-sections.js';
 export { editDistance } from './edit-distance.js';
+export { MATCH, nearestFirst, optionLabel, optionName, optionScore, parseOptionWant } from './option-text.js';
+export type { OptionWant } from './option-text.js';
 export { FRAME_TAG, MAX_STRING_CHARS } from './page-marks.js';
 export { QUERY_OUTPUT_MODES } from './query-spec.js';
 export type { CssQuery, QueryOutput, QueryOutputMode, QuerySpec, RoleQuery, SearchCriteria } from './query-spec.js';

@@ -1,38 +1,66 @@
-// DATES-BRANCH STAND-IN for the choose step, handling only {field, date} (issue 23 item 3). The lead
-// replaces this file at merge with the "choose" engineer's src/steps/choose.ts, which owns the step
-// (options, paths, menus) and dispatches `date` to dom/choose-date.ts's chooseDate the same way.
+// The choose step (issue 23): an option, a path of levels or several options in any select-like
+// widget (dom/choose.ts), or a date or range in a date picker (dom/choose-date.ts). One step per
+// intent: "set Location to South America / Argentina / Ushuaia".
 
-import { chooseDate, type TargetSpec } from '../dom/index.js';
+import { ExecutionError } from '../common/index.js';
+import { choose, chooseDate, type TargetSpec } from '../dom/index.js';
 import { settledOutput } from './interaction.js';
-import { describe, isObj, obj, ParamError } from './params.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
-import { objectTarget, REF_PATTERN } from './targets.js';
+import { describe, isObj, obj, optBool, ParamError, type Obj } from './params.js';
+import { actionOptions, objectTarget, REF_PATTERN } from './targets.js';
 
-interface ChooseDateParams {
+interface ChooseParams {
   field: TargetSpec;
+  /** One option, or a path of levels. */
+  path?: string[];
+  /** Several options of a multi-select. */
+  many?: string[];
   /** A day, or the two ends of a range. */
-  dates: string[];
+  dates?: string[];
+  exact: boolean;
+  opts: ReturnType<typeof actionOptions>;
 }
 
-const PARAMS: ParamSchema = {
-  keys: { field: 'T', date: '"YYYY-MM-DD"|[from, to]' },
-  returns: '{chosen, shows, via}',
+const CHOOSE_PARAMS: ParamSchema = {
+  keys: {
+    field: 'T',
+    option: '"x"|[levels]',
+    options: '',
+    date: '',
+    exact: '',
+    force: '-',
+    timeout: '-',
+  },
+  returns: '{chosen, shows, via?}',
 };
 
 const FIELD_KEYS = ['selector', 'ref', 'text', 'label', 'exact', 'withinSelector'];
 
 /** A string is a ref, else a CSS selector or — when nothing matches as CSS — the field's label. */
 function fieldTarget(v: unknown): TargetSpec {
-  if (typeof v === 'string' && v.trim())
-    return REF_PATTERN.test(v.trim()) ? { by: 'ref', ref: v.trim() } : { by: 'field', key: v.trim() };
+  if (typeof v === 'string') {
+    const key = v.trim();
+    if (!key) throw new ParamError('"field" must not be empty');
+    return REF_PATTERN.test(key) ? { by: 'ref', ref: key } : { by: 'field', key };
+  }
   if (!isObj(v))
     throw new ParamError(`"field" is a ref, a CSS selector, a label or {label|text|selector|ref}, got ${describe(v)}`);
   return objectTarget(obj(v, FIELD_KEYS, '"field"'), '"field"', FIELD_KEYS);
 }
 
+function texts(v: unknown, key: string): string[] {
+  const list = typeof v === 'string' ? [v] : v;
+  if (!Array.isArray(list) || !list.length || list.some((x) => typeof x !== 'string' || !x.trim()))
+    throw new ParamError(`"${key}" must be a non-empty string or array of non-empty strings, got ${describe(v)}`);
+  return list as string[];
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
 function day(v: unknown): string {
-  const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(v) : null;
-  if (!m || new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)).toISOString().slice(0, 10) !== v)
+  const m = typeof v === 'string' ? DAY.exec(v) : null;
+  const d = m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)) : undefined;
+  if (!m || !d || d.toISOString().slice(0, 10) !== v)
     throw new ParamError(`"date" takes days as "YYYY-MM-DD", got ${describe(v)}`);
   return v as string;
 }
@@ -46,29 +74,88 @@ function dates(v: unknown): string[] {
   return [from, to];
 }
 
-defineStep<ChooseDateParams>({
+/** The target back in the form an agent writes it, for a suggested next step. */
+function fieldAsWritten(t: TargetSpec): unknown {
+  switch (t.by) {
+    case 'ref':
+      return t.ref;
+    case 'css':
+      return t.selector;
+    case 'field':
+      return t.key;
+    case 'label':
+      return { label: t.label };
+    case 'text':
+      return { text: t.text };
+    case 'selectors':
+      return { selectors: t.selectors };
+    default:
+      return { x: t.x, y: t.y };
+  }
+}
+
+/** An option not found: the same step again with the nearest option seen in its place. */
+function withNextStep(err: unknown, p: ChooseParams): unknown {
+  if (!(err instanceof ExecutionError) || err.details.category !== 'option-not-found') return err;
+  const { near, level, want } = err.details as { near?: string; level?: number; want?: string };
+  if (near === undefined || level === undefined) return err;
+  const swap = (list: string[], at: number): string[] => list.map((x, i) => (i === at ? near : x));
+  const choice: Obj = p.many
+    ? { options: swap(p.many, p.many.indexOf(want ?? '')) }
+    : { option: p.path!.length === 1 ? near : swap(p.path!, level) };
+  err.details.nextStep = { choose: { field: fieldAsWritten(p.field), ...choice, ...(p.exact ? { exact: true } : {}) } };
+  return err;
+}
+
+defineStep<ChooseParams>({
   name: 'choose',
   verb: 'Chose',
-  summary: 'Pick a day or a range in a date picker (its calendar, or a date input typed), by trusted clicks and keys',
-  params: PARAMS,
+  summary:
+    'Choose in any select-like: <select>, combobox, listbox, cascader, menu, radio group; by trusted clicks and keys',
+  params: CHOOSE_PARAMS,
   needsTab: true,
   readOnly: false,
   parse(v) {
-    const o = obj(v, keysOf(PARAMS), 'choose');
+    const o = obj(v, keysOf(CHOOSE_PARAMS), 'choose');
     if (o.field === undefined)
-      throw new ParamError('choose needs "field": the date field, as a ref, CSS, label or {label}');
-    if (o.date === undefined) throw new ParamError('choose needs "date": "YYYY-MM-DD" or [from, to]');
-    return { field: fieldTarget(o.field), dates: dates(o.date) };
+      throw new ParamError('choose needs "field": the control, as a ref, CSS, label or {label|text}');
+    const given = ['option', 'options', 'date'].filter((k) => o[k] !== undefined);
+    if (given.length !== 1) throw new ParamError('choose needs exactly one of "option", "options", "date"');
+    return {
+      field: fieldTarget(o.field),
+      ...(o.option !== undefined ? { path: texts(o.option, 'option') } : {}),
+      ...(o.options !== undefined ? { many: texts(o.options, 'options') } : {}),
+      ...(o.date !== undefined ? { dates: dates(o.date) } : {}),
+      exact: optBool(o, 'exact') ?? false,
+      opts: actionOptions(o),
+    };
   },
   async run(ctx, p) {
     const tab = ctx.command.requireTab();
-    const r = await chooseDate(ctx.scope, p.field, p.dates, ctx.deadline, tab.entry);
+    if (p.dates) {
+      const d = await chooseDate(ctx.scope, p.field, p.dates, ctx.deadline, tab.entry);
+      const { chosen, shows, field, via, turns, warnings } = d;
+      const more = { ...(turns ? { turns } : {}), ...(await settledOutput(tab, d)) };
+      return { chosen, shows, field, via, ...more, ...(warnings.length ? { warnings } : {}) };
+    }
+    const req = {
+      field: p.field,
+      exact: p.exact,
+      opts: p.opts,
+      ...(p.path ? { path: p.path } : {}),
+      ...(p.many ? { many: p.many } : {}),
+    };
+    const r = await choose(ctx.scope, req, tab.entry, ctx.deadline).catch((err: unknown) => {
+      throw withNextStep(err, p);
+    });
     return {
-      field: r.field,
       chosen: r.chosen,
-      shows: r.shows,
-      via: r.via,
-      ...(r.turns ? { turns: r.turns } : {}),
+      ...(r.shows !== undefined ? { shows: r.shows } : {}),
+      field: r.field,
+      ...(r.checked !== undefined ? { checked: r.checked } : {}),
+      ...(r.wasChecked !== undefined ? { wasChecked: r.wasChecked } : {}),
+      ...(r.typed !== undefined ? { typed: r.typed } : {}),
+      ...(r.scrolled ? { scrolled: r.scrolled } : {}),
       ...(await settledOutput(tab, r)),
       ...(r.warnings.length ? { warnings: r.warnings } : {}),
     };
