@@ -1,0 +1,118 @@
+// choose {field, date} (issue 23 item 3) on the real date-picker libraries: each test reads the
+// picker's own state — flatpickr's selectedDates, the app's React state rendered as text, the form's
+// values as the fixture server received them — over the test's own CDP socket or HTTP, never our
+// answer alone. Navigation is counted by the picker's own month-change handler (window.__months).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cdpTo, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+const tabs: Record<string, string> = {};
+beforeAll(async () => {
+  h = await startHarness();
+  // The fixture server bundles each app on its first request: all at once, before the first page needs one.
+  await Promise.all(['mui', 'antd', 'day-picker'].map((b) => fetch(`${h.baseUrl}/bundle/dates-${b}.js`)));
+}, 180_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Opens `dates-<page>.html` once and waits for `ready`; the tab's alias. */
+async function page(name: string, ready = 'main'): Promise<string> {
+  if (!tabs[name]) {
+    const url = `${h.baseUrl}/dates-${name}.html`;
+    const r = await h.cli({
+      steps: [{ openTab: { url, port: h.port } }, { wait: { selector: ready }, timeout: 30_000 }],
+    });
+    expect(r.out.status, r.stdout).toBe('ok');
+    tabs[name] = r.out.tab;
+  }
+  return tabs[name]!;
+}
+
+/** A page expression's value read over this test's own CDP socket (the oracle). */
+async function pageValue(name: string, expression: string): Promise<any> {
+  const client = await cdpTo(h.port, (t) => t.type === 'page' && t.url.includes(`dates-${name}.html`));
+  try {
+    return await client.value(expression);
+  } finally {
+    client.close();
+  }
+}
+
+async function choose(name: string, params: Record<string, unknown>, ready?: string) {
+  const tab = await page(name, ready);
+  const r = await h.cli({ tab, steps: [{ choose: params }] });
+  return { r, step: r.out.steps?.[0], output: r.out.steps?.[0]?.output };
+}
+
+/** flatpickr's own selected days, as YYYY-MM-DD. */
+const fpDays = (picker: string) =>
+  pageValue('flatpickr', `window.pickers.${picker}.selectedDates.map((d) => pickers.${picker}.formatDate(d, 'Y-m-d'))`);
+
+describe('flatpickr', () => {
+  it('picks a day in the month it opens on', async () => {
+    const { r, output } = await choose('flatpickr', { field: 'Check-in', date: '2026-03-12' });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await fpDays('checkin')).toEqual(['2026-03-12']);
+    expect(output).toMatchObject({ chosen: ['2026-03-12'], shows: '2026-03-12', via: 'calendar' });
+    expect(await pageValue('flatpickr', 'window.__months.checkin')).toEqual([]);
+  });
+
+  it('goes 14 months ahead by its own next-month button, one month at a time', async () => {
+    const { r, output } = await choose('flatpickr', { field: 'Check-in', date: '2027-05-14' });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await fpDays('checkin')).toEqual(['2027-05-14']);
+    const months = await pageValue('flatpickr', 'window.__months.checkin');
+    // Each month from April 2026 to May 2027, in order: the picker's own handler ran 14 times.
+    const want = Array.from({ length: 14 }, (_, i) => {
+      const d = new Date(Date.UTC(2026, 3 + i, 1));
+      return d.toISOString().slice(0, 7);
+    });
+    expect(months.slice(-14)).toEqual(want);
+    expect(output.shows).toBe('2027-05-14');
+  });
+
+  it('refuses a disabled day, saying so, and leaves the field as it was', async () => {
+    const { r, step } = await choose('flatpickr', { field: 'Check-in', date: '2026-03-20' });
+    expect(r.out.status).toBe('error');
+    expect(step.error).toMatch(/disabled|refuse|not available/i);
+    expect(await fpDays('checkin')).toEqual(['2027-05-14']);
+  });
+
+  it('picks a range in a range picker', async () => {
+    const { r, output } = await choose('flatpickr', { field: 'Stay', date: ['2026-03-12', '2026-03-15'] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await fpDays('stay')).toEqual(['2026-03-12', '2026-03-15']);
+    expect(output).toMatchObject({ chosen: ['2026-03-12', '2026-03-15'], via: 'calendar' });
+    expect(output.shows).toBe(await pageValue('flatpickr', 'document.getElementById("stay").value'));
+  });
+
+  it('finds the visible alt input of a labelled hidden field, and answers what it shows', async () => {
+    const { r, output } = await choose('flatpickr', { field: 'Departure', date: '2026-04-02' });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await fpDays('departure')).toEqual(['2026-04-02']);
+    expect(output.shows).toBe('April 2, 2026');
+  });
+});
+
+describe('native <input type=date>', () => {
+  it('types the day into its sections, and the form posts it', async () => {
+    const a = await choose('native', { field: 'Check-in', date: '2026-03-12' });
+    expect(a.r.out.status, a.r.stdout).toBe('ok');
+    expect(a.output).toMatchObject({ chosen: ['2026-03-12'], via: 'keys' });
+    const b = await choose('native', { field: 'Check-out', date: '2027-05-14' });
+    expect(b.r.out.status, b.r.stdout).toBe('ok');
+    const tab = await page('native');
+    const r = await h.cli({ tab, steps: [{ click: { text: 'Book' } }, { wait: { text: 'Booked' } }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    const sent = await (await fetch(`${h.baseUrl}/dates/submitted`)).json();
+    expect(sent).toEqual({ checkin: '2026-03-12', checkout: '2027-05-14' });
+  });
+
+  it('refuses a day outside min/max, saying so', async () => {
+    await h.cli({ tab: await page('native'), steps: [{ goto: `${h.baseUrl}/dates-native.html` }] });
+    const { r, step } = await choose('native', { field: 'Check-in', date: '2029-01-01' });
+    expect(r.out.status).toBe('error');
+    expect(step.error).toMatch(/invalid|refuse|range|max/i);
+  });
+});
