@@ -116,3 +116,99 @@ describe('native <input type=date>', () => {
     expect(step.error).toMatch(/invalid|refuse|range|max/i);
   });
 });
+
+/** The app's own state for a picker: the JSON its <output id="state-…"> shows. */
+async function appState(name: string, field: string): Promise<any> {
+  return JSON.parse(await pageValue(name, `document.getElementById('state-${field}').textContent`));
+}
+
+describe('MUI X DatePicker', () => {
+  it('picks a day in the month it opens on', async () => {
+    const { r, output } = await choose('mui', { field: 'Check-in', date: '2026-03-12' }, 'main');
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('mui', 'checkin')).toBe('2026-03-12');
+    expect(output).toMatchObject({ chosen: ['2026-03-12'], shows: '03/12/2026' });
+    expect(['calendar', 'keys']).toContain(output.via);
+  });
+
+  it('goes 14 months ahead, each month shown by its own handler', async () => {
+    const { r } = await choose('mui', { field: 'Check-in', date: '2027-05-14' });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('mui', 'checkin')).toBe('2027-05-14');
+  });
+
+  it('refuses a disabled day, and the app keeps its value', async () => {
+    const { r, step } = await choose('mui', { field: 'Check-in', date: '2026-03-20' });
+    expect(r.out.status).toBe('error');
+    expect(step.error).toMatch(/disabled|refuse|invalid/i);
+    expect(await appState('mui', 'checkin')).toBe('2027-05-14');
+  });
+
+  it('reaches a far year (1985) in the desktop variant', async () => {
+    const { r, output } = await choose('mui', { field: 'Birthday', date: '1985-11-03' });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('mui', 'birthday')).toBe('1985-11-03');
+    expect(output.shows).toBe('11/03/1985');
+  });
+});
+
+describe('antd DatePicker', () => {
+  it('picks a day in the month it opens on', async () => {
+    const { r, output } = await choose('antd', { field: 'Check-in', date: '2026-03-12' }, 'main');
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('antd', 'checkin')).toBe('2026-03-12');
+    expect(output).toMatchObject({ chosen: ['2026-03-12'], shows: '2026-03-12', via: 'calendar' });
+  });
+
+  it('goes 14 months ahead by its own buttons', async () => {
+    const { r } = await choose('antd', { field: 'Check-in', date: '2027-05-14' });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('antd', 'checkin')).toBe('2027-05-14');
+    expect((await pageValue('antd', 'window.__months?.checkin ?? []')).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a disabled day, and the app keeps its value', async () => {
+    const { r, step } = await choose('antd', { field: 'Check-in', date: '2026-03-20' });
+    expect(r.out.status).toBe('error');
+    expect(step.error).toMatch(/disabled|refuse/i);
+    expect(await appState('antd', 'checkin')).toBe('2027-05-14');
+  });
+
+  it('picks a range in a RangePicker', async () => {
+    const { r, output } = await choose('antd', { field: 'Stay', date: ['2026-03-12', '2026-03-15'] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('antd', 'stay')).toEqual(['2026-03-12', '2026-03-15']);
+    expect(output.chosen).toEqual(['2026-03-12', '2026-03-15']);
+  });
+});
+
+describe('react-day-picker', () => {
+  it('picks a day in the month it opens on', async () => {
+    const { r, output } = await choose('day-picker', { field: 'Check-in', date: '2026-03-12' }, 'main');
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('day-picker', 'checkin')).toBe('2026-03-12');
+    expect(output).toMatchObject({ shows: 'March 12, 2026', via: 'calendar' });
+    expect(await pageValue('day-picker', 'window.__months?.checkin ?? []')).toEqual([]);
+  });
+
+  it('goes 14 months ahead by its own next-month button, one month at a time', async () => {
+    const { r } = await choose('day-picker', { field: 'Check-in', date: '2027-05-14' });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('day-picker', 'checkin')).toBe('2027-05-14');
+    const months = await pageValue('day-picker', 'window.__months.checkin');
+    expect(months.slice(-2)).toEqual(['2027-04', '2027-05']);
+  });
+
+  it('refuses a disabled day', async () => {
+    const { r, step } = await choose('day-picker', { field: 'Check-in', date: '2026-03-20' });
+    expect(r.out.status).toBe('error');
+    expect(step.error).toMatch(/disabled|refuse/i);
+    expect(await appState('day-picker', 'checkin')).toBe('2027-05-14');
+  });
+
+  it('picks a range across its two months', async () => {
+    const { r } = await choose('day-picker', { field: 'Stay', date: ['2026-03-28', '2026-04-03'] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await appState('day-picker', 'stay')).toEqual(['2026-03-28', '2026-04-03']);
+  });
+});
