@@ -3,7 +3,7 @@
 // values as the fixture server received them — over the test's own CDP socket or HTTP, never our
 // answer alone. Navigation is counted by the picker's own month-change handler (window.__months).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cdpTo, startHarness, type Harness } from './harness.js';
+import { cdpTo, closeChrome, freePort, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 const tabs: Record<string, string> = {};
@@ -108,6 +108,33 @@ describe('native <input type=date>', () => {
     const sent = await (await fetch(`${h.baseUrl}/dates/submitted`)).json();
     expect(sent).toEqual({ checkin: '2026-03-12', checkout: '2027-05-14' });
   });
+
+  it('types day first in a French Chrome (its locale order read from the input), and the form posts the day', async () => {
+    // Chromium on Linux takes its locale from LANGUAGE: a second browser, French, for this case only.
+    const fr = { LANGUAGE: 'fr', LANG: 'fr_FR.UTF-8' };
+    const port = await freePort();
+    try {
+      const url = `${h.baseUrl}/dates-native.html`;
+      const launch = await h.cli({ steps: [{ chromeStatus: { port } }] }, { env: fr });
+      expect(launch.out.status, launch.stdout).toBe('ok');
+      const open = await h.cli({ steps: [{ openTab: { url, port } }] });
+      expect(open.out.status, open.stdout).toBe('ok');
+      const r = await h.cli({
+        tab: open.out.tab,
+        steps: [
+          { choose: { field: 'Check-in', date: '2026-03-12' } },
+          { click: { text: 'Book' } },
+          { wait: { text: 'Booked' } },
+        ],
+      });
+      expect(r.out.status, r.stdout).toBe('ok');
+      expect(r.out.steps[0].output).toMatchObject({ chosen: ['2026-03-12'], shows: '12/03/2026', via: 'keys' });
+      const sent = await (await fetch(`${h.baseUrl}/dates/submitted`)).json();
+      expect(sent.checkin).toBe('2026-03-12');
+    } finally {
+      await closeChrome(port);
+    }
+  }, 60_000);
 
   it('refuses a day outside min/max, saying so', async () => {
     await h.cli({ tab: await page('native'), steps: [{ goto: `${h.baseUrl}/dates-native.html` }] });
