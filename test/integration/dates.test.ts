@@ -77,6 +77,8 @@ describe('flatpickr', () => {
     expect(r.out.status).toBe('error');
     expect(step.error).toMatch(/disabled|refuse|not available/i);
     expect(await fpDays('checkin')).toEqual(['2027-05-14']);
+    // The calendar the step opened is closed again (flatpickr's own isOpen).
+    expect(await pageValue('flatpickr', 'window.pickers.checkin.isOpen')).toBe(false);
   });
 
   it('picks a range in a range picker', async () => {
@@ -169,6 +171,7 @@ describe('MUI X DatePicker', () => {
     expect(r.out.status).toBe('error');
     expect(step.error).toMatch(/disabled|refuse|invalid/i);
     expect(await appState('mui', 'checkin')).toBe('2027-05-14');
+    expect(await pageValue('mui', 'document.querySelectorAll("[role=dialog]").length')).toBe(0);
   });
 
   it('reaches a far year (1985) in the desktop variant', async () => {
@@ -199,6 +202,8 @@ describe('antd DatePicker', () => {
     expect(r.out.status).toBe('error');
     expect(step.error).toMatch(/disabled|refuse/i);
     expect(await appState('antd', 'checkin')).toBe('2027-05-14');
+    const open = '.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)';
+    expect(await pageValue('antd', `document.querySelectorAll('${open}').length`)).toBe(0);
   });
 
   it('picks a range in a RangePicker', async () => {
@@ -231,6 +236,7 @@ describe('react-day-picker', () => {
     expect(r.out.status).toBe('error');
     expect(step.error).toMatch(/disabled|refuse/i);
     expect(await appState('day-picker', 'checkin')).toBe('2027-05-14');
+    expect(await pageValue('day-picker', 'document.querySelectorAll("[role=dialog]").length')).toBe(0);
   });
 
   it('picks a range across its two months', async () => {
