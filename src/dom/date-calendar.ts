@@ -176,8 +176,15 @@ async function jumpYears(cal: Calendar, l: CalendarLook, want: string): Promise<
     return l;
   }
   const inYear = (x: CalendarLook): boolean => x.months.some((m) => +m.slice(0, 4) === year);
-  if (l.nav.yearInput && !l.nav.yearInput.disabled) {
-    await typeYear(cal, l.nav.yearInput, year);
+  const box = l.nav.yearInput;
+  if (box && !box.disabled) {
+    // A year its box does not take is refused before typing (flatpickr shakes the box and keeps its year).
+    if ((box.min !== undefined && year < box.min) || (box.max !== undefined && year > box.max))
+      throw new ExecutionError(
+        `${cal.name} refuses ${want}: its calendar's year box takes ${box.min ?? '…'} to ${box.max ?? '…'}`,
+        { category: 'disabled' },
+      );
+    await typeYear(cal, box, year);
     cal.turns++;
     return lookUntil(cal, inYear, TURN_WAIT_MS);
   }
@@ -196,14 +203,16 @@ async function jumpYears(cal: Calendar, l: CalendarLook, want: string): Promise<
 
 /** Turns the calendar until `want` is in view, by its own controls. */
 async function navigateTo(cal: Calendar, l: CalendarLook, want: string): Promise<CalendarLook> {
+  let jumped: CalendarLook | undefined;
   for (let presses = 0; ; presses++) {
     if (l.days.some((d) => d.date === want)) return l;
     if (!l.months.length) throw unreadable(cal, l, 'No calendar with whole months showed');
     const gap = gapTo(l, want);
     if (gap === 0) throw unreadable(cal, l, `The calendar shows ${shownMonths(l)} but no day ${want} in it`);
-    if (Math.abs(gap) > YEAR_JUMP_MONTHS) {
-      const jumped = await jumpYears(cal, l, want);
-      if (jumped && gapTo(jumped, want) !== gap) {
+    // Years are jumped once per day; what is left is turned month by month.
+    if (Math.abs(gap) > YEAR_JUMP_MONTHS && !jumped) {
+      jumped = (await jumpYears(cal, l, want)) ?? l;
+      if (jumped.months.length && gapTo(jumped, want) !== gap) {
         l = jumped;
         continue;
       }

@@ -21,6 +21,9 @@ export type NavKind = 'prevMonth' | 'nextMonth' | 'prevYear' | 'nextYear' | 'yea
 export interface Pressable {
   ref: string;
   disabled: boolean;
+  /** A year box's own bounds (its min and max attributes), when it has them. */
+  min?: number;
+  max?: number;
 }
 
 export interface CalendarRequest {
@@ -182,7 +185,11 @@ function navIn(root: Element, ctx: RefContext): CalendarLook['nav'] {
 
 function pressable(ctx: RefContext, el: Element): Pressable {
   const role = cachedRole(ctx, el);
-  return { ref: refOf(ctx, el, role, cachedName(ctx, el, role)).ref, disabled: isOff(el) };
+  const out: Pressable = { ref: refOf(ctx, el, role, cachedName(ctx, el, role)).ref, disabled: isOff(el) };
+  const bound = (name: string): number => Number.parseInt(el.getAttribute(name) ?? '', 10);
+  if (isHtml(el, 'input') && Number.isFinite(bound('min'))) out.min = bound('min');
+  if (isHtml(el, 'input') && Number.isFinite(bound('max'))) out.max = bound('max');
+  return out;
 }
 
 /** The calendar: from the days' common ancestor up to the one that holds its month controls. */

@@ -97,6 +97,34 @@ describe('flatpickr', () => {
   });
 });
 
+describe('flatpickr, far and unreadable', () => {
+  it('jumps years by typing in its own year box, then takes the day', async () => {
+    const { r, output } = await choose('flatpickr', { field: 'Departure', date: '2031-07-04' });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await fpDays('departure')).toEqual(['2031-07-04']);
+    // flatpickr's own onYearChange ran for 2031 (its year box), not five years of month presses.
+    expect(await pageValue('flatpickr', 'window.__years.departure')).toContain('2031-04');
+    expect(output.turns).toBeLessThan(12);
+  });
+
+  it('refuses a year its year box does not take, at once, and leaves the field as it was', async () => {
+    const { r, step } = await choose('flatpickr', { field: 'Check-in', date: '2031-03-12' });
+    expect(r.out.status).toBe('error');
+    expect(step).toMatchObject({ category: 'disabled' });
+    expect(step.error).toContain('refuses 2031-03-12');
+    expect(await fpDays('checkin')).toEqual(['2027-05-14']);
+    expect(await pageValue('flatpickr', 'window.pickers.checkin.isOpen')).toBe(false);
+  });
+
+  it('fails on a field that opens no calendar, saying what it saw, with a runnable next step', async () => {
+    const { r, step } = await choose('flatpickr', { field: 'Note', date: '2026-03-12' });
+    expect(r.out.status).toBe('error');
+    expect(step.error).toMatch(/No calendar .* appeared .*Seen instead/);
+    expect(step.nextStep).toEqual({ snapshot: true });
+    expect(await pageValue('flatpickr', 'document.getElementById("note").value')).toBe('');
+  });
+});
+
 describe('native <input type=date>', () => {
   it('types the day into its sections, and the form posts it', async () => {
     const a = await choose('native', { field: 'Check-in', date: '2026-03-12' });
