@@ -6,7 +6,7 @@
 import { ElementNotEditableError, ExecutionError, StepValidationError, type Deadline } from '../common/index.js';
 import type { DateField } from '../injected/index.js';
 import type { Scope } from '../page/index.js';
-import { pickOnCalendar, pressRef } from './date-calendar.js';
+import { pickOnCalendar } from './date-calendar.js';
 import { typeNativeDate, typeSections, type DateRun } from './date-keys.js';
 import { locate, type RefHolder, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
@@ -105,7 +105,7 @@ async function enter(run: DateRun, f: Field, out: DateChoice): Promise<void> {
     if (run.wants.length > 1) throw err;
     out.via = 'keys';
     out.warnings.push(`${err.message.split('.')[0]}; typed the day into the field's sections instead`);
-    await typeSections(run, run.wants[0]!, (ref) => pressRef(run, ref));
+    await typeSections(run, run.wants[0]!);
   }
 }
 

@@ -99,7 +99,7 @@ export async function awaitTaken(s: Seeker, done: () => Promise<boolean>): Promi
 }
 
 /** Presses an element as a person does: the pointer moved onto a steady point of it, pressed and released. */
-export async function press(s: Seeker, ref: string): Promise<void> {
+export async function press(s: Pick<Seeker, 'scope' | 'refs' | 'deadline' | 'force'>, ref: string): Promise<void> {
   const a = await prepareAction(
     s.scope,
     { by: 'ref', ref },

@@ -5,11 +5,9 @@
 
 import { ExecutionError } from '../common/index.js';
 import type { CalendarLook } from '../injected/index.js';
-import type { DateRun } from './date-keys.js';
-import { parseCombo } from './key-combo.js';
-import { pressCombo, typeText } from './keyboard.js';
-import { prepareAction } from './locate.js';
-import { clickAt, moveMouse } from './mouse.js';
+import { press } from './choose-seek.js';
+import { pressKey, type DateRun } from './date-keys.js';
+import { typeText } from './keyboard.js';
 
 type Pressable = NonNullable<CalendarLook['nav']['nextMonth']>;
 
@@ -32,25 +30,6 @@ const PICK_WAIT_MS = 1_500;
 const YEAR_JUMP_MONTHS = 24;
 /** The most month presses one day may take (twenty years). */
 const MAX_TURNS = 240;
-
-/** Presses an element as a person does: the pointer moved onto a steady point of it, pressed and released. */
-export async function pressRef(run: DateRun, ref: string): Promise<void> {
-  const a = await prepareAction(
-    run.scope,
-    { by: 'ref', ref },
-    'click',
-    run.refs,
-    { stable: true, keepCoverCheck: true },
-    run.deadline,
-  );
-  await moveMouse(run.scope.page, a, run.deadline);
-  await clickAt(run.scope.page, a, run.deadline);
-}
-
-async function pressKey(run: DateRun, key: string): Promise<void> {
-  const parsed = parseCombo(key);
-  if (parsed.ok) await pressCombo(run.scope.page.session, parsed.combo, run.deadline);
-}
 
 async function look(cal: Calendar, year?: number): Promise<CalendarLook> {
   const l = await cal.scope.call(
@@ -109,7 +88,7 @@ function unreadable(cal: Calendar, l: CalendarLook, what: string): ExecutionErro
 async function openCalendar(cal: Calendar, opener: string, expanded: boolean): Promise<CalendarLook> {
   if (expanded) return lookUntil(cal, (x) => x.months.length > 0, OPEN_WAIT_MS);
   await cal.scope.call((rt) => rt.datePicker.markCalendars(), undefined, { deadline: cal.deadline });
-  await pressRef(cal, opener);
+  await press(cal, opener);
   cal.opened = true;
   const l = await lookUntil(cal, (x) => x.months.length > 0, OPEN_WAIT_MS);
   if (l.months.length) return l;
@@ -133,7 +112,7 @@ function gapTo(l: CalendarLook, want: string): number {
 /** Presses a month or year control and waits until the calendar shows other months that way. */
 async function turn(cal: Calendar, ctl: Pressable, from: CalendarLook, forward: boolean): Promise<CalendarLook> {
   const was = forward ? from.months[0]! : from.months[from.months.length - 1]!;
-  await pressRef(cal, ctl.ref);
+  await press(cal, ctl.ref);
   cal.turns++;
   const moved = (l: CalendarLook): boolean =>
     l.months.length > 0 && (forward ? l.months[0]! > was : l.months[l.months.length - 1]! < was);
@@ -158,7 +137,7 @@ function endOfCalendar(cal: Calendar, want: string, l: CalendarLook, forward: bo
 
 /** Types the year into the calendar's year box (flatpickr's), pressed first. */
 async function typeYear(cal: Calendar, box: Pressable, year: number): Promise<void> {
-  await pressRef(cal, box.ref);
+  await press(cal, box.ref);
   await pressKey(cal, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
   await typeText(cal.scope.page.session, String(year), 0, cal.deadline);
   await pressKey(cal, 'Enter');
@@ -189,14 +168,14 @@ async function jumpYears(cal: Calendar, l: CalendarLook, want: string): Promise<
     return lookUntil(cal, inYear, TURN_WAIT_MS);
   }
   if (!l.nav.yearView || l.nav.yearView.disabled) return undefined;
-  await pressRef(cal, l.nav.yearView.ref);
+  await press(cal, l.nav.yearView.ref);
   const list = await lookUntil(cal, (x) => !!x.yearOption, TURN_WAIT_MS, year);
   if (!list.yearOption) throw unreadable(cal, list, `The calendar's year list shows no ${year}`);
   if (list.yearOption.disabled)
     throw new ExecutionError(`${cal.name} refuses ${want}: the year ${year} is disabled in its year list`, {
       category: 'disabled',
     });
-  await pressRef(cal, list.yearOption.ref);
+  await press(cal, list.yearOption.ref);
   cal.turns++;
   return lookUntil(cal, inYear, TURN_WAIT_MS);
 }
@@ -258,7 +237,7 @@ async function pickDays(cal: Calendar, l: CalendarLook): Promise<CalendarPick> {
       throw new ExecutionError(`${cal.name} refuses ${want}: the day is disabled in its calendar`, {
         category: 'disabled',
       });
-    await pressRef(cal, day.ref);
+    await press(cal, day.ref);
     const taken = (x: CalendarLook): boolean => !x.months.length || !!x.days.find((d) => d.date === want)?.selected;
     l = await lookUntil(cal, taken, PICK_WAIT_MS);
     if (!l.months.length && i < cal.wants.length - 1)
@@ -269,7 +248,7 @@ async function pickDays(cal: Calendar, l: CalendarLook): Promise<CalendarPick> {
   }
   const out: CalendarPick = { turns: cal.turns };
   if (l.months.length && cal.opened) {
-    if (l.commit) await pressRef(cal, l.commit);
+    if (l.commit) await press(cal, l.commit);
     else await pressKey(cal, 'Escape');
     out.closedBy = l.commit ? 'OK' : 'Escape';
     await lookUntil(cal, (x) => !x.months.length, PICK_WAIT_MS);

@@ -6,6 +6,7 @@ import { ElementNotEditableError, ExecutionError, type Deadline } from '../commo
 import type { Protocol } from '../cdp/index.js';
 import type { Scope } from '../page/index.js';
 import { sectionDigits, sectionKind, type DateSectionKind } from '../shared/index.js';
+import { press } from './choose-seek.js';
 import { revealFramePoint } from './frame-point.js';
 import { parseCombo } from './key-combo.js';
 import { pressCombo, typeText } from './keyboard.js';
@@ -62,7 +63,8 @@ async function nativeLayout(run: DateRun): Promise<NativeLayout> {
   return { kinds, text: text.trim() };
 }
 
-async function press(run: DateRun, key: string): Promise<void> {
+/** A key (or combo) pressed as a person does. */
+export async function pressKey(run: DateRun, key: string): Promise<void> {
   const parsed = parseCombo(key);
   if (parsed.ok) await pressCombo(run.scope.page.session, parsed.combo, run.deadline);
 }
@@ -97,17 +99,13 @@ export async function typeNativeDate(
   await clickAt(run.scope.page, at, run.deadline);
   for (const [i, kind] of layout.kinds.entries()) {
     await typeText(run.scope.page.session, sectionDigits(kind, want), 0, run.deadline);
-    if (kind === 'year' && i < layout.kinds.length - 1) await press(run, 'ArrowRight');
+    if (kind === 'year' && i < layout.kinds.length - 1) await pressKey(run, 'ArrowRight');
   }
   return (await nativeLayout(run)).text;
 }
 
 /** A field of sections (MUI's): each section pressed, then its digits typed. */
-export async function typeSections(
-  run: DateRun,
-  want: string,
-  pressRef: (ref: string) => Promise<void>,
-): Promise<void> {
+export async function typeSections(run: DateRun, want: string): Promise<void> {
   const { sections, counters } = await run.scope.call(
     (rt, a) => rt.datePicker.dateSections(a.handle, a.counters),
     { handle: run.handle, counters: run.refs.counters },
@@ -117,7 +115,7 @@ export async function typeSections(
   if (sections.length !== 3)
     throw new ExecutionError(`${run.name} has no day, month and year sections to type in`, { category: 'no-effect' });
   for (const s of sections) {
-    await pressRef(s.ref);
+    await press(run, s.ref);
     await typeText(run.scope.page.session, sectionDigits(s.kind, want), 0, run.deadline);
   }
 }
