@@ -26,7 +26,7 @@ function call(command, env) {
   });
 }
 
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const quoted = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A player for one tab: counts calls and finds refs in answers (a snapshot call when none shows it). */
 function player(tab, env) {
@@ -39,7 +39,7 @@ function player(tab, env) {
       return answer;
     },
     async ref(role, name) {
-      const re = new RegExp(`${role} "${escape(name)}[^"\\n]*"[^\\n]*?\\[ref=(s\\d+e\\d+)\\]`);
+      const re = new RegExp(`${role} "${quoted(name)}[^"\\n]*"[^\\n]*?\\[ref=(s\\d+e\\d+)\\]`);
       const inAnswer = re.exec(
         JSON.stringify(p.last ?? {})
           .replaceAll('\\"', '"')

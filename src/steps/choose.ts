@@ -31,7 +31,7 @@ const CHOOSE_PARAMS: ParamSchema = {
     force: '-',
     timeout: '-',
   },
-  returns: '{chosen, shows, via?}',
+  returns: '{chosen, shows}',
 };
 
 const FIELD_KEYS = ['selector', 'ref', 'text', 'label', 'exact', 'withinSelector'];
