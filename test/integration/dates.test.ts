@@ -171,6 +171,11 @@ describe('native <input type=date>', () => {
     const { r, step } = await choose('native', { field: 'Check-in', date: '2029-01-01' });
     expect(r.out.status).toBe('error');
     expect(step.error).toMatch(/invalid|refuse|range|max/i);
+    // One native input holds one day: a range is refused before any key, and the input stays empty.
+    const range = await choose('native', { field: 'Check-in', date: ['2026-03-12', '2026-03-15'] });
+    expect(range.r.out.status).toBe('error');
+    expect(range.step.error).toContain('holds one day');
+    expect(await pageValue('native', 'document.getElementById("checkin").value')).toBe('');
   });
 });
 
