@@ -6,53 +6,15 @@
 // `choose`; both played through the CLI, one process per call, each from a fresh tab, and the
 // picker's own state checked over our own CDP socket. Usage: node bench/dates.mjs [picker name part]
 
-import { execFile } from 'node:child_process';
-import { benchSession, formatTable, loadAverage, pageValue, runBench, CLI } from './lib.mjs';
-
-function call(command, env) {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [CLI, JSON.stringify(command)],
-      { env, timeout: 120_000, maxBuffer: 8 << 20 },
-      (err, out) => {
-        try {
-          resolve(JSON.parse(out));
-        } catch {
-          reject(err ?? new Error(`unparsable answer: ${out}`));
-        }
-      },
-    );
-  });
-}
-
-const quoted = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A player for one tab: counts calls and finds refs by name in answers (a snapshot call when none shows it). */
-function player(tab, env) {
-  const p = {
-    calls: 0,
-    async play(steps) {
-      p.calls++;
-      p.last = await call({ tab, steps }, env);
-      return p.last;
-    },
-    async ref(role, name) {
-      const re = new RegExp(`${role} "${quoted(name)}"[^\\n]*?\\[ref=(s\\d+e\\d+)\\]`);
-      const text = (a) =>
-        JSON.stringify(a ?? {})
-          .replaceAll('\\"', '"')
-          .replaceAll('\\n', '\n');
-      const inAnswer = re.exec(text(p.last));
-      if (inAnswer) return inAnswer[1];
-      const look = await p.play([{ snapshot: { root: 'body' } }]);
-      const found = re.exec(look.steps?.[0]?.output?.yaml ?? '');
-      if (!found) throw new Error(`no ${role} "${name}" to click`);
-      return found[1];
-    },
-  };
-  return p;
-}
+import {
+  answerOf as call,
+  benchSession,
+  formatTable,
+  loadAverage,
+  pageValue,
+  refPlayer as player,
+  runBench,
+} from './lib.mjs';
 
 const times = (n, step) => Array.from({ length: n }, () => step);
 const fp = (id, day) =>
@@ -178,7 +140,7 @@ async function playRow(session, row, way) {
   const check = `(() => { try { return ${row.check}; } catch { return false; } })()`;
   const right = !failed && (await pageValue(port, url, check)) === true;
   await call({ tab: opened.tab, steps: [{ closeTab: opened.tab }] }, env);
-  return { calls: p.calls, ms, right, failed };
+  return { calls: p.calls, errors: p.errors, ms, right, failed };
 }
 
 async function main() {
@@ -198,6 +160,7 @@ async function main() {
         before.right
           ? before.calls
           : `${before.calls} (not reached${before.failed ? `: ${before.failed.slice(0, 80)}` : ''})`,
+        before.errors,
         after.calls,
         `${(before.ms / 1000).toFixed(1)}s`,
         `${(after.ms / 1000).toFixed(1)}s`,
@@ -207,9 +170,14 @@ async function main() {
     console.log(
       `cdp-skill choose {date} (issue 23 item 3) — calls per goal, before vs one choose; node ${process.version}, load ${await loadAverage()}\n`,
     );
-    console.log(formatTable(['picker', 'calls before', 'calls now', 'time before', 'time now', 'right'], rows));
+    console.log(
+      formatTable(
+        ['picker', 'calls before', 'error answers before', 'calls now', 'time before', 'time now', 'right'],
+        rows,
+      ),
+    );
     const total = (k) => rows.reduce((n, r) => n + Number.parseInt(r[k], 10), 0);
-    console.log(`\nall rows: ${total(1)} calls before, ${total(2)} now`);
+    console.log(`\nall rows: ${total(1)} calls before (${total(2)} answered an error), ${total(3)} now`);
     if (!allRight) {
       console.log('a row ended in the wrong picker state');
       process.exitCode = 1;
