@@ -203,3 +203,48 @@ export function runBench(main) {
     process.exitCode = 1;
   });
 }
+
+/** One CLI invocation as an agent makes it: the answer, whatever its status (an error answer is read too). */
+export function answerOf(command, env) {
+  return timeNode([CLI, JSON.stringify(command)], env).then(
+    (s) => JSON.parse(s.stdout),
+    (err) => {
+      // A step that failed exits 1 with its answer on stdout.
+      const json = /exited with \d+:\n(\{[\s\S]*\})/.exec(err.message)?.[1];
+      if (json) return JSON.parse(json.split('\n')[0]);
+      throw err;
+    },
+  );
+}
+
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A player for one tab, as an agent with today's steps: counts calls (and error answers) and finds an
+ * element's ref by role and name in the last answer, with a snapshot call when none shows it.
+ */
+export function refPlayer(tab, env) {
+  const p = {
+    calls: 0,
+    errors: 0,
+    async play(steps) {
+      p.calls++;
+      p.last = await answerOf({ tab, steps }, env);
+      if (p.last.status !== 'ok') p.errors++;
+      return p.last;
+    },
+    async ref(role, name) {
+      const re = new RegExp(`${role} "${escapeRegExp(name)}[^"\\n]*"[^\\n]*?\\[ref=(s\\d+e\\d+)\\]`);
+      const text = JSON.stringify(p.last ?? {})
+        .replaceAll('\\"', '"')
+        .replaceAll('\\n', '\n');
+      const inAnswer = re.exec(text);
+      if (inAnswer) return inAnswer[1];
+      const look = await p.play([{ snapshot: { root: 'body' } }]);
+      const found = re.exec(look.steps?.[0]?.output?.yaml ?? '');
+      if (!found) throw new Error(`no ${role} "${name}" to click`);
+      return found[1];
+    },
+  };
+  return p;
+}

@@ -1,11 +1,13 @@
 // What the page runtime keeps between calls: one object, made when the runtime is installed in a
 // world and living as long as it does (the document's life) — private in our isolated world; the
 // runtime of the page's world (agents' code, the dialog guard) has its own. Modules keep their part here.
+import type { ChooseMark } from './choose.js';
 import type { DialogGuard } from './dialog-guard.js';
 import type { DragProbe } from './drag.js';
 import type { EffectProbe } from './effect-probe.js';
 import type { EffectWatch, ProbeState } from './click-probe.js';
 import type { ClosedShadowState } from './closed-shadow.js';
+import type { DatePickerState } from './date-calendar.js';
 import type { FeedWatch } from './scrolling.js';
 import type { HeldElements } from './locate.js';
 import type { LiveRecorder } from './live-recorder.js';
@@ -25,10 +27,14 @@ interface RuntimeState {
   /** Whether the steps changed anything since the before-look (effect-probe.ts), and the element that scrolled. */
   effectProbe?: EffectProbe;
   scroller?: Element;
+  /** What was visible when a choose step began: its popup's options are the others (choose.ts). */
+  choose?: ChooseMark;
   /** The click probe armed for the next trusted click (click-probe.ts). */
   clickProbe?: ProbeState;
   /** What followed an action the page could have ignored (click-probe.ts). */
   effectWatch?: EffectWatch;
+  /** The day cells shown before a date picker's calendar opened, and the page's month names (date-calendar.ts). */
+  datePicker?: DatePickerState;
   /** The drag probe armed for the next gesture (drag.ts). */
   dragProbe?: DragProbe;
   /** Live-region messages recorded while the steps ran (live-recorder.ts). */

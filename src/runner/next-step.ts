@@ -191,7 +191,7 @@ async function suggest(i: NextStepInput): Promise<SuggestedStep | undefined> {
     case 'not-editable':
       return notEditableStep(i, target);
     case 'option-not-found':
-      return optionStep(i);
+      return (details.nextStep as SuggestedStep | undefined) ?? optionStep(i);
     case 'timeout':
       // A text that never showed, but one much like it is there: wait for that one.
       if (target?.by === 'text' && near[0] && isObj(i.raw) && i.raw.text !== undefined)

@@ -2,7 +2,11 @@
 // runtime bundle (injected/) import them. Pure: imports nothing, touches no DOM and no Node API.
 export { STATE_FIELDS } from './changes.js';
 export type { ObservedChange, ObservedDiff, ObservedKind, StateField } from './changes.js';
+export { sectionDigits, sectionKind } from './date-sections.js';
+export type { DateSectionKind } from './date-sections.js';
 export { editDistance } from './edit-distance.js';
+export { MATCH, nearestFirst, optionLabel, optionName, optionScore, parseOptionWant } from './option-text.js';
+export type { OptionWant } from './option-text.js';
 export { FRAME_TAG, MAX_STRING_CHARS } from './page-marks.js';
 export { QUERY_OUTPUT_MODES } from './query-spec.js';
 export type { CssQuery, QueryOutput, QueryOutputMode, QuerySpec, RoleQuery, SearchCriteria } from './query-spec.js';

@@ -61,7 +61,7 @@ const FILL_PARAMS: ParamSchema = {
     withinSelector: '',
     value: '',
     clear: '',
-    react: '',
+    react: '-',
     fields: '-',
     force: '-',
     timeout: '-',

@@ -4,6 +4,7 @@ import './navigation.js';
 import './wait.js';
 import './interaction.js';
 import './forms.js';
+import './choose.js';
 import './keyboard.js';
 import './caret.js';
 import './drag.js';

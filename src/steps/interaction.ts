@@ -201,7 +201,7 @@ const HOVER_PARAMS: ParamSchema = {
     withinSelector: '',
     x: '',
     y: '',
-    duration: '',
+    duration: '-',
     captureResult: '',
     force: '-',
     timeout: '-',

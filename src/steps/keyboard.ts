@@ -120,7 +120,6 @@ const PRESS_PARAMS: ParamSchema = {
   forms: ['"Enter"', '"Control+a"'],
   keys: { key: '', selector: '', ref: '', text: '', label: '', exact: '', withinSelector: '', times: '', timeout: '-' },
   returns: '{pressed, target}',
-  note: 'unknown key: `warning`',
 };
 
 defineStep<PressParams>({

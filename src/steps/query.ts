@@ -284,7 +284,7 @@ const QUERY_PARAMS: ParamSchema = {
   forms: ['"css"'],
   keys: {
     selector: '',
-    output: 'text|html|href|value|{attribute}',
+    output: 'text|html|value|…',
     role: '',
     name: '',
     limit: '-',

@@ -242,7 +242,6 @@ async function runPipeline(
 const PIPELINE_PARAMS: ParamSchema = {
   forms: ['[{find, fill|type|select|click|check}, {waitFor}, {sleep}, {return}]'],
   keys: { steps: '-', timeout: '-' },
-  note: '`failedAt` on failure',
 };
 
 defineStep<PipelineParams>({

@@ -35,7 +35,7 @@ const SNAPSHOT_PARAMS: ParamSchema = {
     root: '',
     detail: 'full|interactive|summary',
     viewportOnly: '',
-    maxElements: '',
+    maxElements: '-',
     since: '',
     mode: '-',
     pierceShadow: '-',

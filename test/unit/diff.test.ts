@@ -133,6 +133,7 @@ describe('action verb', () => {
       drag: 'Dragged',
       scroll: 'Scrolled',
       selectOption: 'Selected',
+      choose: 'Chose',
       goto: 'Navigated',
       reload: 'Reloaded',
       back: 'Went back',
