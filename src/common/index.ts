@@ -17,7 +17,7 @@ export {
 } from './progress.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
-export { markEndpointSecrets, markSecret, knownSecrets, redactSecrets } from './secrets.js';
+export { fieldSecrets, markEndpointSecrets, markSecret, knownSecrets, redactSecrets } from './secrets.js';
 export { requireBuiltin } from './lazy.js';
 export { homeDir } from './os-paths.js';
 export { randomBytes } from './random.js';

@@ -7,14 +7,23 @@ import { isSecretText, REDACTED } from '../shared/index.js';
 
 /** The process's secrets: one command per process, so this never outlives what it protects. */
 const secrets = new Set<string>();
+/** Of which the values of fields (typed, or held by a secret field), which the page keeps for the next command. */
+const fieldValues = new Set<string>();
 
 /** Remembers a value typed into (or read back from) a secret field, so no answer or log shows it. */
 export function markSecret(value: string): void {
-  if (value.length > 0) secrets.add(value);
+  if (value.length === 0) return;
+  secrets.add(value);
+  fieldValues.add(value);
 }
 
 export function knownSecrets(): readonly string[] {
   return [...secrets];
+}
+
+/** The secret values of fields marked so far (never an endpoint's credentials: those stay in this process). */
+export function fieldSecrets(): string[] {
+  return [...fieldValues];
 }
 
 /** Query keys whose values are credentials in an endpoint: ?token=…, ?apiKey=…, ?sig=… */
@@ -22,6 +31,10 @@ function isCredentialKey(key: string): boolean {
   return (
     isSecretText(key) || /^(key|sig|signature|session|sessionid|jwt|access|credentials?|code|auth[-_]?key)$/i.test(key)
   );
+}
+
+function markCredential(value: string): void {
+  if (value.length > 0) secrets.add(value);
 }
 
 /**
@@ -32,9 +45,9 @@ function isCredentialKey(key: string): boolean {
 export function markEndpointSecrets(endpoint: string): void {
   for (const m of endpoint.matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) {
     if (!isCredentialKey(m[1]!)) continue;
-    markSecret(m[2]!);
+    markCredential(m[2]!);
     try {
-      markSecret(decodeURIComponent(m[2]!));
+      markCredential(decodeURIComponent(m[2]!));
     } catch {
       /* not %-encoded text: marked as written */
     }
@@ -42,9 +55,9 @@ export function markEndpointSecrets(endpoint: string): void {
   const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(endpoint)?.[1];
   const password = userinfo?.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : undefined;
   if (password) {
-    markSecret(password);
+    markCredential(password);
     try {
-      markSecret(decodeURIComponent(password));
+      markCredential(decodeURIComponent(password));
     } catch {
       /* as written */
     }

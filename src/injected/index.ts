@@ -30,6 +30,7 @@ export * as pipeline from './pipeline.js';
 export * as refBox from './ref-box.js';
 export * as refMap from './ref-map.js';
 export * as scrolling from './scrolling.js';
+export * as secretValues from './secret-values.js';
 export * as viewDiff from './view-diff.js';
 export * as viewSettle from './view-settle.js';
 export * as virtualScan from './virtual-scan.js';

@@ -41,6 +41,8 @@ interface RuntimeState {
   pipeline?: PipelineProgress;
   /** The dialog guard armed between commands (dialog-guard.ts; the page's world). */
   dialogGuard?: DialogGuard;
+  /** Secret values the Node side marked on this document (secret-values.ts). */
+  secrets?: string[];
   /** The elements the last value of agents' code named by ref, in order: handed to our world afterwards (hook-value.ts). */
   valueRefs: Array<[string, Element]>;
 }
