@@ -14,7 +14,8 @@ import {
   type TargetOptions,
   type TargetSpec,
 } from './locate.js';
-import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
+import { markBeforeAction, settleAfterAction, type ActionMark, type SettleResult } from './settle.js';
+import { toggledState, unchangedError, type ToggleOutcome } from './toggle.js';
 import { noteFallback, readEffects, watchEffects } from './effects.js';
 import type { ProbeReport } from '../injected/index.js';
 
@@ -33,7 +34,11 @@ export interface ClickResult extends SettleResult {
   autoForced?: true;
   selectorIndex?: number;
   viaLabel?: true;
-  checked?: boolean;
+  /** The state the click toggles, after it (checked, pressed, selected or expanded). */
+  checked?: boolean | 'mixed';
+  pressed?: boolean | 'mixed';
+  selected?: boolean | 'mixed';
+  expanded?: boolean | 'mixed';
   element?: string;
   /** The element acted on, as role and name. */
   target: string;
@@ -172,6 +177,18 @@ function fallbackReason(a: Actionable, probe: ProbeReport | undefined): string {
     : 'no point of it could be reached by a trusted click';
 }
 
+/** What the click itself came to, before the page settled. */
+interface ClickOutcome {
+  a: Actionable;
+  method: ClickResult['method'];
+  targetReceived?: boolean;
+  cdpAttempted?: true;
+  fallback?: string;
+  /** What the page did on a press whose release went elsewhere (it acted on pointerdown). */
+  pressEffect?: string;
+  warnings: string[];
+}
+
 export async function click(
   scope: Scope,
   target: TargetSpec,
@@ -181,88 +198,125 @@ export async function click(
 ): Promise<ClickResult> {
   if (opts.nativeOnly) opts = { ...opts, keepCoverCheck: true };
   noteFallback(scope.page, undefined);
-  let a = await prepareAction(scope, target, 'click', refs, opts, deadline);
+  const a = await prepareAction(scope, target, 'click', refs, opts, deadline);
   const count = opts.doubleClick ? 2 : 1;
-  const warnings: string[] = [];
   // Auto-forced past a covering element: a trusted click would land on the cover, so go straight to element.click().
   const coveredForce =
     a.autoForced && (a.forcedBecause?.reason === 'covered' || a.forcedBecause?.reason === 'pointer-events');
   const useJs = opts.jsClick || (coveredForce && !opts.nativeOnly);
   const mark = markBeforeAction(scope.page);
   const dialogsBefore = scope.page.dialogs.length;
-  let method: ClickResult['method'] = useJs ? (opts.jsClick ? 'jsClick' : 'jsClick-auto') : 'cdp';
-  let targetReceived: boolean | undefined;
-  let checked = a.checked;
-  let cdpAttempted: true | undefined;
-  let fallback: string | undefined;
-  if (useJs) {
-    await watchEffects(scope, a.pointerHandle, deadline);
-    const r = await jsClick(scope, a.pointerHandle, count, deadline);
-    if (r.checked !== undefined) checked = r.checked;
-    if (!opts.jsClick) fallback = fallbackReason(a, undefined);
-  } else {
-    const t = await trustedClick(scope, target, refs, opts, a, count, deadline);
-    a = t.a;
-    const probe = t.probe;
-    // True only when the target's own listeners got the trusted click (a navigation took the probe with it).
-    targetReceived = !probe.armed || probe.clicked;
-    if (probe.checked !== undefined) checked = probe.checked;
-    if (!targetReceived && probe.detached) {
-      // The page replaced the element on the press (its handler ran): nothing is left to click.
-      warnings.push(
-        `the press reached ${a.desc}, which the page then replaced; the release and click went to ${probe.other ?? 'the element in its place'}`,
-      );
-    } else if (!targetReceived) {
-      if (opts.nativeOnly) {
-        throw new ExecutionError(
-          `The trusted click on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); nativeOnly allows no fallback`,
-          { category: 'covered' },
-        );
-      }
-      await watchEffects(scope, a.pointerHandle, deadline);
-      const r = await jsClick(scope, a.pointerHandle, count, deadline);
-      method = 'jsClick-auto';
-      cdpAttempted = true;
-      if (r.checked !== undefined) checked = r.checked;
-      fallback = fallbackReason(a, probe);
-    } else if (probe.toggled === false) {
-      warnings.push(
-        `the click reached ${a.desc} but its checked state did not change (still ${probe.checked ? 'checked' : 'unchecked'})`,
-      );
-    }
-  }
-  if (a.autoForced && !fallback)
-    warnings.push(`auto-forced: ${a.desc} ${a.forcedBecause?.message ?? 'failed its checks'}`);
+  const o: ClickOutcome = useJs
+    ? await clickByScript(scope, a, count, opts, deadline)
+    : await clickTrusted(scope, target, refs, opts, a, count, { mark, dialogsBefore }, deadline);
+  if (o.a.autoForced && !o.fallback)
+    o.warnings.push(`auto-forced: ${o.a.desc} ${o.a.forcedBecause?.message ?? 'failed its checks'}`);
   const settled = await settleAfterAction(scope.page, mark, deadline);
-  if (settled.warning) warnings.push(settled.warning);
-  let effect: string | undefined;
-  if (method !== 'cdp') {
+  if (settled.warning) o.warnings.push(settled.warning);
+  const state = await toggledState(scope, o.a, count, deadline);
+  let effect = o.pressEffect;
+  if (o.method !== 'cdp') {
     const e = await readEffects(scope, mark, settled, dialogsBefore, deadline);
-    const toggled = checked !== undefined && checked !== a.checked;
-    if (fallback && !e.observable && !toggled) throw noEffectError(a, target, fallback);
-    effect = toggled && !e.observable ? `it is now ${checked ? 'checked' : 'unchecked'}` : e.summary;
+    const toggled = state?.changed === true;
+    if (o.fallback && !e.observable && !toggled) throw noEffectError(o.a, target, o.fallback);
+    effect = toggled && !e.observable ? `it is now ${state!.word}` : e.summary;
     if (!e.focusInTarget && !settled.navigated)
       noteFallback(scope.page, {
-        target: a.name,
+        target: o.a.name,
         focus: e.focusOnBody ? 'the page body' : (e.focus ?? 'another element'),
       });
   }
+  // Issue 22 item 4: a click that left a checkbox, a toggle button, a tab or a disclosure as it was is not ok.
+  if (state && !state.asExpected && !settled.navigated) throw unchangedError(o, state);
+  return clickResult(o, settled, effect, state);
+}
+
+/** element.click(), asked for (jsClick) or chosen because a cover would take a trusted click. */
+async function clickByScript(
+  scope: Scope,
+  a: Actionable,
+  count: number,
+  opts: ClickOptions,
+  deadline: Deadline,
+): Promise<ClickOutcome> {
+  await watchEffects(scope, a.pointerHandle, deadline);
+  await jsClick(scope, a.pointerHandle, count, deadline);
+  return {
+    a,
+    method: opts.jsClick ? 'jsClick' : 'jsClick-auto',
+    ...(opts.jsClick ? {} : { fallback: fallbackReason(a, undefined) }),
+    warnings: [],
+  };
+}
+
+/**
+ * The trusted click, and element.click() only when it never reached the target (never both). A
+ * press that reached the target with its release elsewhere is judged by what followed it, over the
+ * whole gesture (issue 22 item 3): a Radix menu opens on pointerdown and its layer takes the release.
+ */
+async function clickTrusted(
+  scope: Scope,
+  target: TargetSpec,
+  refs: RefHolder,
+  opts: ClickOptions,
+  first: Actionable,
+  count: number,
+  before: { mark: ActionMark; dialogsBefore: number },
+  deadline: Deadline,
+): Promise<ClickOutcome> {
+  const { a, probe } = await trustedClick(scope, target, refs, opts, first, count, deadline);
+  // True only when the target's own listeners got the trusted click (a navigation took the probe with it).
+  const targetReceived = !probe.armed || probe.clicked;
+  const o: ClickOutcome = { a, method: 'cdp', targetReceived, warnings: [] };
+  if (targetReceived) return o;
+  if (probe.pressedOnly) {
+    const e = await readEffects(scope, before.mark, {}, before.dialogsBefore, deadline);
+    if (e.observable) {
+      o.pressEffect = `the page acted on the press (the release went to ${probe.other ?? 'something else'}): ${e.summary}`;
+      return o;
+    }
+  }
+  if (probe.detached) {
+    // The page replaced the element on the press (its handler ran): nothing is left to click.
+    o.warnings.push(
+      `the press reached ${a.desc}, which the page then replaced; the release and click went to ${probe.other ?? 'the element in its place'}`,
+    );
+    return o;
+  }
+  if (opts.nativeOnly) {
+    throw new ExecutionError(
+      `The trusted click on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); nativeOnly allows no fallback`,
+      { category: 'covered' },
+    );
+  }
+  await watchEffects(scope, a.pointerHandle, deadline);
+  await jsClick(scope, a.pointerHandle, count, deadline);
+  return { ...o, method: 'jsClick-auto', cdpAttempted: true, fallback: fallbackReason(a, probe) };
+}
+
+function clickResult(
+  o: ClickOutcome,
+  settled: SettleResult,
+  effect: string | undefined,
+  state: ToggleOutcome | undefined,
+): ClickResult {
+  const { a } = o;
   return {
     clicked: true,
-    method,
+    method: o.method,
     ...settled,
-    ...(cdpAttempted ? { cdpAttempted } : {}),
-    ...(targetReceived !== undefined ? { targetReceived } : {}),
+    ...(o.cdpAttempted ? { cdpAttempted: true } : {}),
+    ...(o.targetReceived !== undefined ? { targetReceived: o.targetReceived } : {}),
     ...(a.reResolved ? { reResolved: true } : {}),
     ...(a.autoForced ? { autoForced: true } : {}),
     ...(a.selectorIndex !== undefined ? { selectorIndex: a.selectorIndex } : {}),
     ...(a.viaLabel ? { viaLabel: true } : {}),
-    ...(checked !== undefined ? { checked } : {}),
-    ...(fallback ? { fallback: `element.click() (untrusted) on ${a.name}: ${fallback}` } : {}),
+    ...(state ? { [state.field]: state.value } : {}),
+    ...(o.fallback ? { fallback: `element.click() (untrusted) on ${a.name}: ${o.fallback}` } : {}),
     ...(effect ? { effect } : {}),
     element: a.desc,
     target: a.name,
-    warnings,
+    warnings: o.warnings,
   };
 }
 

@@ -4,7 +4,8 @@
 import type { DialogGuard } from './dialog-guard.js';
 import type { DragProbe } from './drag.js';
 import type { EffectProbe } from './effect-probe.js';
-import type { EffectWatch, ProbeState } from './click-probe.js';
+import type { ProbeState } from './click-probe.js';
+import type { EffectWatch } from './effect-watch.js';
 import type { ClosedShadowState } from './closed-shadow.js';
 import type { FeedWatch } from './scrolling.js';
 import type { HeldElements } from './locate.js';
@@ -27,7 +28,7 @@ interface RuntimeState {
   scroller?: Element;
   /** The click probe armed for the next trusted click (click-probe.ts). */
   clickProbe?: ProbeState;
-  /** What followed an action the page could have ignored (click-probe.ts). */
+  /** What followed an action the page could have ignored (effect-watch.ts). */
   effectWatch?: EffectWatch;
   /** The drag probe armed for the next gesture (drag.ts). */
   dragProbe?: DragProbe;
