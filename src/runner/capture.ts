@@ -32,12 +32,9 @@ import { MAX_LINES, tellChanges, type ObservedDiff, type StepVerb, type Viewport
 import type { PageRuntime, SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
 import { contextToSend } from './context-delta.js';
+import { settleView } from './settle-view.js';
 
 const CAPTURE_TIMEOUT_MS = AUTO_SCREENSHOT_TIMEOUT_MS;
-/** Longest the after-look waits for animations, requests and re-renders the steps set going. */
-const SETTLE_MAX_MS = 1_500;
-/** DOM quiet this long (after the last mutation) counts as settled. */
-const SETTLE_QUIET_MS = 50;
 
 function internalOptions(entry: TabEntry): SnapshotOptions {
   return {
@@ -357,7 +354,7 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   const snapOpts = opts.visual ? internalOptions(tab.entry) : undefined;
   // The snapshot and diff are of the frame the steps ran in; the context is the tab's.
   const inFrame = scope.frame !== undefined;
-  if (opts.visual && opts.before) await settle(tab, scope, opts.before);
+  if (opts.visual && opts.before) await settle(scope, opts.before);
   const stateP = top.call(
     (rt, o) => ({
       context: rt.pageContext.pageContext(),
@@ -451,18 +448,11 @@ interface PageState {
 
 /**
  * Lets what the steps set going finish before the after-look: requests they started, then
- * animations and re-renders in the page (bounded by SETTLE_MAX_MS and the capture deadline).
+ * animations and re-renders in the page (settle-view.ts, bounded and within the capture deadline).
  */
-async function settle(tab: AttachedTab, scope: Scope, before: BeforeCapture): Promise<void> {
-  const started = Date.now();
+async function settle(scope: Scope, before: BeforeCapture): Promise<void> {
   try {
-    await tab.page.network.settleSince(before.networkMark, scope.deadline.cap(SETTLE_MAX_MS));
-    const leftMs = Math.max(0, SETTLE_MAX_MS - (Date.now() - started));
-    await scope.call(
-      (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs),
-      { maxMs: leftMs, quietMs: SETTLE_QUIET_MS },
-      { what: 'the page to settle' },
-    );
+    await settleView(scope, before.networkMark);
   } catch {
     // Best effort: an unsettled page is still looked at, as it is.
   }

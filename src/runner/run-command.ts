@@ -117,12 +117,16 @@ async function attach(run: Run): Promise<void> {
 async function runSteps(run: Run): Promise<void> {
   progress.steps = run.steps;
   const first = run.cmd.steps[0];
+  // The network mark from before the last acting step: the next step starts once the page settled from it.
+  let settleFrom: number | undefined;
   for (const step of run.cmd.steps) {
     // The first step's time includes the attach before it: the command answers within its timeout.
     const from = step === first ? firstStepStart(step.timeoutMs) : Date.now();
     openWindow(step.timeoutMs, `step ${step.index} (${step.action})`, from);
+    const settle = settleFrom;
+    settleFrom = isReadOnlyStep(step.def, step.params) ? undefined : (run.session.tab?.page.network.mark ?? 0);
     try {
-      const done = await runStep(step, run.session, from).finally(() => tagDialogs(run.watch, step.index));
+      const done = await runStep(step, run.session, from, settle).finally(() => tagDialogs(run.watch, step.index));
       run.navigatedTo = landedUrl(step, done.output) ?? run.navigatedTo;
       run.steps.push(okStep(step, done));
       await lookAgainInFrame(run, step);
