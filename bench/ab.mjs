@@ -24,6 +24,17 @@ const KINDS = {
   fill: (p) => ({ tab: p.actions, steps: [{ fill: { label: 'Full name', value: 'Ann Lee' } }] }),
   goto: (p) => ({ tab: p.basic, steps: [{ goto: `${p.url}/demo.html` }] }),
   noTab: () => ({ steps: [{ listTabs: true }] }),
+  // run.mjs's 5-step batch: acting steps in a row (each later one starts once the page settled).
+  batch5: (p) => ({
+    tab: p.actions,
+    steps: [
+      { fill: { label: 'Email address', value: 'ann@example.com' } },
+      { fill: { '#city': 'Paris' } },
+      { selectOption: { selector: '#country', value: 'fr' } },
+      { click: '#news' },
+      { click: { text: 'Save draft' } },
+    ],
+  }),
 };
 
 function median(xs) {
