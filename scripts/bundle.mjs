@@ -14,16 +14,31 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
 // What most calls never run stays out of the bundle every call reads: the page runtime (sent to a
-// page as text, written below as dist/page-runtime.js and read by page-runtime-stub.cjs) and
-// commander (flags and subcommands only; dist/commander.cjs). Both are loaded with require() when
-// used: the bundle is compiled with vm.Script, where import() has no loader to call.
-const splitOff = {
-  name: 'split-off',
+// page as text, written below as dist/page-runtime.js and read by page-runtime-stub.cjs),
+// commander (flags and subcommands only; dist/commander.cjs) and the MCP front with its SDK
+// (`cdp-skill mcp` only; dist/mcp.bundle.cjs). They are loaded with require() when used: the
+// bundle is compiled with vm.Script, where import() has no loader to call.
+const pageRuntime = {
+  name: 'page-runtime',
   setup(b) {
     b.onResolve({ filter: /(^|\/)runtime-source\.js$/ }, () => ({
       path: new URL('./page-runtime-stub.cjs', import.meta.url).pathname,
     }));
+  },
+};
+const splitOff = {
+  name: 'split-off',
+  setup(b) {
     b.onResolve({ filter: /^commander$/ }, () => ({ path: './commander.cjs', external: true }));
+    b.onResolve({ filter: /^\.\/mcp\/index\.js$/ }, () => ({ path: './mcp.bundle.cjs', external: true }));
+  },
+};
+// The CLI finds package.json and its root from its own URL: the bundle's, in CommonJS, made when
+// first asked for (--version, install, a lazily loaded built-in), not on every call.
+const ownUrl = {
+  define: { 'import.meta.url': '__cdpSkillBundle.url' },
+  banner: {
+    js: "const __cdpSkillBundle = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
   },
 };
 const common = {
@@ -40,13 +55,16 @@ await build({
   entryPoints: [new URL('../build/cli.js', import.meta.url).pathname],
   outfile: new URL('cli.bundle.cjs', dist).pathname,
   supported: { 'dynamic-import': false },
-  plugins: [splitOff],
-  // The CLI finds package.json and its root from its own URL: the bundle's, in CommonJS, made when
-  // first asked for (--version, install, a lazily loaded built-in), not on every call.
-  define: { 'import.meta.url': '__cdpSkillBundle.url' },
-  banner: {
-    js: "const __cdpSkillBundle = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
-  },
+  plugins: [pageRuntime, splitOff],
+  ...ownUrl,
+});
+// The MCP server: the same engine (its own copy of it) and the SDK, in one file of its own.
+await build({
+  ...common,
+  entryPoints: [new URL('../build/mcp/index.js', import.meta.url).pathname],
+  outfile: new URL('mcp.bundle.cjs', dist).pathname,
+  plugins: [pageRuntime],
+  ...ownUrl,
 });
 await build({ ...common, entryPoints: ['commander'], outfile: new URL('commander.cjs', dist).pathname });
 // The runtime goes to every new document, so it is minified, local names too (page/runtime-source.ts).

@@ -5,22 +5,21 @@
 import { readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classify, parseJson, runCommand, validateCommand, assemble } from './runner/index.js';
-import { appendMetrics, writeDebugLog } from './capture/index.js';
 import {
-  abandonAll,
-  CAPTURE_PHASE,
-  homeDir,
-  MIN_FIRST_WINDOW_MS,
-  openWindow,
-  pendingNow,
-  progress,
-  firstWindowMs,
-} from './common/index.js';
+  classify,
+  deadlineAnswer,
+  parseJson,
+  runCommand,
+  startClock,
+  validateCommand,
+  assemble,
+} from './runner/index.js';
+import { appendMetrics, writeDebugLog } from './capture/index.js';
+import { abandonAll, homeDir, pendingNow, progress } from './common/index.js';
 
 const STDIN_GUARD_MS = 100;
 /** Words that are subcommands, not a JSON command given as the one argument. */
-const SUBCOMMANDS = new Set(['help', 'install', 'uninstall']);
+const SUBCOMMANDS = new Set(['help', 'install', 'uninstall', 'mcp']);
 const STDIN_MAX_MS = 10_000;
 
 function readStdin(): Promise<string> {
@@ -102,13 +101,7 @@ async function runJson(text: string, debug: boolean): Promise<void> {
     request = parseJson(text);
     const command = await validateCommand(request);
     actions = command.steps.map((s) => s.action);
-    const first = command.steps[0]!;
-    progress.firstStep = { action: first.action, timeoutMs: first.timeoutMs };
-    openWindow(
-      firstWindowMs(command.steps[0]!.timeoutMs),
-      command.tab ? `attaching to ${command.tab}` : 'step 1',
-      progress.startedAt,
-    );
+    startClock(command);
     watchDeadline();
     const result = await runCommand(command);
     ({ output, ok, tab } = result);
@@ -146,57 +139,6 @@ function watchDeadline(): void {
   timer.unref();
 }
 
-function deadlineAnswer(): { output: Record<string, unknown>; code: number } {
-  const elapsed = Date.now() - progress.startedAt;
-  const waiting = pendingNow();
-  const chrome = waiting.some((w) => /Chrome|WebSocket|HTTP/.test(w));
-  const still = waiting.length ? `; still waiting for ${waiting.join('; ')}` : '';
-  const first = progress.firstStep;
-  // Time that ran out before step 1 started went to starting the CLI and attaching, not to the
-  // step: say so, with the step's own timeout, so that it is not read as news about the page.
-  const message = progress.phase.startsWith('attaching')
-    ? `No answer within the ${first?.timeoutMs}ms timeout of step 1 (${first?.action}), counted from the command's start ` +
-      `(at least ${MIN_FIRST_WINDOW_MS}ms): it ran out while ${progress.phase}, before the step started — ${elapsed}ms have passed${still}. ` +
-      'Nothing was done, and nothing is known about the page. Chrome or this machine is slow to answer ' +
-      '(overloaded, or Chrome frozen or blocked by a page): retry with a longer "timeout"; if that fails too, check Chrome with {"chromeStatus": true}.'
-    : `No answer within the ${progress.windowMs}ms timeout of ${progress.phase}: ${elapsed}ms have passed since the command started${still}. ` +
-      (chrome
-        ? 'Chrome is not answering (frozen, overloaded, or blocked by a page): check it with {"chromeStatus": true}, or open a new tab.'
-        : 'Retry with a longer "timeout", or split the command.');
-  // A step that failed before the deadline is the answer; only its failure context was cut short.
-  const { failed } = progress;
-  const done = progress.steps ?? [];
-  if (failed) {
-    const { type, ...step } = failed;
-    const steps = done.some((s) => (s as { error?: string }).error === failed.error) ? done : [...done, step];
-    return {
-      code: 1,
-      output: assemble({
-        status: 'error',
-        tab: progress.tab,
-        steps,
-        error: { type, message: failed.error, category: failed.category },
-      }),
-    };
-  }
-  if (progress.phase === CAPTURE_PHASE && done.every((s) => (s as { status?: string }).status !== 'error')) {
-    const warning =
-      `The steps are done, but the look at the page afterwards did not finish within the ${progress.windowMs}ms timeout` +
-      `${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}: no screenshot or snapshot this time.`;
-    return { code: 0, output: assemble({ status: 'ok', tab: progress.tab, steps: done, warning }) };
-  }
-  const steps = done;
-  return {
-    code: 1,
-    output: assemble({
-      status: 'error',
-      tab: progress.tab,
-      steps,
-      error: { type: chrome ? 'CONNECTION' : 'EXECUTION', message, category: chrome ? 'connection' : 'timeout' },
-    }),
-  };
-}
-
 /** A CLI killed politely (SIGTERM, Ctrl-C) still answers, and frees the tab for the next command. */
 function onSignal(signal: NodeJS.Signals): void {
   const elapsed = Date.now() - progress.startedAt;
@@ -228,17 +170,56 @@ function packageRoot(): string {
   return dirname(dirname(fileURLToPath(import.meta.url)));
 }
 
-async function runInstall(action: 'install' | 'uninstall', copy: boolean): Promise<void> {
+async function runInstall(action: 'install' | 'uninstall', copy: boolean, mcp?: string): Promise<void> {
   try {
-    const { installSkill, uninstallSkill } = await import('./install/index.js');
+    const install = await import('./install/index.js');
+    if (mcp !== undefined) return emitMcpInstall(install, action, mcp);
     const report =
       action === 'install'
-        ? installSkill({ root: packageRoot(), home: homeDir(), copy })
-        : uninstallSkill({ home: homeDir() });
+        ? {
+            ...install.installSkill({ root: packageRoot(), home: homeDir(), copy }),
+            mcp: install.mcpInstructions(packageRoot(), homeDir()),
+          }
+        : install.uninstallSkill({ home: homeDir() });
     emit(report, report.status === 'ok' ? 0 : 1);
   } catch (err) {
     emit({ status: 'error', action, error: { type: 'EXECUTION', message: (err as Error).message } }, 1);
   }
+}
+
+/** `install --mcp claude,cursor` / `uninstall --mcp …`: only the MCP server's entry in those clients' configuration. */
+function emitMcpInstall(
+  install: typeof import('./install/index.js'),
+  action: 'install' | 'uninstall',
+  mcp: string,
+): void {
+  const names = mcp.split(',').map((n) => n.trim());
+  const known: readonly string[] = install.MCP_CLIENTS;
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length || !names.length) {
+    emit(
+      {
+        status: 'error',
+        action,
+        error: { type: 'VALIDATION', message: `--mcp takes ${known.join(', ')} (comma-separated), got "${mcp}"` },
+      },
+      1,
+    );
+    return;
+  }
+  const targets = install.mcpTargets(homeDir()).filter((t) => names.includes(t.client));
+  const entry = install.mcpServerEntry(packageRoot());
+  const reports = targets.map((t) => (action === 'install' ? install.installMcp(t, entry) : install.uninstallMcp(t)));
+  const conflicts = reports.filter((r) => r.result === 'conflict');
+  emit(
+    {
+      status: conflicts.length ? 'error' : 'ok',
+      action,
+      mcp: reports,
+      ...(conflicts.length ? { error: { type: 'EXECUTION', message: conflicts.map((c) => c.reason).join(' ') } } : {}),
+    },
+    conflicts.length ? 1 : 0,
+  );
 }
 
 async function runCli(args: string[]): Promise<void> {
@@ -277,16 +258,36 @@ async function runCli(args: string[]): Promise<void> {
       'Install the skill into ~/.claude/skills and ~/.codex/skills: a link from a git checkout, a copy from npm',
     )
     .option('--copy', 'copy the files even from a git checkout')
-    .action(async (opts: { copy?: boolean }) => runInstall('install', Boolean(opts.copy)));
+    .option('--mcp <clients>', 'instead: add the MCP server to claude, cursor and/or vscode (comma-separated)')
+    .action(async (opts: { copy?: boolean; mcp?: string }) => runInstall('install', Boolean(opts.copy), opts.mcp));
+  program
+    .command('mcp')
+    .description('Serve the same engine over MCP on stdio: one tool, "browser", taking the same JSON command')
+    .action(runMcp);
   program
     .command('uninstall')
     .description('Remove what install put there, and nothing else')
-    .action(async () => runInstall('uninstall', false));
+    .option('--mcp <clients>', 'instead: remove the MCP server from claude, cursor and/or vscode')
+    .action(async (opts: { mcp?: string }) => runInstall('uninstall', false, opts.mcp));
   await program.parseAsync(args, { from: 'user' });
+}
+
+/**
+ * `cdp-skill mcp`: the MCP server takes the process over. Its bundle (dist/mcp.bundle.cjs, with the
+ * SDK) is loaded only here; the CLI's handlers, which answer on stdout and exit, leave first.
+ */
+async function runMcp(): Promise<void> {
+  process.removeListener('uncaughtException', crash);
+  process.removeListener('unhandledRejection', crash);
+  process.removeListener('SIGTERM', onSignal);
+  process.removeListener('SIGINT', onSignal);
+  const { serveMcp } = await import('./mcp/index.js');
+  await serveMcp({ version: version() });
 }
 
 async function main(): Promise<void> {
   const raw = process.argv.slice(2);
+  if (raw[0] === 'mcp' && raw.length === 1) return runMcp();
   const debug = raw.includes('--debug');
   const args = raw.filter((a) => a !== '--debug');
   if (args.length === 0) return runJson(await readStdin(), debug);

@@ -21,21 +21,30 @@ export class ConsoleCollector {
   readonly #errors: string[] = [];
   readonly #warnings: string[] = [];
   #more = 0;
+  readonly #off: (() => void)[];
 
   constructor(session: CdpSession, sinceMs: number) {
-    session.on('Runtime.consoleAPICalled', (e) => {
-      if (e.timestamp < sinceMs) return;
-      const level = e.type === 'error' || e.type === 'assert' ? 'error' : e.type === 'warning' ? 'warning' : undefined;
-      if (!level) return;
-      const text = formatConsoleArgs(e.args) + where(e.stackTrace?.callFrames[0]);
-      this.#push(level, text);
-    });
-    session.on('Runtime.exceptionThrown', (e) => {
-      if (e.timestamp < sinceMs) return;
-      const d = e.exceptionDetails;
-      const text = (d.exception?.description?.split('\n')[0] ?? d.text) + where(d.stackTrace?.callFrames[0]);
-      this.#push('error', text);
-    });
+    this.#off = [
+      session.on('Runtime.consoleAPICalled', (e) => {
+        if (e.timestamp < sinceMs) return;
+        const level =
+          e.type === 'error' || e.type === 'assert' ? 'error' : e.type === 'warning' ? 'warning' : undefined;
+        if (!level) return;
+        const text = formatConsoleArgs(e.args) + where(e.stackTrace?.callFrames[0]);
+        this.#push(level, text);
+      }),
+      session.on('Runtime.exceptionThrown', (e) => {
+        if (e.timestamp < sinceMs) return;
+        const d = e.exceptionDetails;
+        const text = (d.exception?.description?.split('\n')[0] ?? d.text) + where(d.stackTrace?.callFrames[0]);
+        this.#push('error', text);
+      }),
+    ];
+  }
+
+  /** Stops listening (a kept session outlives the command; its listeners must not pile up). */
+  stop(): void {
+    for (const off of this.#off.splice(0)) off();
   }
 
   #push(level: 'error' | 'warning', text: string): void {

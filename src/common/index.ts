@@ -3,6 +3,9 @@ export * from './errors.js';
 export { Deadline } from './deadline.js';
 export {
   progress,
+  newClock,
+  setClockSource,
+  type Clock,
   CAPTURE_PHASE,
   openWindow,
   pendingStart,
@@ -17,7 +20,14 @@ export {
 } from './progress.js';
 export * from './limits.js';
 export { stateDir, ensureStateDir } from './state-dir.js';
-export { fieldSecrets, markEndpointSecrets, markSecret, knownSecrets, redactSecrets } from './secrets.js';
+export {
+  fieldSecrets,
+  fieldSecretsMark,
+  markEndpointSecrets,
+  markSecret,
+  knownSecrets,
+  redactSecrets,
+} from './secrets.js';
 export { requireBuiltin } from './lazy.js';
 export { homeDir } from './os-paths.js';
 export { randomBytes } from './random.js';

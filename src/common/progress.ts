@@ -43,15 +43,40 @@ export interface Progress {
 /** The phase after the steps: the look at the page (screenshot, snapshot, diff). */
 export const CAPTURE_PHASE = 'the capture after the steps';
 
-export const progress: Progress = {
-  // From the process's start, not this module's: the caller's clock starts there. Not
-  // performance.timeOrigin (the same instant within a millisecond): the global `performance` loads
-  // perf_hooks and ten modules behind it, a few milliseconds of every call.
-  startedAt: Math.round(Date.now() - process.uptime() * 1000),
-  deadlineAt: Infinity,
-  windowMs: 0,
-  phase: 'starting',
-};
+/** One command's clock: its progress and what it waits on. The CLI has one per process. */
+export interface Clock {
+  progress: Progress;
+  pending: Map<number, string>;
+}
+
+/** A new command's clock, started at `startedAt`. */
+export function newClock(startedAt: number): Clock {
+  return { progress: { startedAt, deadlineAt: Infinity, windowMs: 0, phase: 'starting' }, pending: new Map() };
+}
+
+// From the process's start, not this module's: the caller's clock starts there. Not
+// performance.timeOrigin (the same instant within a millisecond): the global `performance` loads
+// perf_hooks and ten modules behind it, a few milliseconds of every call.
+const processClock = newClock(Math.round(Date.now() - process.uptime() * 1000));
+let currentClock: () => Clock = () => processClock;
+
+/**
+ * Where the running command's clock comes from. The CLI runs one command per process (the process
+ * clock); the MCP server runs calls side by side and hands each its own (an AsyncLocalStorage
+ * lookup), so a call's deadline, phase and pending work never mix with another's.
+ */
+export function setClockSource(source: () => Clock | undefined): void {
+  currentClock = () => source() ?? processClock;
+}
+
+/**
+ * The running command's progress. A view onto the current clock's (see setClockSource), so the
+ * code that reads and writes it is the same whether one command runs per process or many at once.
+ */
+export const progress: Progress = new Proxy({} as Progress, {
+  get: (_, key) => Reflect.get(currentClock().progress, key),
+  set: (_, key, value) => Reflect.set(currentClock().progress, key, value),
+});
 
 /** Opens the time window of a step: the command must answer within `timeoutMs` from `from`, plus the margin. */
 export function openWindow(timeoutMs: number, phase: string, from = Date.now()): void {
@@ -61,12 +86,12 @@ export function openWindow(timeoutMs: number, phase: string, from = Date.now()):
   progress.phase = phase;
 }
 
-const pending = new Map<number, string>();
 let nextPending = 1;
 
 /** Marks `what` as pending until the returned function is called (or `promise` settles). */
 export function pendingStart(what: string): () => void {
   const id = nextPending++;
+  const { pending } = currentClock();
   pending.set(id, what);
   return () => {
     pending.delete(id);
@@ -81,7 +106,7 @@ export function tracked<T>(what: string, promise: Promise<T>): Promise<T> {
 
 /** What is pending now, oldest first, without repeats (at most `max`). */
 export function pendingNow(max = 4): string[] {
-  const seen = [...new Set(pending.values())];
+  const seen = [...new Set(currentClock().pending.values())];
   return seen.length > max ? [...seen.slice(0, max), `${seen.length - max} more`] : seen;
 }
 

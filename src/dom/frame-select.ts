@@ -1,42 +1,40 @@
-// Choosing the frame steps run in (SPEC §13.2): by its <iframe> element (selector, index, name) in
-// the current frame, or by frame id; cross-origin frames included, through their own session.
+// Choosing the frame steps run in (SPEC §13.2): by its <iframe> element (selector — looked for in
+// the whole frame tree when not in the current frame — a chain of selectors, ref, index, name), or by
+// frame id; cross-origin frames included, through their own session.
 
-import { ElementNotFoundError, ExecutionError, type Deadline } from '../common/index.js';
+import { ElementNotFoundError, type Deadline } from '../common/index.js';
 import type { FrameTarget, Scope } from '../page/index.js';
-import type { Protocol } from '../cdp/index.js';
-import { locate, type RefHolder, type TargetSpec } from './locate.js';
+import { framePath, frameShownBy, type FrameByPath } from './frame-search.js';
+import { locate, type Located, type RefHolder, type TargetSpec } from './locate.js';
 
-export type FrameChoice = { target: TargetSpec } | { index: number } | { name: string } | { frameId: string };
-
-async function frameIdOfOwner(scope: Scope, handle: number, desc: string, deadline: Deadline): Promise<string> {
-  const objectId = await scope.heldElementObjectId(handle, deadline);
-  const { node } = await scope.page.guard(
-    deadline.race(scope.session.send('DOM.describeNode', { objectId }), 'the frame element'),
-  );
-  const frameId = (node as Protocol.DOM.Node & { frameId?: string }).frameId;
-  if (!frameId)
-    throw new ExecutionError(`${desc} is not an <iframe> or <frame> (or has no document yet)`, { category: 'frame' });
-  return frameId;
-}
+export type FrameChoice =
+  | { target: TargetSpec }
+  | { path: string[] }
+  | { index: number }
+  | { name: string }
+  | { frameId: string };
 
 export async function chooseFrame(
   scope: Scope,
   choice: FrameChoice,
   refs: RefHolder,
   deadline: Deadline,
-): Promise<FrameTarget> {
-  if ('frameId' in choice) return scope.page.guard(scope.page.frames.target(choice.frameId, deadline));
-  let handle: number;
-  let desc: string;
+): Promise<FrameByPath> {
+  if ('frameId' in choice)
+    return { target: await scope.page.guard(scope.page.frames.target(choice.frameId, deadline)) };
+  if ('path' in choice) return framePath(scope, choice.path, refs, deadline);
+  if ('target' in choice && choice.target.by === 'css')
+    return framePath(scope, [choice.target.selector], refs, deadline);
+  let owner: Located;
   if ('target' in choice) {
-    ({ handle, desc } = await locate(scope, choice.target, refs, {}, deadline));
+    owner = await locate(scope, choice.target, refs, {}, deadline);
   } else {
     const r = await scope.call(
       (rt, a) => rt.locate.holdFrameOwner(a.index, a.name),
       { index: 'index' in choice ? choice.index : undefined, name: 'name' in choice ? choice.name : undefined },
       { deadline, what: 'the frame element' },
     );
-    if (!r.ok && 'name' in choice) return frameByName(scope, choice.name, r.count, deadline);
+    if (!r.ok && 'name' in choice) return { target: await frameByName(scope, choice.name, r.count, deadline) };
     if (!r.ok) {
       const which = 'index' in choice ? `index ${choice.index}` : `name "${choice.name}"`;
       throw new ElementNotFoundError(
@@ -44,10 +42,9 @@ export async function chooseFrame(
         { category: 'frame' },
       );
     }
-    ({ handle, desc } = r);
+    owner = { handle: r.handle, desc: r.desc, name: r.desc };
   }
-  const frameId = await frameIdOfOwner(scope, handle, desc, deadline);
-  return scope.page.guard(scope.page.frames.target(frameId, deadline));
+  return { target: await frameShownBy(scope, owner, deadline) };
 }
 
 /**
@@ -78,45 +75,4 @@ async function frameByName(scope: Scope, name: string, here: number, deadline: D
     `No frame named "${name}" in this tab (this document has ${here} frame${here === 1 ? '' : 's'}; named frames: ${listed || 'none'})`,
     { category: 'frame', ...(close ? { nextStep: { frame: { frameId: close.frameId } } } : {}) },
   );
-}
-
-const FRAME_SEARCH_INTERVAL_MS = 100;
-
-/**
- * Cross-frame search (SPEC §13.3): the scope of the frame where `target` is, trying `scope`'s frame
- * first and then every other frame, round after round until `timeoutMs`.
- */
-export async function findFrameWith(
-  scope: Scope,
-  target: TargetSpec,
-  refs: RefHolder,
-  timeoutMs: number,
-  deadline: Deadline,
-): Promise<Scope | undefined> {
-  const original = scope.frame;
-  const until = deadline.cap(timeoutMs);
-  while (true) {
-    const frames = await scope.page.guard(scope.page.frames.list(deadline));
-    const order = [
-      original?.frameId ?? frames[0]!.frameId,
-      ...frames.map((f) => f.frameId).filter((id) => id !== (original?.frameId ?? frames[0]!.frameId)),
-    ];
-    for (const frameId of order) {
-      let where: FrameTarget | undefined;
-      try {
-        where = frameId === frames[0]!.frameId ? undefined : await scope.page.frames.target(frameId, deadline);
-      } catch {
-        continue; // a frame still loading or just removed
-      }
-      try {
-        const there = scope.at(where);
-        await locate(there, target, refs, { timeoutMs: 0 }, deadline);
-        return there;
-      } catch (err) {
-        if (!(err instanceof ElementNotFoundError)) throw err;
-      }
-    }
-    if (until.expired()) return undefined;
-    await until.sleep(FRAME_SEARCH_INTERVAL_MS);
-  }
 }

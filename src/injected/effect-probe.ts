@@ -15,6 +15,10 @@ export interface EffectProbe {
   url: string;
   scroll: string;
   controls: string;
+  /** Elements scrolled from their origin, in walk order (scrollOffsets). */
+  offsets: string;
+  /** Animations and transitions running at arming. */
+  animations: Set<Animation>;
 }
 
 interface Effects {
@@ -55,16 +59,28 @@ export function controlStates(roots: Array<Document | ShadowRoot>): string {
   return parts.join('|');
 }
 
-/** Where the page can change unseen by a document-wide observer: open shadow roots and same-origin frame documents. */
-export function effectRoots(doc: Document, out: Array<Document | ShadowRoot>, depth: number): void {
+/**
+ * Where the page can change unseen by a document-wide observer: open shadow roots and same-origin
+ * frame documents. With `offsets`, also notes each element scrolled from its origin (walk order).
+ */
+export function effectRoots(
+  doc: Document,
+  out: Array<Document | ShadowRoot>,
+  depth: number,
+  offsets?: { n: number; list: string[] },
+): void {
   out.push(doc);
   for (const el of deepElements(doc)) {
+    if (offsets) {
+      offsets.n++;
+      if (el.scrollTop || el.scrollLeft) offsets.list.push(`${offsets.n}:${el.scrollLeft},${el.scrollTop}`);
+    }
     const root = shadowOf(el);
     if (root) out.push(root);
     if (depth < 3 && el.localName === 'iframe') {
       try {
         const inner = (el as HTMLIFrameElement).contentDocument;
-        if (inner) effectRoots(inner, out, depth + 1);
+        if (inner) effectRoots(inner, out, depth + 1, offsets);
       } catch {
         // A cross-origin frame: a press into it counts instead (see effectEvent).
       }
@@ -85,7 +101,8 @@ export function armEffectProbe(): void {
   if (state.effectProbe) disarmEffectProbe(state.effectProbe);
   state.scroller = undefined;
   const roots: Array<Document | ShadowRoot> = [];
-  effectRoots(document, roots, 0);
+  const offsets = { n: 0, list: [] as string[] };
+  effectRoots(document, roots, 0, offsets);
   const probe: EffectProbe = {
     observers: [],
     off: [],
@@ -93,6 +110,8 @@ export function armEffectProbe(): void {
     url: location.href,
     scroll: `${window.scrollX},${window.scrollY}`,
     controls: controlStates(roots),
+    offsets: offsets.list.join('|'),
+    animations: new Set(document.getAnimations()),
   };
   for (const root of roots) {
     const observer = new MutationObserver(() => {
@@ -124,13 +143,12 @@ function disarmEffectProbe(probe: EffectProbe): void {
 
 /**
  * What the probe saw since it was armed (it stops). Not armed in this document: a new document, so
- * changed. When nothing was seen yet, one frame is awaited first (at most 50 ms): a container's
- * scroll event only fires with the next frame.
+ * changed. Effects whose events only fire with the next frame (a container's scroll, an animation or
+ * transition starting) are read directly when nothing was seen, instead of waiting for that frame:
+ * the scroll offsets and the running animations, against those at arming.
  */
 export async function takeEffects(): Promise<Effects> {
   const probe = state.effectProbe;
-  if (probe && !probe.seen)
-    await Promise.race([new Promise((r) => requestAnimationFrame(r)), new Promise((r) => setTimeout(r, 50))]);
   const counters = syncCounters(undefined);
   if (!probe) return { changed: true, why: 'new document', counters };
   state.effectProbe = undefined;
@@ -140,8 +158,12 @@ export async function takeEffects(): Promise<Effects> {
   if (!probe.seen && document.activeElement?.localName === 'iframe') probe.seen = 'focus in a frame';
   if (!probe.seen) {
     const roots: Array<Document | ShadowRoot> = [];
-    effectRoots(document, roots, 0);
+    const offsets = { n: 0, list: [] as string[] };
+    effectRoots(document, roots, 0, offsets);
     if (controlStates(roots) !== probe.controls) probe.seen = "a control's state";
+    else if (offsets.list.join('|') !== probe.offsets) probe.seen = 'scroll in a container';
+    else if (document.getAnimations().some((a) => !probe.animations.has(a) && a.playState === 'running'))
+      probe.seen = 'animation';
   }
   return probe.seen ? { changed: true, why: probe.seen, counters } : { changed: false, counters };
 }

@@ -4,11 +4,15 @@
 // in the page's world through CDP (a backendNodeId names a node in every world).
 
 import type { Deadline } from '../common/index.js';
+import type { Counters, PageRuntime } from '../injected/index.js';
 import { callIsolated, heldElementObjectId, type AdoptedRefs, type EvalTarget } from './evaluate.js';
+import { callOn, handleFrom } from './handles.js';
 import { READ_RUNTIME } from './runtime-global.js';
 import type { FrameRef, IsolatedWorlds } from './worlds.js';
 
 const REF_TOKEN = /\bs\d+e\d+\b/g;
+/** The ref map as agents' code sees it (`refs.get('s1e4')`), in the page's world. */
+const refsView = (rt: PageRuntime) => rt.refMap.refsView();
 /** The runtime holds a few dozen elements per command: at most this many refs go across at once. */
 const MAX_REFS = 30;
 
@@ -73,19 +77,14 @@ export async function handBackValueRefs(
 ): Promise<void> {
   if (!names.length) return;
   const { session } = frame;
-  const context = pageWorld.contextId !== undefined ? { contextId: pageWorld.contextId } : {};
-  const list = await deadline.race(
-    session.send('Runtime.evaluate', {
-      expression: `${READ_RUNTIME}?.hookValue.valueRefElements()`,
-      returnByValue: false,
-      objectGroup: 'cdp-skill-refs',
-      ...context,
-    }),
-    'the elements the value named',
-  );
-  if (!list.result.objectId) return;
+  const list = await handleFrom(pageWorld, (rt) => rt.hookValue.valueRefElements(), undefined, {
+    deadline,
+    what: 'the elements the value named',
+    objectGroup: 'cdp-skill-refs',
+  });
+  if (!list) return;
   const { result } = await deadline.race(
-    session.send('Runtime.getProperties', { objectId: list.result.objectId, ownProperties: true }),
+    session.send('Runtime.getProperties', { objectId: list, ownProperties: true }),
     'the elements the value named',
   );
   const byIndex = new Map(
@@ -110,19 +109,15 @@ export async function handBackValueRefs(
   );
   const adopt = found.filter((f): f is { ref: string; objectId: string } => f !== undefined);
   if (!adopt.length) return;
-  await deadline.race(
-    session.send('Runtime.callFunctionOn', {
-      executionContextId: worldId,
-      returnByValue: true,
-      // The page's world counted the refs it gave: our world counts on from there, never reusing one.
-      functionDeclaration: `function (names, counters, ...els) { const rt = ${READ_RUNTIME}; if (rt) { rt.refMap.adoptRefs(names, els); rt.refMap.syncCounters(counters ?? undefined); } }`,
-      arguments: [
-        { value: adopt.map((a) => a.ref) },
-        { value: counters ?? null },
-        ...adopt.map((a) => ({ objectId: a.objectId })),
-      ],
-    }),
-    "our world to take the value's refs",
+  // The page's world counted the refs it gave: our world counts on from there, never reusing one.
+  await callOn(
+    { session, contextId: worldId },
+    (rt, _self: undefined, a: { names: string[]; counters: Counters | null }, els: Element[]) => {
+      rt.refMap.adoptRefs(a.names, els);
+      rt.refMap.syncCounters(a.counters ?? undefined);
+    },
+    { names: adopt.map((a) => a.ref), counters: (counters ?? null) as Counters | null },
+    { deadline, what: "our world to take the value's refs", handles: adopt.map((a) => a.objectId), install: false },
   );
 }
 
@@ -136,5 +131,35 @@ const TAKES_PARAMETER = /^\s*(async\s+)?((function\b[^(]*)?\(\s*[^)\s]|[A-Za-z_$
  */
 export function refsDeclaration(source: string, asked = false): string {
   const wanted = asked || /\brefs\b/.test(source) || TAKES_PARAMETER.test(source);
-  return wanted ? 'const refs = rt.refMap.refsView();\n' : 'const refs = undefined;\n';
+  return wanted ? `const refs = (${String(refsView)})(rt);\n` : 'const refs = undefined;\n';
+}
+
+/**
+ * An agent's expression with `refs` in scope: the code in a block that declares it from the page
+ * world's runtime (installed before, holding the refs the code names). A block's completion value
+ * is its last statement's, so the expression's value is unchanged.
+ */
+export function withRefsInScope(source: string): string {
+  return `{ const refs = (${String(refsView)})(${READ_RUNTIME});\n${source}\n}`;
+}
+
+/** What agents' code hands to our typed call: their function(s), `arg`, and `refs` when in scope. */
+export type AgentRun<F, A, R> = (rt: PageRuntime, agent: F, arg: A, refs: Map<string, Element> | undefined) => R;
+
+/**
+ * The body agents' code runs as (Scope.callInPage): `agent` — an expression of their function(s), as
+ * they wrote it — compiled in the page's world with `refs` in scope when it can use them (see
+ * refsDeclaration; `refsIn` is the source that decides, `asked` forces it), then handed with `arg`
+ * to `run`, a typed runtime call. Only the agent's own source travels as text.
+ */
+export function agentCall<F, A, R>(
+  agent: string,
+  run: AgentRun<F, A, R>,
+  arg: A,
+  refs: { in?: string; asked?: boolean } = {},
+): string {
+  return (
+    `${refsDeclaration(refs.in ?? agent, refs.asked)}const __cdpAgent = (\n${agent}\n);\n` +
+    `return (${String(run)})(rt, __cdpAgent, ${JSON.stringify(arg) ?? 'undefined'}, refs);`
+  );
 }

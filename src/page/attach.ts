@@ -5,6 +5,7 @@
 import {
   ConnectionError,
   Deadline,
+  EvaluationError,
   firstStepStart,
   MIN_FIRST_WINDOW_MS,
   PageCrashedError,
@@ -13,20 +14,27 @@ import {
 } from '../common/index.js';
 import type { GuardedDialog } from '../injected/index.js';
 import type { CdpSession, Connection, GeolocationSetting, ViewportMetrics } from '../cdp/index.js';
+import { callIfInstalled } from './evaluate.js';
 import { FrameContexts } from './frames.js';
 import { IsolatedWorlds } from './worlds.js';
-import { READ_RUNTIME } from './runtime-global.js';
 import { applyViewport } from './viewport.js';
 import { applyGeolocation, grantGeolocation } from './geolocation.js';
 
-/** Records of the dialog guard of the previous command (restoring the page's own functions). */
+/**
+ * Records of the dialog guard of the previous command (restoring the page's own functions). The
+ * guard was armed through the page world's runtime: a world without it has no guard to take.
+ */
 export async function takeGuardedDialogs(session: CdpSession, contextId?: number): Promise<GuardedDialog[]> {
-  const { result } = await session.send('Runtime.evaluate', {
-    expression: `${READ_RUNTIME}?.dialogGuard.takeGuardedDialogs() ?? []`,
-    returnByValue: true,
-    ...(contextId !== undefined ? { contextId } : {}),
+  const seen = await callIfInstalled(
+    { session, ...(contextId !== undefined ? { contextId } : {}) },
+    (rt) => rt.dialogGuard.takeGuardedDialogs(),
+    undefined,
+  ).catch((err) => {
+    // A page that broke its own dialog functions costs the records, never the attach.
+    if (err instanceof EvaluationError) return undefined;
+    throw err;
   });
-  return Array.isArray(result.value) ? (result.value as GuardedDialog[]) : [];
+  return Array.isArray(seen) ? seen : [];
 }
 
 /** What attaching set up: the top frame, the context trackers, notes on what had to be repaired, and the dialogs answered between commands. */

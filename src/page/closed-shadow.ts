@@ -3,9 +3,9 @@
 // hands that root to our world, where the runtime keeps it (injected/closed-shadow.ts). Paid only
 // when the page has custom elements not looked at yet: a page call tells, in the same evaluation.
 
-import type { Deadline } from '../common/index.js';
+import { EvaluationError, type Deadline } from '../common/index.js';
 import type { PageRuntime } from '../injected/index.js';
-import { READ_RUNTIME } from './runtime-global.js';
+import { callOn, handleFrom } from './handles.js';
 import type { Scope } from './scope.js';
 import type { Page } from './tab.js';
 import type { FrameRef } from './worlds.js';
@@ -26,15 +26,13 @@ export async function revealClosedRoots(page: Page, ref: FrameRef, deadline: Dea
   const send = <T>(p: Promise<T>): Promise<T> => page.guard(deadline.race(p, 'the closed shadow roots'));
   const s = ref.session;
   try {
-    const list = await send(
-      s.send('Runtime.evaluate', {
-        expression: `${READ_RUNTIME}?.closedShadow.closedRootCandidates(${MAX_HOSTS})`,
-        contextId,
+    const listId = await page.guard(
+      handleFrom({ session: s, contextId }, (rt, max) => rt.closedShadow.closedRootCandidates(max), MAX_HOSTS, {
+        deadline,
+        what: 'the closed shadow roots',
         objectGroup: GROUP,
-        returnByValue: false,
       }),
     );
-    const listId = list.result.objectId;
     if (!listId) return 0;
     const props = await send(s.send('Runtime.getProperties', { objectId: listId, ownProperties: true }));
     const hosts = props.result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId);
@@ -57,12 +55,16 @@ export async function revealClosedRoots(page: Page, ref: FrameRef, deadline: Dea
         roots[Number(p.name)] = object.objectId ?? null;
       }),
     );
-    await send(
-      s.send('Runtime.callFunctionOn', {
-        objectId: listId,
-        functionDeclaration: `function (...roots) { return ${READ_RUNTIME}.closedShadow.registerClosedRoots(this, roots); }`,
-        arguments: roots.map((objectId) => (objectId ? { objectId } : { value: null })),
-        returnByValue: true,
+    await page.guard(
+      callOn(
+        { session: s, objectId: listId },
+        (rt, hosts: Element[], _arg: undefined, shadowRoots: (ShadowRoot | null)[]) =>
+          rt.closedShadow.registerClosedRoots(hosts, shadowRoots),
+        undefined,
+        { deadline, what: 'the closed shadow roots', handles: roots },
+      ).catch((err) => {
+        // A host the page broke on the way costs its roots, not the call that wanted them.
+        if (!(err instanceof EvaluationError)) throw err;
       }),
     );
     return hosts.length;
@@ -84,10 +86,12 @@ export async function callSeeingClosedRoots<A, R>(
   arg: A,
   options: { deadline: Deadline; what?: string },
 ): Promise<Awaited<R>> {
+  // One evaluation: `fn` runs unless the check finds hosts not looked at yet (both typed, composed as source).
+  const pending = (rt: PageRuntime): boolean => rt.closedShadow.closedRootsPending();
   const checked = new Function(
     'rt',
     'a',
-    `return rt.closedShadow.closedRootsPending() ? '${PENDING}' : (${String(fn)})(rt, a);`,
+    `return (${String(pending)})(rt) ? '${PENDING}' : (${String(fn)})(rt, a);`,
   ) as (rt: PageRuntime, arg: A) => R | typeof PENDING;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const r = await scope.call(checked, arg, options);

@@ -4,13 +4,14 @@
 // copy of the runtime there. The runtime is installed lazily, on the first call that finds a
 // document without it, so a call on a warm page costs one round trip and loads no runtime source.
 
-import { Deadline, EvaluationError, TimeoutError } from '../common/index.js';
-import { isContextDestroyed, isTerminated, isUnknownContext, type CdpSession, type Protocol } from '../cdp/index.js';
-import type { PageRuntime } from '../injected/index.js';
-import { READ_RUNTIME } from './runtime-global.js';
+import { Deadline, EvaluationError } from '../common/index.js';
+import { isContextDestroyed, isUnknownContext, type CdpSession, type Protocol } from '../cdp/index.js';
+import { answered } from './call-result.js';
+import type { Counters, PageRuntime } from '../injected/index.js';
+import { callOn, handleFrom } from './handles.js';
+import { MISSING, READ_RUNTIME } from './runtime-global.js';
 import type { FrameRef, IsolatedWorlds } from './worlds.js';
 
-const MISSING = '__cdpSkillRuntimeMissing';
 /** Bounds a call whose caller gave no deadline (tests, best-effort reads). */
 const DEFAULT_CALL_MS = 30_000;
 
@@ -23,10 +24,6 @@ export interface EvaluateOptions {
   what?: string;
 }
 
-function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
-  return details.exception?.description?.split('\n')[0] ?? details.exception?.value?.toString() ?? details.text;
-}
-
 async function rawEvaluate(session: CdpSession, expression: string, options: EvaluateOptions): Promise<unknown> {
   const params: Protocol.Runtime.EvaluateRequest = {
     expression,
@@ -36,49 +33,10 @@ async function rawEvaluate(session: CdpSession, expression: string, options: Eva
     ...(options.contextId !== undefined ? { contextId: options.contextId } : {}),
     ...(options.uniqueContextId !== undefined ? { uniqueContextId: options.uniqueContextId } : {}),
   };
-  return settle(
-    session,
-    session.sendWith('Runtime.evaluate', params, {
-      timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined,
-    }),
-    options,
-  );
-}
-
-/** An evaluation's answer within the deadline (a runaway script is terminated), page exceptions as our errors. */
-async function settle(
-  session: CdpSession,
-  call: Promise<Protocol.Runtime.EvaluateResponse>,
-  options: EvaluateOptions,
-): Promise<unknown> {
-  let response: Protocol.Runtime.EvaluateResponse;
-  if (options.deadline) {
-    try {
-      response = await options.deadline.race(call, options.what ?? 'a page evaluation');
-    } catch (err) {
-      if (err instanceof TimeoutError) await terminate(session);
-      throw err;
-    }
-  } else {
-    response = await call;
-  }
-  if (response.exceptionDetails) {
-    if (isTerminated(exceptionText(response.exceptionDetails)))
-      throw new TimeoutError(`${options.what ?? 'The evaluation'} was terminated`);
-    throw new EvaluationError(exceptionText(response.exceptionDetails), {
-      exception: response.exceptionDetails.exception?.description,
-    });
-  }
-  return response.result.value;
-}
-
-/** Stops a runaway script (an infinite loop keeps the page's main thread, and so us, waiting). */
-export async function terminate(session: CdpSession): Promise<void> {
-  try {
-    await session.sendWith('Runtime.terminateExecution', undefined, { timeoutMs: 2_000 });
-  } catch {
-    // Nothing was running, or the tab is gone: either way there is nothing left to stop.
-  }
+  const call = session.sendWith('Runtime.evaluate', params, {
+    timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined,
+  });
+  return (await answered(session, call, options)).result.value;
 }
 
 /**
@@ -97,11 +55,12 @@ async function callWithRuntime(
   session: CdpSession,
   callee: string,
   sourceName: string,
-  options: EvaluateOptions,
+  options: EvaluateOptions & { install?: false },
 ): Promise<unknown> {
   const fast = `((rt) => rt ? (${callee})(rt) : '${MISSING}')(${READ_RUNTIME})\n//# sourceURL=cdp-skill/${sourceName}.js`;
   const value = await rawEvaluate(session, fast, options);
   if (value !== MISSING) return value;
+  if (options.install === false) return undefined;
   let installs = installing.get(session);
   if (!installs) installing.set(session, (installs = new Map()));
   const where = options.uniqueContextId ?? options.contextId;
@@ -193,6 +152,24 @@ export async function callPageWorld<A, R>(
   return (await callWithRuntime(where.session, calleeOf(fn, arg), 'call', { ...options, ...contextId })) as Awaited<R>;
 }
 
+/**
+ * A runtime call in the page's own world only where the runtime already is (the dialog guard a
+ * previous command armed there): undefined in a world without it, which then gets none installed.
+ */
+export async function callIfInstalled<A, R>(
+  where: EvalTarget,
+  fn: (rt: PageRuntime, arg: A) => R,
+  arg: A,
+  options: EvaluateOptions = {},
+): Promise<Awaited<R> | undefined> {
+  const contextId = where.contextId !== undefined ? { contextId: where.contextId } : {};
+  return (await callWithRuntime(where.session, calleeOf(fn, arg), 'call', {
+    ...options,
+    ...contextId,
+    install: false,
+  })) as Awaited<R> | undefined;
+}
+
 /** Elements of the page's world to hand to agents' code as refs (agent-refs.ts): CDP object ids, by ref. */
 export interface AdoptedRefs {
   names: string[];
@@ -208,32 +185,15 @@ export async function evaluateWithRefs(
   session: CdpSession,
   body: string,
   refs: AdoptedRefs,
-  options: EvaluateOptions = {},
+  options: EvaluateOptions & { deadline: Deadline },
 ): Promise<unknown> {
-  const declaration = (runtime: string): string =>
-    `async function (names, ...els) { const rt = ${runtime}; if (!rt) return '${MISSING}'; ` +
-    `rt.refMap.adoptRefs(names, els); return (async (rt) => {\n${body}\n})(rt); }`; // CDP wraps it in parentheses: no trailing comment
-  const call = (runtime: string): Promise<unknown> =>
-    settle(
-      session,
-      session.sendWith(
-        'Runtime.callFunctionOn',
-        {
-          objectId: refs.objectIds[0]!,
-          functionDeclaration: declaration(runtime),
-          returnByValue: true,
-          awaitPromise: true,
-          userGesture: true,
-          arguments: [{ value: refs.names }, ...refs.objectIds.map((objectId) => ({ objectId }))],
-        },
-        { timeoutMs: options.deadline ? options.deadline.remainingMs() + 5_000 : undefined },
-      ),
-      options,
-    );
-  const value = await call(READ_RUNTIME);
-  if (value !== MISSING) return value;
-  const { installExpression } = await import('./runtime-source.js');
-  return call(installExpression());
+  const [first, ...others] = refs.objectIds;
+  return callOn(
+    { session, objectId: first! },
+    (rt, el: Element, names: string[], els: Element[]) => rt.refMap.adoptRefs(names, [el, ...els]),
+    refs.names,
+    { deadline: options.deadline, what: options.what ?? 'a page evaluation', handles: others, agentBody: body },
+  );
 }
 
 /** Runs an async function body with the runtime in scope as `rt` (used for agents' code). */
@@ -271,26 +231,13 @@ export async function serializeRemoteObject(
   counters?: unknown,
 ): Promise<{ value: unknown; counters?: unknown }> {
   if (!ro.objectId) return { value: serializePrimitive(ro) };
-  const call = (declaration: string): Promise<unknown> =>
-    deadline.race(
-      session
-        .send('Runtime.callFunctionOn', {
-          objectId: ro.objectId,
-          functionDeclaration: declaration,
-          arguments: [{ value: counters ?? null }],
-          returnByValue: true,
-        })
-        .then((r) => r.result.value),
-      'the result to serialize',
-    );
-  const body = 'return rt.hookValue.valueAnswer(this, counters ?? undefined);';
   try {
-    const value = await call(
-      `function (counters) { const rt = ${READ_RUNTIME}; if (!rt) return '${MISSING}'; ${body} }`,
-    );
-    if (value !== MISSING) return value as { value: unknown };
-    const { installExpression } = await import('./runtime-source.js');
-    return (await call(`function (counters) { const rt = ${installExpression()}; ${body} }`)) as { value: unknown };
+    return (await callOn(
+      { session, objectId: ro.objectId },
+      (rt, value: unknown, c: Counters | null) => rt.hookValue.valueAnswer(value, c ?? undefined),
+      (counters ?? null) as Counters | null,
+      { deadline, what: 'the result to serialize' },
+    )) as { value: unknown; counters?: unknown };
   } finally {
     session.send('Runtime.releaseObjectGroup', { objectGroup: 'cdp-skill-expression' }).catch(() => {
       /* the document is gone with its objects */
@@ -306,15 +253,12 @@ export async function heldElementObjectId(
   deadline: Deadline,
 ): Promise<string> {
   const contextId = await worlds.contextId(frame, deadline);
-  const r = await deadline.race(
-    frame.session.send('Runtime.evaluate', {
-      expression: `${READ_RUNTIME}?.locate.heldElement(${Number(handle)})`,
-      returnByValue: false,
-      objectGroup: 'cdp-skill-held',
-      contextId,
-    }),
-    'the element handle',
+  const objectId = await handleFrom(
+    { session: frame.session, contextId },
+    (rt, h) => rt.locate.heldElement(h),
+    handle,
+    { deadline, what: 'the element handle', objectGroup: 'cdp-skill-held' },
   );
-  if (!r.result.objectId) throw new EvaluationError('The element is no longer held by the page (it navigated?)');
-  return r.result.objectId;
+  if (!objectId) throw new EvaluationError('The element is no longer held by the page (it navigated?)');
+  return objectId;
 }

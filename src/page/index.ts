@@ -14,12 +14,12 @@ export {
   callIsolatedByUniqueId,
   callPageWorld,
   evaluateWithRuntime,
-  terminate,
   serializeRemoteObject,
 } from './evaluate.js';
+export { terminate } from './call-result.js';
 export { IsolatedWorlds, WORLD_NAME } from './worlds.js';
-export { RUNTIME_GLOBAL } from './runtime-global.js';
-export { refsDeclaration } from './agent-refs.js';
+export { agentCall, refsDeclaration, withRefsInScope } from './agent-refs.js';
+export type { AgentRun } from './agent-refs.js';
 export { waitPageReady, READY_MAX_MS } from './ready.js';
 export type { FailedRequest } from './network-idle.js';
 export type { EvalTarget, EvaluateOptions } from './evaluate.js';

@@ -8,6 +8,9 @@ import { RUNTIME_ID } from './runtime-id.js';
 export const RUNTIME_GLOBAL = `__cdpSkill_${RUNTIME_ID}`;
 const BRAND = '__cdpSkill';
 
+/** What a call answers, instead of calling, in a world without the runtime (the caller installs it and calls again). */
+export const MISSING = '__cdpSkillRuntimeMissing';
+
 /** An expression: this world's runtime, or undefined when it has none of this build. */
 export const READ_RUNTIME =
   `(() => { try { const r = globalThis.${RUNTIME_GLOBAL}; ` +

@@ -106,6 +106,24 @@ export class Page {
     }
   }
 
+  /**
+   * Dialogs answered since the previous command on a page kept attached between calls (the MCP
+   * server): by this page as they opened, or by the page-side guard a CLI command left (read once).
+   */
+  async dialogsSinceLastCommand(): Promise<DialogRecord[]> {
+    const guarded = await Deadline.after(GUARD_TIMEOUT_MS)
+      .race(takeGuardedDialogs(this.session), 'the dialog guard')
+      .catch(() => []); // a page that cannot answer now: the guard's records wait for the next look
+    return [...this.dialogs.splice(0), ...guarded].map((d) => ({ ...d, betweenCommands: true as const }));
+  }
+
+  /** A page kept attached starts another command: what the previous one recorded goes (dialogs: taken above). */
+  beginCommand(): void {
+    this.attachNotes.length = 0;
+    this.network.failed.length = 0;
+    this.lifecycle.documentCount = 0;
+  }
+
   /** Arms the answer to the next dialog (one dialog; then back to accepting). */
   armDialog(answer: DialogAnswer): void {
     this.#armed = answer;

@@ -1,11 +1,10 @@
-// The runner's side of CommandState: browser connections of this command (one per browser),
-// the tab it works on, and attaching to tabs by alias, by target, or by opening a new one.
+// The runner's side of CommandState: the tab a command works on, its lock, and attaching to tabs
+// by alias, by target, or by opening a new one. Connections and attached pages come from the
+// command's host (tab-host.ts): made for this command (CLI) or kept between calls (MCP).
 
 import { ANSWER_MARGIN_MS, ConnectionError, Deadline, progress } from '../common/index.js';
 import {
-  attachToTarget,
   canLaunchAt,
-  connectBrowser,
   forgetTab,
   isTargetClosed,
   lockTab,
@@ -16,13 +15,13 @@ import {
   registerTab,
   resolvedAddress,
   type BrowserAddress,
-  type CdpSession,
   type Connection,
   type ReleaseLock,
   type TabEntry,
 } from '../cdp/index.js';
-import { Page } from '../page/index.js';
+import type { Page } from '../page/index.js';
 import type { AttachedTab, CommandState } from '../steps/index.js';
+import { ColdHost, type TabHost, type WhileEnabling } from './tab-host.js';
 
 /** A new tab's window: a common laptop viewport, the same on every machine. */
 const DEFAULT_WINDOW = { width: 1280, height: 800 };
@@ -30,7 +29,6 @@ const DEFAULT_WINDOW = { width: 1280, height: 800 };
 const FRAME_RESTORE_MS = 5_000;
 /** How long openTab waits for a closing Chrome to be gone before launching a new one. */
 const SHUTDOWN_WAIT_MS = 5_000;
-const addressKey = (a: BrowserAddress): string => (a.own ? 'own' : (a.wsEndpoint ?? `${a.host}:${a.port}`));
 
 /** How a new tab entry names its browser: our own Chrome at its current port, or the address as given. */
 function entryFor(targetId: string, address: BrowserAddress, conn: Connection): TabEntry {
@@ -45,12 +43,14 @@ function entryFor(targetId: string, address: BrowserAddress, conn: Connection): 
 }
 
 export class CommandSession implements CommandState {
-  readonly #connections = new Map<string, Promise<Connection>>();
+  readonly host: TabHost;
   readonly #timeoutMs: number;
-  readonly #onAttach: (tab: AttachedTab) => void;
-  readonly #whileEnabling: ((session: CdpSession, entry: TabEntry) => void) | undefined;
+  readonly #onAttach: (tab: AttachedTab, between?: Record<string, unknown>) => void;
+  readonly #whileEnabling: WhileEnabling | undefined;
   /** Per-target locks held until the command ends (another command on the tab waits). */
   readonly #locks: ReleaseLock[] = [];
+  /** The tabs this command attached, handed back to the host at the end. */
+  readonly #attached: { page: Page; entry: TabEntry }[] = [];
   tab: AttachedTab | undefined;
   closedOwnTab = false;
   launched = false;
@@ -61,9 +61,11 @@ export class CommandSession implements CommandState {
    */
   constructor(
     timeoutMs: number,
-    onAttach: (tab: AttachedTab) => void,
-    whileEnabling?: (session: CdpSession, entry: TabEntry) => void,
+    onAttach: (tab: AttachedTab, between?: Record<string, unknown>) => void,
+    whileEnabling?: WhileEnabling,
+    host: TabHost = new ColdHost(),
   ) {
+    this.host = host;
     this.#timeoutMs = timeoutMs;
     this.#onAttach = onAttach;
     this.#whileEnabling = whileEnabling;
@@ -80,18 +82,10 @@ export class CommandSession implements CommandState {
     return this.tab;
   }
 
-  #connect(address: BrowserAddress, autoLaunch: boolean, headless?: boolean): Promise<Connection> {
-    const key = addressKey(address);
-    let conn = this.#connections.get(key);
-    if (!conn) {
-      conn = connectBrowser(address, { autoLaunch, headless, timeoutMs: this.#timeoutMs }).then((r) => {
-        if (r.launched) this.launched = true;
-        return r.conn;
-      });
-      conn.catch(() => this.#connections.delete(key));
-      this.#connections.set(key, conn);
-    }
-    return conn;
+  async #connect(address: BrowserAddress, autoLaunch: boolean, headless?: boolean): Promise<Connection> {
+    const r = await this.host.connect(address, { autoLaunch, headless, timeoutMs: this.#timeoutMs });
+    if (r.launched) this.launched = true;
+    return r.conn;
   }
 
   /** Whether the browser at `address` stops answering within a few seconds (it was closing). */
@@ -113,21 +107,13 @@ export class CommandSession implements CommandState {
     // Two commands on one tab would interleave their input: the second waits for the first,
     // at most its own timeout.
     this.#locks.push(await lockTab(alias, entry.targetId, this.#lockWaitMs()));
-    const session = await attachToTarget(conn, entry.targetId);
-    const opening = Page.open(conn, session, entry.targetId, entry.viewport, entry.geolocation, this.#timeoutMs);
-    this.#whileEnabling?.(session, entry);
-    const page = await opening;
-    if (entry.frame) {
-      try {
-        page.chooseFrame(await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS)));
-      } catch {
-        entry.frame = undefined; // the frame is gone (the page navigated): steps run at the top again
-      }
-    }
+    const { page, between } = await this.host.attach(conn, entry, this.#timeoutMs, this.#whileEnabling);
+    this.#attached.push({ page, entry });
+    await chooseFrame(page, entry);
     await page.takeFrameGuardedDialogs();
     const tab = { alias, entry, conn, page };
     this.tab = tab;
-    this.#onAttach(tab);
+    this.#onAttach(tab, between);
     return tab;
   }
 
@@ -145,8 +131,7 @@ export class CommandSession implements CommandState {
       // A local Chrome that is shutting down (closed by its user a moment ago) still answers but
       // opens no tabs: once it is gone, launch a new one and try once more.
       if (!autoLaunch || !(await this.#goneSoon(resolvedAddress(address, conn)))) throw err;
-      conn.close();
-      this.#connections.delete(addressKey(address));
+      this.host.discard(address);
       conn = await this.#connect(address, true, headless);
       created = await create(conn);
     }
@@ -205,15 +190,26 @@ export class CommandSession implements CommandState {
     }
   }
 
-  /** Closes connections and releases locks; a connection still being opened is closed when it opens, not waited for. */
-  async close(): Promise<void> {
+  /** Hands the command's pages and connections back to its host (abandoned: still in use), and releases the tab locks. */
+  async close(abandoned = false): Promise<void> {
+    this.host.endCommand(this.#attached.splice(0), abandoned);
     for (const release of this.#locks.splice(0)) release();
-    for (const conn of this.#connections.values())
-      conn.then(
-        (c) => c.close(),
-        () => {
-          /* never opened: nothing to close */
-        },
-      );
+  }
+}
+
+/**
+ * Steps run in the frame the tab's entry names (SPEC §19.12, chosen by an earlier command); a kept
+ * page already in that frame stays there.
+ */
+async function chooseFrame(page: Page, entry: TabEntry): Promise<void> {
+  if (!entry.frame) {
+    page.chooseFrame(undefined);
+    return;
+  }
+  if (page.chosenFrameEntry()?.frameId === entry.frame.frameId) return;
+  try {
+    page.chooseFrame(await page.frames.target(entry.frame.frameId, Deadline.after(FRAME_RESTORE_MS)));
+  } catch {
+    entry.frame = undefined; // the frame is gone (the page navigated): steps run at the top again
   }
 }

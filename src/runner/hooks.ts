@@ -11,7 +11,7 @@ import {
   type Deadline,
 } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { refsDeclaration, type Scope } from '../page/index.js';
+import { agentCall, type Scope } from '../page/index.js';
 import { looksLikeFunction, malformationTip, preview } from '../steps/index.js';
 import type { HookPoll } from '../injected/index.js';
 
@@ -56,7 +56,12 @@ async function poll(scope: Scope, hook: HookName, source: string, deadline: Dead
     // The page gives up a little before the deadline, so its answer (with the last value) arrives
     // in time; the deadline itself only guards a page that stops answering.
     const budget = Math.max(0, deadline.remainingMs() - PAGE_MARGIN_MS);
-    const body = `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.pollHook(fn, ${budget}, ${POLL_INTERVAL_MS});`;
+    const body = agentCall(
+      callable(source),
+      (rt, fn: () => unknown, a) => rt.hookValue.pollHook(fn, a.budget, a.intervalMs),
+      { budget, intervalMs: POLL_INTERVAL_MS },
+      { in: source },
+    );
     try {
       const r = (await evaluateHook(scope, hook, body, deadline, source)) as HookPoll;
       return { ...r, elapsedMs: Date.now() - started };
@@ -119,7 +124,7 @@ export async function observe(scope: Scope, source: string): Promise<{ value: un
       value: await evaluateHook(
         scope,
         'observe',
-        `${refsDeclaration(source)}const fn = ${callable(source)};\nreturn rt.hookValue.observeHook(fn);`,
+        agentCall(callable(source), (rt, fn: () => unknown) => rt.hookValue.observeHook(fn), undefined, { in: source }),
         scope.deadline,
         source,
       ),

@@ -17,6 +17,7 @@ export const OUTPUT_ORDER = [
   'console',
   'dialogs',
   'network',
+  'betweenCommands',
   'steps',
   'errors',
   'error',

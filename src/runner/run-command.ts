@@ -7,6 +7,7 @@ import {
   ConnectionError,
   Deadline,
   fieldSecrets,
+  fieldSecretsMark,
   firstStepStart,
   markSecret,
   openWindow,
@@ -17,8 +18,16 @@ import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
 import type { FailedRequest } from '../page/index.js';
 import { lookupSiteProfile, type ProfileLookup } from '../profiles/index.js';
-import { captureAfter, captureBefore, startBefore, type AfterCapture, type BeforeCapture } from './capture.js';
+import {
+  captureAfter,
+  captureBefore,
+  lookAgain,
+  startBefore,
+  type AfterCapture,
+  type BeforeCapture,
+} from './capture.js';
 import { CommandSession } from './command-session.js';
+import type { TabHost } from './tab-host.js';
 import { classify, type ClassifiedError } from './failure.js';
 import { assemble } from './output.js';
 import { summarizeDialogs } from './answer-bound.js';
@@ -44,6 +53,8 @@ interface TabWatch {
   startUrl: string;
   /** Per-tab state as the registry had it, to write back only what changed. */
   startEntry: string;
+  /** What the warm host saw on the tab since the previous call (the answer's `betweenCommands`). */
+  between?: Record<string, unknown>;
 }
 
 /** What a command builds up as it runs, phase by phase. */
@@ -62,6 +73,8 @@ interface Run {
   fatal?: ClassifiedError;
   /** The URL the command's last navigation landed on, for the site profile. */
   navigatedTo?: string;
+  /** Where this command's secret field values begin (a warm process answers many commands). */
+  readonly secretsMark: number;
   /** The first failed step, as the top-level error (README: every failure has a top-level error.type). */
   firstFailure?: { type: string; step: number; message: string; category: string };
 }
@@ -70,20 +83,22 @@ const tabState = (tab: AttachedTab): string =>
   JSON.stringify([tab.entry.counters, tab.entry.snapshotHashes, tab.entry.frame, tab.entry.world, tab.entry.frameRefs]);
 
 /** The run's state and its session, which starts watching the tab (console, state) when one is attached. */
-function startRun(cmd: Command): Run {
+function startRun(cmd: Command, host: TabHost | undefined): Run {
   const startedMs = Date.now();
   const visual = cmd.steps.some((s) => !isReadOnlyStep(s.def, s.params));
   const first = cmd.steps[0]!;
   // A command that starts by loading a new document has nothing to diff against: no early look.
   const earlyLook =
     visual && cmd.tab !== undefined && !first.def.providesTab && first.def.replacesDocument === undefined;
-  const onAttach = (tab: AttachedTab): void => {
+  const onAttach = (tab: AttachedTab, between?: Record<string, unknown>): void => {
     progress.tab = tab.alias;
+    run.watch?.console.stop(); // a second tab (openTab after a tab was attached): its console is the one told
     run.watch = {
       tab,
       console: new ConsoleCollector(tab.page.session, startedMs),
       startUrl: tab.page.lifecycle.url,
       startEntry: tabState(tab),
+      ...(between ? { between } : {}),
     };
   };
   const session = new CommandSession(
@@ -94,8 +109,9 @@ function startRun(cmd: Command): Run {
           run.early ??= startBefore(s, entry);
         }
       : undefined,
+    host,
   );
-  const run: Run = { cmd, session, visual, steps: [], errors: [] };
+  const run: Run = { cmd, session, visual, steps: [], errors: [], secretsMark: fieldSecretsMark() };
   return run;
 }
 
@@ -129,7 +145,7 @@ async function runSteps(run: Run): Promise<void> {
       const done = await runStep(step, run.session, from, settle).finally(() => tagDialogs(run.watch, step.index));
       run.navigatedTo = landedUrl(step, done.output) ?? run.navigatedTo;
       run.steps.push(okStep(step, done));
-      await lookAgainInFrame(run, step);
+      await lookAgainAfterFrameStep(run, step);
     } catch (err) {
       const c = classify(err);
       if (!step.optional)
@@ -161,19 +177,16 @@ async function runSteps(run: Run): Promise<void> {
 }
 
 /**
- * A `frame` step before anything acted: the steps that follow act in that frame, so the look to
- * diff against is taken there (keys typed into a framed editor then answer with their changes).
+ * A step that chose a frame, before anything acted: the steps that follow act in that frame, so the
+ * look to diff against is taken there (keys typed into a framed editor then answer with their changes).
  */
-async function lookAgainInFrame(run: Run, step: ValidatedStep): Promise<void> {
-  if (!run.visual || !step.def.choosesFrame) return;
+async function lookAgainAfterFrameStep(run: Run, step: ValidatedStep): Promise<void> {
+  if (!run.visual || !step.def.choosesFrame || !run.session.tab) return;
   const upTo = run.cmd.steps.slice(0, run.cmd.steps.indexOf(step) + 1);
   if (!upTo.every((s) => s.def.choosesFrame || s.def.readOnly)) return;
-  const tab = run.session.tab;
-  if (!tab || run.before?.frameId === tab.page.chosenFrameEntry()?.frameId) return;
   // A command that chooses another frame later (back to the top) keeps the look it has.
   if (run.cmd.steps.slice(upTo.length).some((s) => s.def.choosesFrame)) return;
-  const before = await captureBefore(tab);
-  run.before = before && { ...before, frameChosen: true };
+  run.before = await lookAgain(run.session.tab, run.before);
 }
 
 /** Dialogs that opened during a step say which (SPEC §19.2: none goes unreported). */
@@ -270,9 +283,10 @@ async function capturePhase(
   const { watch, session, fatal } = run;
   const usable = watch && !session.closedOwnTab && !fatal ? watch : undefined;
   const alive = usable && !usable.tab.page.fatalError ? usable : undefined;
-  const guarded = usable?.tab.page.guardDialogsUntilNextCommand();
+  // A warm host answers dialogs itself between calls; the CLI leaves the page-side guard behind.
+  const guarded = session.host.keepsWatching ? undefined : usable?.tab.page.guardDialogsUntilNextCommand();
   const profile = profileFor(run.navigatedTo);
-  const secrets = alive ? exchangeSecrets(alive.tab) : undefined;
+  const secrets = alive ? exchangeSecrets(alive.tab, run.secretsMark) : undefined;
   progress.phase = CAPTURE_PHASE;
   const captured = alive
     ? dropRepeatedView(
@@ -301,11 +315,11 @@ const SECRETS_TIMEOUT_MS = 1_000;
  * document's life); the values its secret fields hold and those kept by earlier commands are
  * marked here, before the answer is assembled and masked (output.ts).
  */
-async function exchangeSecrets(tab: AttachedTab): Promise<void> {
+async function exchangeSecrets(tab: AttachedTab, mark: number): Promise<void> {
   try {
     const held = await tab.page
       .scopeAt(undefined, Deadline.after(SECRETS_TIMEOUT_MS))
-      .call((rt, marked) => rt.secretValues.exchangeSecrets(marked), fieldSecrets(), { what: 'the secret values' });
+      .call((rt, marked) => rt.secretValues.exchangeSecrets(marked), fieldSecrets(mark), { what: 'the secret values' });
     for (const v of held) markSecret(v);
   } catch {
     // A page that does not answer: what this command marked is still masked in its answer.
@@ -339,6 +353,7 @@ function answer(
     console: watch?.console.report(),
     dialogs: summarizeDialogs(watch?.tab.page.dialogs),
     network: watch ? networkReport(watch.tab.page.network.failed) : undefined,
+    betweenCommands: watch?.between,
     steps: run.steps,
     errors,
     error:
@@ -353,8 +368,15 @@ function answer(
   return { output, ok };
 }
 
-export async function runCommand(cmd: Command): Promise<CommandResult> {
-  const run = startRun(cmd);
+/**
+ * Runs `cmd` on tabs reached through `host`: the CLI's cold host by default, the MCP server's warm
+ * one. `abandon` (a front that answered without waiting: its deadline ran out, the client
+ * cancelled) lets the tabs go at once: their locks released, a warm host's sessions detached.
+ */
+export async function runCommand(cmd: Command, host?: TabHost, abandon?: AbortSignal): Promise<CommandResult> {
+  const run = startRun(cmd, host);
+  const letGo = (): void => void run.session.close(true);
+  abandon?.addEventListener('abort', letGo, { once: true });
   try {
     await attach(run);
     if (!run.fatal) await runSteps(run);
@@ -362,6 +384,8 @@ export async function runCommand(cmd: Command): Promise<CommandResult> {
     const { captured, profile, capturedPage } = await capturePhase(run);
     return { ...answer(run, captured, profile), tab: run.session.tab?.alias, capturedPage };
   } finally {
+    abandon?.removeEventListener('abort', letGo);
+    run.watch?.console.stop();
     await run.session.close();
   }
 }

@@ -4,6 +4,7 @@
 // Bounded, driven by the page's own events; cheap when nothing is pending.
 
 import type { Scope } from '../page/index.js';
+import type { ViewSettle } from './looks.js';
 
 /** Longest a settle waits for animations, requests and re-renders the steps set going. */
 export const SETTLE_MAX_MS = 1_500;
@@ -11,9 +12,23 @@ export const SETTLE_MAX_MS = 1_500;
 const SETTLE_QUIET_MS = 50;
 
 /**
- * Waits until the page settled from what began since `networkMark`, at most SETTLE_MAX_MS (and the
- * scope's deadline). Answers how long it waited, and what was still pending when the bound ran out. `keepClock`: the
- * mutation clock stays armed for a later settle (the capture's, after the last step).
+ * The requests begun since `networkMark`, waited for (within SETTLE_MAX_MS and the scope's
+ * deadline); answers what is left of the bound for the page's own settle, and whether they finished.
+ */
+export async function settleRequests(
+  scope: Scope,
+  networkMark: number,
+): Promise<{ view: ViewSettle; requestsDone: boolean }> {
+  const started = Date.now();
+  const requestsDone = await scope.page.network.settleSince(networkMark, scope.deadline.cap(SETTLE_MAX_MS));
+  const maxMs = Math.max(0, Math.min(scope.deadline.remainingMs(), SETTLE_MAX_MS - (Date.now() - started)));
+  return { view: { maxMs, quietMs: SETTLE_QUIET_MS }, requestsDone };
+}
+
+/**
+ * Waits until the page settled from what began since `networkMark`, at most SETTLE_MAX_MS. Answers
+ * how long it waited, and what was still pending when the bound ran out. `keepClock`: the mutation
+ * clock stays armed for a later settle (the capture's, after the last step).
  */
 export async function settleView(
   scope: Scope,
@@ -21,14 +36,12 @@ export async function settleView(
   keepClock = false,
 ): Promise<{ pending?: string; waitedMs: number }> {
   const started = Date.now();
-  const bound = scope.deadline.cap(SETTLE_MAX_MS);
-  const quiet = await scope.page.network.settleSince(networkMark, bound);
-  const leftMs = Math.max(0, Math.min(bound.remainingMs(), SETTLE_MAX_MS - (Date.now() - started)));
+  const { view, requestsDone } = await settleRequests(scope, networkMark);
   const r = await scope.call(
     (rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs, a.keepClock),
-    { maxMs: leftMs, quietMs: SETTLE_QUIET_MS, keepClock },
+    { ...view, keepClock },
     { what: 'the page to settle' },
   );
-  const pending = r.pending ?? (quiet ? undefined : 'requests');
+  const pending = r.pending ?? (requestsDone ? undefined : 'requests');
   return { waitedMs: Date.now() - started, ...(pending ? { pending } : {}) };
 }

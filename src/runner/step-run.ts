@@ -1,14 +1,7 @@
 // One step of a command: its hooks around its action within the step deadline, and its result
 // when it fails (params, failure context, a next step). run-command.ts strings these together.
 
-import {
-  CdpSkillError,
-  ConnectionError,
-  Deadline,
-  pendingNow,
-  StaleElementError,
-  TimeoutError,
-} from '../common/index.js';
+import { CdpSkillError, Deadline, pendingNow, StaleElementError, TimeoutError } from '../common/index.js';
 import { FRAME_REF, splitFrameRef } from '../aria/index.js';
 import type { FrameTarget, Scope } from '../page/index.js';
 import type { AttachedTab, StepContext } from '../steps/index.js';
@@ -97,19 +90,19 @@ async function runAction(
   const tab = session.tab;
   // The hooks look where the steps run (the tab's chosen frame), the action where its target is.
   const chosen = tab?.page.scope(deadline);
-  const ctx = stepContext(step, deadline, session, chosen);
   const unsettled =
     chosen && settleFrom !== undefined ? await settleFirst(chosen, settleFrom, step.index - 1) : undefined;
-  if (hooks?.readyWhen) await waitReady(hookScope(chosen), hooks.readyWhen);
-  const raw = tab
-    ? await inRefFrame(step, tab, chosen!, (scope) =>
-        step.def.run(stepContext(step, deadline, session, scope), step.params),
-      )
-    : await step.def.run(ctx, step.params);
+  if (hooks?.readyWhen) await waitReady(chosen ?? session.requireTab().page.scope(deadline), hooks.readyWhen);
+  const raw =
+    tab && chosen
+      ? await inRefFrame(step, tab, chosen, (scope) =>
+          step.def.run(stepContext(step, deadline, session, scope), step.params),
+        )
+      : await step.def.run(stepContext(step, deadline, session), step.params);
   const split = splitWarnings(raw);
   const { warning } = split;
   // Facts a lower layer noted on the deadline (the list it scrolled to find the target) join the output.
-  const notes = ctx.deadline.notes();
+  const notes = deadline.notes();
   const output =
     Object.keys(notes).length && (split.output === undefined || (split.output && typeof split.output === 'object'))
       ? { ...(split.output as object | undefined), ...notes }
@@ -117,7 +110,8 @@ async function runAction(
   const warnings = [unsettled, warning].filter((w): w is string => !!w);
   let observation: StepRun['observation'];
   if (hooks?.settledWhen || hooks?.observe) {
-    const scope = hookScope(chosen);
+    // Where the steps run now: a frame step just chose one, openTab just made the tab.
+    const scope = session.requireTab().page.scope(deadline);
     const unsettled = hooks.settledWhen ? await waitSettled(scope, hooks.settledWhen, !!hooks.observe) : undefined;
     if (unsettled) warnings.push(unsettled);
     const seen = hooks.observe ? await observe(scope, hooks.observe) : undefined;
@@ -138,12 +132,6 @@ function refTargets(v: unknown, out: { by: string; ref: string }[] = [], depth =
   if (o.by === 'ref' && typeof o.ref === 'string') out.push(o as { by: string; ref: string });
   else for (const x of Object.values(o)) refTargets(x, out, depth + 1);
   return out;
-}
-
-/** Hooks are validated only on steps that need a tab (validate.ts), so one is attached by now. */
-function hookScope(scope: Scope | undefined): Scope {
-  if (!scope) throw new ConnectionError('This step needs a tab: pass "tab": "t1", or start the command with openTab.');
-  return scope;
 }
 
 /**

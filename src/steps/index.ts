@@ -28,5 +28,5 @@ export { getStep, stepNames, allSteps, isReadOnlyStep, keysOf, remedyStep } from
 export type { StepDefinition, StepContext, CommandState, AttachedTab, TargetFacts } from './registry.js';
 export { ParamError, describe, isObj, quoteKey } from './params.js';
 export { NAMING_KEYS, stringTarget } from './targets.js';
-export { paramsLine, stepTable } from './reference.js';
+export { compactStepList, paramsLine, stepTable } from './reference.js';
 export { looksLikeFunction, malformationTip, preview } from './js-source.js';

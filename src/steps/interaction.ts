@@ -187,8 +187,8 @@ defineStep<ClickParams>({
           target: { by: p.target.by },
           category: 'selector-not-found',
         });
-      if (found.frameId !== ctx.scope.frameId) inFrame = { frameId: found.frameId, url: found.url };
-      where = found;
+      if (found.scope.frameId !== ctx.scope.frameId) inFrame = { frameId: found.scope.frameId, url: found.scope.url };
+      where = found.scope;
     }
     const r = await click(where, p.target, tab.entry, p.opts, ctx.deadline);
     if (p.waitAfter) {

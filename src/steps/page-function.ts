@@ -4,7 +4,7 @@
 
 import { EvaluationError, StepValidationError, TimeoutError, type Deadline } from '../common/index.js';
 import { isTerminated, type CdpSession, type Protocol } from '../cdp/index.js';
-import { RUNTIME_GLOBAL, refsDeclaration, serializeRemoteObject, terminate, type Scope } from '../page/index.js';
+import { agentCall, serializeRemoteObject, terminate, withRefsInScope, type Scope } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optNumber, optString, ParamError } from './params.js';
 import { looksLikeFunction, malformationTip, preview } from './js-source.js';
@@ -35,14 +35,16 @@ async function runFunction(
 ): Promise<PageValue> {
   // `refs` is in scope by name and also the function's first parameter; get() re-resolves stale
   // refs (SPEC §12.1, §6.3). DECISIONS: refs usable as SKILL.md shows it, with or without refs: true.
-  const call =
-    refsDeclaration(p.source, p.refs) +
-    `const __cdpFn = (\n${p.source}\n);\n` +
-    "if (typeof __cdpFn !== 'function') throw new TypeError('pageFunction: the code is not a function');\n" +
-    'const __cdpValue = await __cdpFn(refs);\n' +
-    (p.serialize
-      ? `return rt.hookValue.valueAnswer(__cdpValue, ${JSON.stringify(counters ?? null)} ?? undefined);`
-      : 'return { value: __cdpValue };');
+  const call = agentCall(
+    p.source,
+    async (rt, fn: unknown, a: { serialize: boolean; counters: Counters | null }, refs) => {
+      if (typeof fn !== 'function') throw new TypeError('pageFunction: the code is not a function');
+      const value: unknown = await fn(refs);
+      return a.serialize ? rt.hookValue.valueAnswer(value, a.counters ?? undefined) : { value };
+    },
+    { serialize: p.serialize, counters: counters ?? null },
+    { asked: p.refs },
+  );
   const { refs, ...result } = (await scope.callInPage(call, p.source, {
     deadline,
     what: 'pageFunction to return',
@@ -57,7 +59,7 @@ async function runFunction(
 async function withRefs(scope: Scope, source: string, deadline: Deadline): Promise<string> {
   if (!/\brefs\b/.test(source)) return source;
   await scope.callInPage('return 0;', source, { deadline, what: 'the page runtime' });
-  return `{ const refs = globalThis.${RUNTIME_GLOBAL}.refMap.refsView();\n${source}\n}`;
+  return withRefsInScope(source);
 }
 
 /** One evaluation call raced against the deadline; a runaway script is terminated, not left running. */

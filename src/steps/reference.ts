@@ -36,3 +36,10 @@ export function stepTable(): string {
     .map((def) => `- \`${def.name}\` ${paramsLine(def)}`)
     .join('\n');
 }
+
+/** The step list of the MCP tool's description: the same lines, without SKILL.md's markup (every byte is context). */
+export function compactStepList(): string {
+  return allSteps()
+    .map((def) => `${def.name} ${paramsLine(def)}`)
+    .join('\n');
+}

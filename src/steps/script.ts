@@ -14,7 +14,7 @@ import {
   POLL_INTERVAL_MS,
 } from '../common/index.js';
 import { isContextDestroyed } from '../cdp/index.js';
-import { refsDeclaration, type Scope } from '../page/index.js';
+import { agentCall, type Scope } from '../page/index.js';
 import type { PipelineFailureReason, PipelineOp, PipelineOutcome, PollOutcome } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optNumber, optString, ParamError } from './params.js';
@@ -64,7 +64,10 @@ interface PollParams {
 }
 
 async function pollOnce(scope: Scope, p: PollParams, limit: number, deadline: Deadline): Promise<PollOutcome> {
-  const body = `${refsDeclaration(p.fn)}return rt.pipeline.pollUntil(${p.fn}, ${p.intervalMs}, ${limit});`;
+  const body = agentCall(p.fn, (rt, fn: () => unknown, a) => rt.pipeline.pollUntil(fn, a.intervalMs, a.limit), {
+    intervalMs: p.intervalMs,
+    limit,
+  });
   return scope.callInPage(body, p.fn, {
     deadline: deadline.cap(limit + RUNAWAY_GRACE_MS),
     what: 'the poll predicate to return (a runaway loop?)',
@@ -206,7 +209,12 @@ async function runPipeline(
   limit: number,
   deadline: Deadline,
 ): Promise<PipelineOutcome> {
-  const body = `${refsDeclaration(p.fns.join('\n'))}return rt.pipeline.runPipeline(${JSON.stringify(p.ops)}, [${p.fns.join(',\n')}], ${limit});`;
+  const body = agentCall(
+    `[${p.fns.join(',\n')}]`,
+    (rt, fns: Array<() => unknown>, a) => rt.pipeline.runPipeline(a.ops, fns, a.limit),
+    { ops: p.ops, limit },
+    { in: p.fns.join('\n') },
+  );
   try {
     return (await scope.callInPage(body, body, {
       deadline: deadline.cap(limit + RUNAWAY_GRACE_MS),

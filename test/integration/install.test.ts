@@ -210,7 +210,7 @@ describe('from the npm package', () => {
   it('holds only the runtime dependencies and what the skill needs', () => {
     const pkgDir = join(prefix, 'lib', 'node_modules', 'cdp-skill');
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['commander']);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@modelcontextprotocol/sdk', 'commander']);
     for (const f of ['SKILL.md', 'EXAMPLES.md', 'README.md', 'LICENSE', 'dist/cli.js'])
       expect(existsSync(join(pkgDir, f)), f).toBe(true);
     expect(existsSync(join(pkgDir, 'src'))).toBe(false);

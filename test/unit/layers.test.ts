@@ -20,7 +20,8 @@ const BELOW: Record<string, string[]> = {
   runner: ['common', 'cdp', 'page', 'capture', 'steps', 'diff', 'aria', 'profiles', 'injected'],
   profiles: ['common'],
   install: ['common'],
-  '.': ['runner', 'capture', 'steps', 'common', 'install'],
+  mcp: ['runner', 'steps', 'capture', 'common'],
+  '.': ['runner', 'capture', 'steps', 'common', 'install', 'mcp'],
 };
 const ALLOWED: Record<string, string[]> = Object.fromEntries(
   Object.entries(BELOW).map(([layer, below]) => [layer, layer === 'shared' ? below : [...below, 'shared']]),
@@ -124,4 +125,28 @@ it('reads and writes the chosen frame only inside page/', () => {
         ),
     );
   expect(users).toEqual([]);
+  // Only the runner builds scopes from the tab's chosen frame; steps and dom get theirs passed.
+  const builders = files(SRC)
+    .filter((f) => !/\/(page|injected|runner)\//.test(f))
+    .filter((f) => /\bpage\.(scope|scopeAt|chosenFrameEntry)\(/.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(SRC, f));
+  expect(builders).toEqual([]);
+});
+
+// Issue 26 item 4: every call into the page runtime is a typed function sent as source (page/evaluate.ts,
+// page/handles.ts, page/agent-refs.ts); none is spelled out in a string, where no compiler checks it.
+it('builds no page-runtime call as a string outside injected/', () => {
+  const spelled = files(SRC)
+    .filter((f) => !f.includes('/injected/'))
+    .flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          !/^\s*(\/\/|\/?\*)/.test(line) &&
+          /(['"`])[^'"`]*\brt\.[a-zA-Z]+\.|globalThis\.__cdpSkill|(READ_RUNTIME|RUNTIME_GLOBAL)\}\??\./.test(line)
+            ? [`${relative(SRC, f)}:${i + 1}: ${line.trim()}`]
+            : [],
+        ),
+    );
+  expect(spelled).toEqual([]);
 });

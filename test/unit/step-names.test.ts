@@ -21,6 +21,7 @@ const FIELD_KEYS = new Set<string>(['type', ...OUTPUT_ORDER]);
 /** Object keys that are the field of some other object in one file (`file: key` → why). */
 const FIELD_KEYS_IN: Record<string, string> = {
   'runner/capture.ts: snapshot': "the after-look's snapshot (PageState.snapshot)",
+  'runner/looks.ts: snapshot': "a look's snapshot of its document (PageState.snapshot)",
   'runner/run-command.ts: frame': "the tab entry's chosen frame (TabEntry.frame)",
 };
 /** Strings equal to a step name that mean something else, counted (`file: word` → [count, why]): one more fails. */
@@ -32,8 +33,10 @@ const WORDS_IN: Record<string, [number, string]> = {
     2,
     'the failure category switched on, and the remedy kind (steps/registry.ts RemedyKind)',
   ],
+  'runner/between-calls.ts: console': [1, "a between-calls watcher's name, its field in betweenCommands"],
   'runner/output.ts: console': [1, 'an answer field (OUTPUT_ORDER)'],
   'runner/output.ts: screenshot': [1, 'an answer field (OUTPUT_ORDER)'],
+  'runner/warm-host.ts: frame': [1, 'a TabEntry field kept per command (TabEntry.frame)'],
 };
 /** Receivers that hold a step's parameters or a command's step: `raw.fill` reads the fill step's. */
 const STEP_HOLDERS = new Set(['raw', 'step', 'params', 'input']);

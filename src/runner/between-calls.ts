@@ -1,0 +1,84 @@
+// What the warm host (warm-host.ts) keeps watching on a tab between calls, which a stateless CLI
+// process cannot: each watcher records while no call runs on the tab and hands what it saw to the
+// next call's answer (`betweenCommands.<name>`). A new kind of watch is one more entry in
+// BETWEEN_CALLS_WATCHERS: the network log, downloads and persisted routes (issue 21) plug in here.
+
+import type { Connection } from '../cdp/index.js';
+import { ConsoleCollector } from '../capture/index.js';
+import type { Page } from '../page/index.js';
+
+/** One tab's watch, made when the warm host first attaches the tab; it starts paused (a call runs). */
+export interface BetweenCallsWatch {
+  /** The key of what it saw in the answer's `betweenCommands`. */
+  readonly name: string;
+  /**
+   * What it saw since the previous call on the tab ended, handed over once (undefined: nothing);
+   * recording pauses until resume(), the call's own steps being the call's to report.
+   */
+  take(): Promise<unknown>;
+  /** The call on the tab ended: record again. */
+  resume(): void;
+  /** The tab is let go (closed, crashed, the server exits). */
+  stop(): void;
+}
+
+/** Makes a tab's watch; `conn` is the tab's browser connection (browser-wide events, e.g. downloads). */
+export type BetweenCallsWatcher = (page: Page, conn: Connection) => BetweenCallsWatch;
+
+/**
+ * Dialogs: the kept page answers each as it opens (Page.javascriptDialogOpening, as the dialog
+ * step armed, else OK) and records it; a page-side guard a CLI command left behind is read too.
+ */
+export const watchDialogs: BetweenCallsWatcher = (page) => ({
+  name: 'dialogs',
+  async take() {
+    const seen = await page.dialogsSinceLastCommand();
+    return seen.length ? seen : undefined;
+  },
+  resume() {
+    page.dialogs.length = 0; // the call's own dialogs were in its answer
+  },
+  stop() {
+    /* the page's own dialog handler goes with its session */
+  },
+});
+
+/** Console errors and warnings (and uncaught exceptions) logged while no call ran. */
+export const watchConsole: BetweenCallsWatcher = (page) => {
+  let collector: ConsoleCollector | undefined;
+  return {
+    name: 'console',
+    async take() {
+      const report = collector?.report();
+      collector?.stop();
+      collector = undefined;
+      return report;
+    },
+    resume() {
+      collector?.stop();
+      collector = new ConsoleCollector(page.session, Date.now());
+    },
+    stop() {
+      collector?.stop();
+      collector = undefined;
+    },
+  };
+};
+
+/**
+ * The watches every kept tab gets, in answer order. Issue 21 adds its own here: a network log
+ * (`network`: requests and failures while no call ran, from the page's NetworkTracker), downloads
+ * (`downloads`: Browser.downloadWillBegin/downloadProgress on `conn`, files that landed), and
+ * persisted routes (`routes`: armed once when the tab is first attached — Fetch.enable on the kept
+ * session — and reporting what they answered between calls).
+ */
+export const BETWEEN_CALLS_WATCHERS: readonly BetweenCallsWatcher[] = [watchDialogs, watchConsole];
+
+/** What the watches saw since the previous call, keyed by name; undefined when nothing. */
+export async function takeBetweenCalls(
+  watches: readonly BetweenCallsWatch[],
+): Promise<Record<string, unknown> | undefined> {
+  const seen = await Promise.all(watches.map(async (w) => [w.name, await w.take()] as const));
+  const between = Object.fromEntries(seen.filter(([, v]) => v !== undefined));
+  return Object.keys(between).length ? between : undefined;
+}
