@@ -135,12 +135,13 @@ function wasPruned(el: Element, before: ViewWalk): boolean {
 
 function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   const out: Found[] = [];
-  // An editor's block's text is the editor's value, told there.
-  if (a.edit || b.edit) {
-    // its text and name are the editor's value
-  } else if (b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
-  else if (b.label !== a.label && (a.states || a.role === 'img'))
+  // An editor's block's text and name are the editor's value, told there.
+  const edited = a.edit || b.edit;
+  if (!edited && b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
+  else if (!edited && b.label !== a.label && (a.states || a.role === 'img'))
     out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
+  // A paragraph that became a checkbox is told as that, not as a checkbox state that came from nowhere.
+  if (b.role !== a.role) return [...out, ...kindChanges(b, a, el)];
   for (const field of STATE_FIELDS) {
     const from = b.states?.[field];
     const to = a.states?.[field];
