@@ -5,15 +5,13 @@
 import {
   CAPTURE_PHASE,
   ConnectionError,
-  Deadline,
-  fieldSecrets,
   fieldSecretsMark,
   firstStepStart,
-  markSecret,
   openWindow,
   progress,
 } from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
+import { exchangeSecrets } from './page-secrets.js';
 import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
 import type { FailedRequest } from '../page/index.js';
@@ -304,26 +302,6 @@ async function capturePhase(
   if (watch && !session.closedOwnTab) await Promise.all([saveTabState(watch), guarded]);
   await secrets;
   return { captured, profile: await profile, capturedPage: Boolean(alive && run.visual) };
-}
-
-/** Longest the page may take to answer which secret values it holds. */
-const SECRETS_TIMEOUT_MS = 1_000;
-
-/**
- * Issue 22 item 2: a value secret in one place is masked in every output of this answer and the
- * next. The values this command marked are kept in the page (our isolated world, for the
- * document's life); the values its secret fields hold and those kept by earlier commands are
- * marked here, before the answer is assembled and masked (output.ts).
- */
-async function exchangeSecrets(tab: AttachedTab, mark: number): Promise<void> {
-  try {
-    const held = await tab.page
-      .scopeAt(undefined, Deadline.after(SECRETS_TIMEOUT_MS))
-      .call((rt, marked) => rt.secretValues.exchangeSecrets(marked), fieldSecrets(mark), { what: 'the secret values' });
-    for (const v of held) markSecret(v);
-  } catch {
-    // A page that does not answer: what this command marked is still masked in its answer.
-  }
 }
 
 /** Requests reported per command: an agent otherwise never sees a failing API call. */
