@@ -12,7 +12,7 @@ import { armMutationClock } from './view-settle.js';
 import { walkView } from './view-walk.js';
 import { state } from './state.js';
 import type { ViewUnit, ViewWalk } from './view-walk.js';
-import { describeUnit, kindChanges, pairReplacements, type Found } from './view-kinds.js';
+import { describeUnit, pairReplacements, unitChanges, type Found } from './view-kinds.js';
 import { STATE_FIELDS, type ObservedChange, type ObservedDiff, type ObservedKind } from '../shared/index.js';
 
 /** Changes listed per kind; the rest are only counted. */
@@ -140,23 +140,7 @@ function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   if (!edited && b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
   else if (!edited && b.label !== a.label && (a.states || a.role === 'img'))
     out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
-  // A paragraph that became a checkbox is told as that, not as a checkbox state that came from nowhere.
-  if (b.role !== a.role) return [...out, ...kindChanges(b, a, el)];
-  for (const field of STATE_FIELDS) {
-    const from = b.states?.[field];
-    const to = a.states?.[field];
-    if (from !== to)
-      out.push({
-        change: {
-          ...describeUnit(a, 'state'),
-          field,
-          ...(from !== undefined ? { from } : {}),
-          ...(to !== undefined ? { to } : {}),
-        },
-        el,
-      });
-  }
-  return [...out, ...kindChanges(b, a, el)];
+  return [...out, ...unitChanges(b, a, el, STATE_FIELDS)];
 }
 
 /** When focus landed somewhere, the element it left is noise; a blur alone is kept. */

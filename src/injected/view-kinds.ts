@@ -3,7 +3,7 @@
 // a mark that changes its meaning (struck through) are changes; an editor's blocks are told only for
 // these (their text is the editor's value). Pairs of gone and appeared elements that read the same
 // are one element re-rendered. Facts for view-diff.ts; runs in the page.
-import { STATE_FIELDS, type ObservedChange, type ObservedKind } from '../shared/index.js';
+import { STATE_FIELDS, type ObservedChange, type ObservedKind, type StateField } from '../shared/index.js';
 import type { ViewUnit } from './view-walk.js';
 
 export interface Found {
@@ -40,11 +40,10 @@ export function kindChanges(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
 /** State fields a re-rendered element is compared on (focus lands on new elements as a matter of course). */
 const PAIR_FIELDS = STATE_FIELDS.filter((f) => f !== 'focused');
 
-/** What changed between an element and the one that replaced it with the same text. */
-function replacedChanges(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
-  const out = kindChanges(b, a, el);
-  if (b.role !== a.role) return out; // a paragraph that became a checkbox has no old state to compare
-  for (const field of PAIR_FIELDS) {
+/** The states that differ between an element's two readings (or it and the one that replaced it). */
+function stateChanges(b: ViewUnit, a: ViewUnit, el: Element, fields: readonly StateField[]): Found[] {
+  const out: Found[] = [];
+  for (const field of fields) {
     const from = b.states?.[field];
     const to = a.states?.[field];
     if (from !== to)
@@ -59,6 +58,15 @@ function replacedChanges(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
       });
   }
   return out;
+}
+
+/**
+ * What changed between two readings of an element, or an element and the one that replaced it,
+ * beyond its text: its states, role and marks. A paragraph that became a checkbox is told as that,
+ * not as a checkbox state that came from nowhere.
+ */
+export function unitChanges(b: ViewUnit, a: ViewUnit, el: Element, fields: readonly StateField[]): Found[] {
+  return [...(b.role === a.role ? stateChanges(b, a, el, fields) : []), ...kindChanges(b, a, el)];
 }
 
 /**
@@ -83,7 +91,7 @@ export function pairReplacements(found: Found[]): Found[] {
       if (!twin) continue;
       dropped.add(twin);
       dropped.add(f);
-      if (f.unit && twin.unit) added.push(...replacedChanges(f.unit, twin.unit, twin.el));
+      if (f.unit && twin.unit) added.push(...unitChanges(f.unit, twin.unit, twin.el, PAIR_FIELDS));
     }
   }
   const kept = found.filter(
