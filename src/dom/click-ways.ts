@@ -185,7 +185,8 @@ export async function clickTrusted(
   if (targetReceived) return o;
   if (probe.pressedOnly) {
     const e = await readEffects(scope, before.mark, {}, before.dialogsBefore, deadline);
-    if (e.observable) {
+    // A press that only restyled its element (moved it away, a ripple inside) did not act: the click is still to make.
+    if (e.observable && e.beyond) {
       o.pressEffect = `the page acted on the press (the release went to ${probe.other ?? 'something else'}): ${e.summary}`;
       return o;
     }

@@ -41,13 +41,13 @@ export async function readEffects(
   let r: EffectReport;
   try {
     r = settled.navigated
-      ? { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true }
+      ? { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true, beyond: false }
       : await scope.call((rt, ms) => rt.effectWatch.readEffects(ms), cdp.length ? 0 : REACTION_WAIT_MS, {
           deadline,
           what: 'the effect of the action',
         });
   } catch {
-    r = { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true }; // the document went away: a navigation
+    r = { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true, beyond: false }; // the document went away: a navigation
     cdp.push('the document changed');
   }
   const seen = [...cdp];
@@ -58,6 +58,7 @@ export async function readEffects(
     seen.push(r.other === "a control's state" ? "a control's state changed" : `the page reacted (${r.other})`);
   return {
     ...r,
+    beyond: r.beyond || cdp.length > 0,
     observable: seen.length > 0,
     summary: seen.length ? seen.join('; ') : 'nothing followed: no focus, no change on the page',
   };

@@ -21,6 +21,12 @@ export interface EffectReport {
   focusOnBody: boolean;
   /** Another change the capture would count: an event (`transitionrun`, `toggle`…) or a control's state. */
   other?: string;
+  /**
+   * Something followed beyond the watched element's own look: a change outside it, a state of its
+   * own (aria-expanded…), an event elsewhere, focus or scrolling. A press that only restyled the
+   * element (moved it, a ripple inside it) did not act.
+   */
+  beyond: boolean;
 }
 
 export interface EffectWatch {
@@ -29,6 +35,7 @@ export interface EffectWatch {
   mutations: number;
   scrolled: boolean;
   other?: string;
+  beyond: boolean;
   roots: Array<Document | ShadowRoot>;
   controls: string;
   off: () => void;
@@ -81,6 +88,7 @@ export function watchFrom(target: Element | undefined): void {
     before: focusedDeep(),
     mutations: 0,
     scrolled: false,
+    beyond: false,
     roots,
     controls: controlStates(roots),
     off: () => {},
@@ -88,23 +96,39 @@ export function watchFrom(target: Element | undefined): void {
   const observers = roots.map((root) => {
     const o = new MutationObserver((records) => {
       w.mutations += records.length;
+      w.beyond ||= records.some((r) => beyondTarget(target, r.target, r.attributeName));
     });
     o.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
     return o;
   });
   const onEvent = (e: Event): void => {
-    if (e.type === 'scroll') w.scrolled = true;
-    else if (e.type !== 'mouseover') w.other ??= effectEvent(e);
+    if (e.type === 'scroll') w.scrolled = w.beyond = true;
+    else if (e.type !== 'mouseover') {
+      const what = effectEvent(e);
+      w.other ??= what;
+      if (what) w.beyond ||= beyondTarget(target, e.composedPath()[0] as Node | undefined);
+    }
   };
   for (const type of EFFECT_EVENTS) window.addEventListener(type, onEvent, { capture: true, passive: true });
   w.off = () => {
     for (const o of observers) {
-      w.mutations += o.takeRecords().length;
+      const rest = o.takeRecords();
+      w.mutations += rest.length;
+      w.beyond ||= rest.some((r) => beyondTarget(target, r.target, r.attributeName));
       o.disconnect();
     }
     for (const type of EFFECT_EVENTS) window.removeEventListener(type, onEvent, { capture: true });
   };
   state.effectWatch = w;
+}
+
+/** The states a press may set on its own element that are an effect (a menu button's aria-expanded). */
+const STATE_ATTRIBUTES = new Set(['aria-expanded', 'aria-checked', 'aria-pressed', 'aria-selected', 'open']);
+
+/** A change (or event) at `node` is beyond the watched element: outside it, or a state attribute of its own. */
+function beyondTarget(target: Element | undefined, node: Node | undefined, attribute?: string | null): boolean {
+  if (!target || !node || !composedContains(target, node)) return true;
+  return node === target && !!attribute && STATE_ATTRIBUTES.has(attribute);
 }
 
 /** Ends the watch without reading it (the click reached its target: its effect is the capture's to tell). */
@@ -122,11 +146,15 @@ export async function readEffects(waitMs: number): Promise<EffectReport> {
   w?.off();
   state.effectWatch = undefined;
   // A script that set `checked` or `value` changes what the page shows without a mutation or an event.
-  if (w && !w.other && controlStates(w.roots) !== w.controls) w.other = "a control's state";
+  if (w && !w.other && controlStates(w.roots) !== w.controls) {
+    w.other = "a control's state";
+    w.beyond = true;
+  }
   const now = focusedDeep();
   const focusInTarget = !!(w?.target && now && composedContains(w.target, now));
   const moved = !!w && !!now && now !== w.before;
   return {
+    beyond: !!w && (w.beyond || (moved && !focusInTarget)),
     armed: !!w,
     mutations: w?.mutations ?? 0,
     scrolled: w?.scrolled ?? false,
@@ -138,7 +166,7 @@ export async function readEffects(waitMs: number): Promise<EffectReport> {
 }
 
 /** `outer` contains `inner` across shadow boundaries (a host's shadow input counts as the host). */
-export function composedContains(outer: Element, inner: Element): boolean {
+export function composedContains(outer: Element, inner: Node): boolean {
   for (let n: Node | null = inner; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null) if (n === outer) return true;
   return false;
 }
