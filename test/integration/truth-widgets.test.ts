@@ -2,8 +2,10 @@
 // answers ok with what followed, never "nothing followed" beside changes that say the menu appeared.
 // Lexical's checklist: a click ticks the item where its drawn box is and says `checked`, a click that
 // left it unchanged is an error, and turning paragraphs into checklist items or ticking one is a
-// change. Oracles: the apps' own state (Radix's open count and picked item; Lexical's editor state,
-// editor.getEditorState()), Chrome's accessibility tree and the DOM, read over the test's own socket.
+// change. antd's Tabs and Switch: the click says `selected`/`checked` after, and a switch the app
+// keeps off is an error. Oracles: the apps' own state (Radix's open count and picked item; Lexical's
+// editor state, editor.getEditorState(); antd's app state), Chrome's accessibility tree and the DOM,
+// read over the test's own socket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdpToPage, startHarness, type CdpClient, type Harness } from './harness.js';
 
@@ -140,5 +142,47 @@ describe('Lexical checklist: the click ticks where the box is drawn (issue 22 it
     );
     expect((await model())[0].items[1]).toEqual({ text: 'Call the plumber', checked: false });
     expect((await axNodes(page, 'checkbox'))[1]).toEqual({ name: 'Call the plumber', checked: 'false' });
+  });
+});
+
+describe('antd Tabs and Switch: a click says the state after, and a switch left off is no ok (issue 22 item 4)', () => {
+  let tab: string;
+  let page: CdpClient;
+  const state = async (role: string, name: string): Promise<string | undefined> => {
+    const { nodes } = await page.send('Accessibility.getFullAXTree');
+    const n = nodes.find((x: any) => x.role?.value === role && x.name?.value === name && !x.ignored);
+    const prop = n?.properties?.find((p: any) => p.name === (role === 'tab' ? 'selected' : 'checked'));
+    return prop === undefined ? undefined : String(prop.value.value);
+  };
+  beforeAll(async () => {
+    tab = await h.open('antd-toggles.html');
+    page = await cdpToPage(h.port, `${h.baseUrl}/antd-toggles.html`);
+  });
+  afterAll(() => page?.close());
+
+  it('selects a tab and says selected', async () => {
+    const r = await h.cli({ tab, steps: [{ click: { text: 'Billing' } }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.selected).toBe(true);
+    expect(await page.value('window.__tab')).toBe('billing');
+    expect(await state('tab', 'Billing')).toBe('true');
+  });
+
+  it('turns a switch on and says checked', async () => {
+    const r = await h.cli({ tab, steps: [{ click: '[aria-labelledby=alerts-label]' }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.checked).toBe(true);
+    expect(await page.value('window.__alerts')).toBe(true);
+    expect(await state('switch', 'Email alerts')).toBe('true');
+  });
+
+  it('fails the click on a switch the app keeps off, once', async () => {
+    const r = await h.cli({ tab, steps: [{ click: '[aria-labelledby=audit-label]' }] });
+    expect(r.out.status).toBe('error');
+    expect(r.out.steps[0].category, r.stdout).toBe('no-effect');
+    expect(r.out.steps[0].error).toMatch(/switch "Audit log" is still unchecked after the click/);
+    // The app got the one trusted click (never a second through element.click()) and kept it off.
+    expect(await page.value('window.__auditClicks')).toBe(1);
+    expect(await state('switch', 'Audit log')).toBe('false');
   });
 });
