@@ -11,7 +11,16 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
-import { closeChrome, loadAverage, percentile, positiveInt, privateEnv, removeDir, timeNode } from './lib.mjs';
+import {
+  BATCH5_STEPS,
+  closeChrome,
+  loadAverage,
+  percentile,
+  positiveInt,
+  privateEnv,
+  removeDir,
+  timeNode,
+} from './lib.mjs';
 
 /** A preload that appends the call's own CPU time to its stdout as it exits (after the answer). */
 const CPU_PRELOAD = `process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(1, '\\ncpu-us ' + (u.user + u.system) + '\\n'); });\n`;
@@ -24,6 +33,7 @@ const KINDS = {
   fill: (p) => ({ tab: p.actions, steps: [{ fill: { label: 'Full name', value: 'Ann Lee' } }] }),
   goto: (p) => ({ tab: p.basic, steps: [{ goto: `${p.url}/demo.html` }] }),
   noTab: () => ({ steps: [{ listTabs: true }] }),
+  batch5: (p) => ({ tab: p.actions, steps: BATCH5_STEPS }),
 };
 
 function median(xs) {

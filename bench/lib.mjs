@@ -17,6 +17,15 @@ const CLOSE_TIMEOUT_MS = 5_000;
 const EVAL_TIMEOUT_MS = 10_000;
 
 /** Spawns `node ...args` (async, so an in-process fixture server keeps answering) and times it. */
+/** run.mjs's 5-step batch on actions.html: acting steps in a row (each later one starts once the page settled). */
+export const BATCH5_STEPS = [
+  { fill: { label: 'Email address', value: 'ann@example.com' } },
+  { fill: { '#city': 'Paris' } },
+  { selectOption: { selector: '#country', value: 'fr' } },
+  { click: '#news' },
+  { click: { text: 'Save draft' } },
+];
+
 export function timeNode(args, env) {
   return new Promise((resolve, reject) => {
     const out = [];

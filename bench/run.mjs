@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/fixtures/server.mjs';
 import {
+  BATCH5_STEPS,
   cli,
   closeChrome,
   formatTable,
@@ -138,13 +139,7 @@ async function measure({ runs, coldRuns }) {
           cli(
             {
               tab: actions,
-              steps: [
-                { fill: { label: 'Email address', value: 'ann@example.com' } },
-                { fill: { '#city': 'Paris' } },
-                { selectOption: { selector: '#country', value: 'fr' } },
-                { click: '#news' },
-                { click: { text: 'Save draft' } },
-              ],
+              steps: BATCH5_STEPS,
             },
             env,
           ),

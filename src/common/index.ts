@@ -24,6 +24,8 @@ export {
   endpointSecrets,
   urlSecretsIn,
   AskedSecret,
+  fieldSecrets,
+  fieldSecretsMark,
   markEndpointSecrets,
   markSecret,
   knownSecrets,

@@ -7,14 +7,30 @@ import { isSecretText, REDACTED } from '../shared/index.js';
 
 /** The process's secrets: one command per process, so this never outlives what it protects. */
 const secrets = new Set<string>();
+/** Of which the values of fields (typed, or held by a secret field), in the order marked: the page keeps them for the next command. */
+const fieldValues: string[] = [];
 
 /** Remembers a value typed into (or read back from) a secret field, so no answer or log shows it. */
 export function markSecret(value: string): void {
-  if (value.length > 0) secrets.add(value);
+  if (value.length === 0 || secrets.has(value)) return;
+  secrets.add(value);
+  fieldValues.push(value);
 }
 
 export function knownSecrets(): readonly string[] {
   return [...secrets];
+}
+
+/**
+ * The secret values of fields marked since `mark` (a count from fieldSecretsMark): never an
+ * endpoint's credentials, and in a warm process (mcp) never another command's, on another page.
+ */
+export function fieldSecrets(mark = 0): string[] {
+  return fieldValues.slice(mark);
+}
+
+export function fieldSecretsMark(): number {
+  return fieldValues.length;
 }
 
 /**
@@ -69,7 +85,8 @@ export function urlSecretsIn(text: string): string[] {
  * answer and log; only the private registry (and the alias claims) keep the endpoint whole.
  */
 export function markEndpointSecrets(endpoint: string): void {
-  for (const secret of endpointSecrets(endpoint)) markSecret(secret);
+  // Not a field's value: never handed to a page (fieldSecrets).
+  for (const secret of endpointSecrets(endpoint)) secrets.add(secret);
 }
 
 /** user:password@ of any URL in a text, which never needs showing. */

@@ -24,6 +24,7 @@ export function stateWord(field: string, to: string | undefined, quote: (t: stri
     pressed: ['pressed', 'released'],
     disabled: ['disabled', 'enabled'],
     focused: ['focused', 'blurred'],
+    struck: ['struck through', 'no longer struck through'],
   };
   const pair = words[field];
   if (pair && (on || off)) return on ? pair[0] : pair[1];

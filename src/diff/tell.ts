@@ -105,6 +105,8 @@ export function phrase(c: ObservedChange): string {
     case 'gone':
       return `${describe(c)} gone`;
     case 'state':
+      // A paragraph that became a checklist item: named as it is now, with what it was.
+      if (c.field === 'role') return `${describe(c)} (was ${c.from === 'text' ? 'text' : c.from})`;
       return `${describe(c)} ${stateWord(c.field!, c.to, quote)}`;
     default:
       return line(c);

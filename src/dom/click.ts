@@ -4,31 +4,16 @@
 
 import { ExecutionError, type Deadline } from '../common/index.js';
 import type { Page, Scope } from '../page/index.js';
-import { clickAt, moveMouse, type MouseButton, type Point } from './mouse.js';
+import { clickAt, moveMouse, type Point } from './mouse.js';
 import { withModifiersHeld } from './keyboard.js';
-import type { ModifierName } from './key-definitions.js';
-import {
-  prepareAction,
-  targetValue,
-  type Actionable,
-  type RefHolder,
-  type TargetOptions,
-  type TargetSpec,
-} from './locate.js';
+import { prepareAction, targetValue, type Actionable, type RefHolder, type TargetSpec } from './locate.js';
 import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
-import { noteFallback, readEffects, watchEffects } from './effects.js';
-import { planClick, trustedClick, type ClickPlan } from './trusted-click.js';
-import type { ProbeReport } from '../injected/index.js';
+import { toggledState, unchangedError, type ToggleOutcome } from './toggle.js';
+import { noteFallback, readEffects } from './effects.js';
+import { clickByScript, clickTrusted, type ClickOptions, type ClickOutcome } from './click-ways.js';
+import { planClick } from './trusted-click.js';
 
-export interface ClickOptions extends TargetOptions {
-  jsClick?: boolean;
-  nativeOnly?: boolean;
-  /** 2 for a double click, 3 for a triple click (default 1). */
-  clickCount?: number;
-  button?: MouseButton;
-  /** Keys held during the click, pressed in this order. */
-  modifiers?: readonly ModifierName[];
-}
+export type { ClickOptions } from './click-ways.js';
 
 export interface ClickResult extends SettleResult {
   clicked: true;
@@ -39,7 +24,11 @@ export interface ClickResult extends SettleResult {
   autoForced?: true;
   selectorIndex?: number;
   viaLabel?: true;
-  checked?: boolean;
+  /** The state the click toggles, after it (checked, pressed, selected or expanded). */
+  checked?: boolean | 'mixed';
+  pressed?: boolean | 'mixed';
+  selected?: boolean | 'mixed';
+  expanded?: boolean | 'mixed';
   element?: string;
   /** The element acted on, as role and name. */
   target: string;
@@ -50,19 +39,6 @@ export interface ClickResult extends SettleResult {
   /** The link under a Control+click or middle click: it may open in a new tab. */
   link?: string;
   warnings: string[];
-}
-
-async function jsClick(
-  scope: Scope,
-  handle: number,
-  count: number,
-  deadline: Deadline,
-): Promise<{ ok: boolean; checked?: boolean }> {
-  return scope.call(
-    (rt, a) => rt.clickProbe.jsClick(a.handle, a.count),
-    { handle, count },
-    { deadline, what: 'element.click()' },
-  );
 }
 
 export async function clickCoordinates(
@@ -80,27 +56,6 @@ export async function clickCoordinates(
   return settleAfterAction(page, mark, deadline);
 }
 
-/** Why the trusted click was not used: the cover it would hit, or where the trusted clicks went. */
-function fallbackReason(a: Actionable, probe: ProbeReport | undefined): string {
-  if (!probe) return `it ${a.forcedBecause?.message ?? 'failed its checks'}, so a trusted click would hit that instead`;
-  if (probe.pressedOnly)
-    return `the trusted press reached it but the release landed ${probe.other ? `on ${probe.other}` : 'elsewhere'}, so no click followed`;
-  return probe.other
-    ? `trusted clicks at (${Math.round(a.x)}, ${Math.round(a.y)}) landed on ${probe.other}`
-    : 'no point of it could be reached by a trusted click';
-}
-
-/** What the click itself came to, before the page settled. */
-interface ClickOutcome {
-  a: Actionable;
-  method: ClickResult['method'];
-  checked?: boolean;
-  targetReceived?: boolean;
-  cdpAttempted?: true;
-  fallback?: string;
-  warnings: string[];
-}
-
 export async function click(
   scope: Scope,
   target: TargetSpec,
@@ -113,6 +68,7 @@ export async function click(
   if (opts.nativeOnly || plan.special) opts = { ...opts, keepCoverCheck: true };
   noteFallback(scope.page, undefined);
   const a = await prepareAction(scope, target, 'click', refs, opts, deadline);
+  const count = plan.count;
   // Auto-forced past a covering element: a trusted click would land on the cover, so go straight to element.click().
   const coveredForce =
     a.autoForced && (a.forcedBecause?.reason === 'covered' || a.forcedBecause?.reason === 'pointer-events');
@@ -124,25 +80,28 @@ export async function click(
   const o: ClickOutcome = useJs
     ? await clickByScript(scope, a, plan, opts, deadline)
     : await withModifiersHeld(scope.page.session, plan.modifiers, deadline, () =>
-        clickTrusted(scope, target, refs, opts, a, plan, deadline),
+        clickTrusted(scope, target, refs, opts, a, plan, { mark, dialogsBefore }, deadline),
       );
   if (o.a.autoForced && !o.fallback)
     o.warnings.push(`auto-forced: ${o.a.desc} ${o.a.forcedBecause?.message ?? 'failed its checks'}`);
   const settled = await settleAfterAction(scope.page, mark, deadline);
   if (settled.warning) o.warnings.push(settled.warning);
-  let effect: string | undefined;
+  const state = await toggledState(scope, o.a, count, deadline);
+  let effect = o.pressEffect;
   if (o.method !== 'cdp') {
     const e = await readEffects(scope, mark, settled, dialogsBefore, deadline);
-    const toggled = o.checked !== undefined && o.checked !== o.a.checked;
+    const toggled = state?.changed === true;
     if (o.fallback && !e.observable && !toggled) throw noEffectError(o.a, target, o.fallback);
-    effect = toggled && !e.observable ? `it is now ${o.checked ? 'checked' : 'unchecked'}` : e.summary;
+    effect = toggled && !e.observable ? `it is now ${state!.word}` : e.summary;
     if (!e.focusInTarget && !settled.navigated)
       noteFallback(scope.page, {
         target: o.a.name,
         focus: e.focusOnBody ? 'the page body' : (e.focus ?? 'another element'),
       });
   }
-  return clickResult(o, settled, effect, link);
+  // Issue 22 item 4: a click that left a checkbox, a toggle button, a tab or a disclosure as it was is not ok.
+  if (state && !state.asExpected && !settled.navigated) throw unchangedError(o, state);
+  return { ...clickResult(o, settled, effect, state), ...(link ? { link } : {}) };
 }
 
 async function linkOf(scope: Scope, a: Actionable, deadline: Deadline): Promise<string | undefined> {
@@ -152,65 +111,12 @@ async function linkOf(scope: Scope, a: Actionable, deadline: Deadline): Promise<
   });
 }
 
-/** element.click(), asked for (jsClick) or chosen because a cover would take a trusted click. */
-async function clickByScript(
-  scope: Scope,
-  a: Actionable,
-  plan: ClickPlan,
-  opts: ClickOptions,
-  deadline: Deadline,
-): Promise<ClickOutcome> {
-  await watchEffects(scope, a.pointerHandle, deadline);
-  const r = await jsClick(scope, a.pointerHandle, plan.count, deadline);
-  return {
-    a,
-    method: opts.jsClick ? 'jsClick' : 'jsClick-auto',
-    checked: r.checked ?? a.checked,
-    ...(opts.jsClick ? {} : { fallback: fallbackReason(a, undefined) }),
-    warnings: [],
-  };
-}
-
-/** The trusted click, and element.click() only when it never reached the target (never both). */
-async function clickTrusted(
-  scope: Scope,
-  target: TargetSpec,
-  refs: RefHolder,
-  opts: ClickOptions,
-  first: Actionable,
-  plan: ClickPlan,
-  deadline: Deadline,
-): Promise<ClickOutcome> {
-  const { a, probe } = await trustedClick(scope, target, refs, opts, first, plan, deadline);
-  // True only when the target's own listeners got the trusted click (a navigation took the probe with it).
-  const targetReceived = !probe.armed || probe.clicked;
-  const o: ClickOutcome = { a, method: 'cdp', checked: probe.checked ?? a.checked, targetReceived, warnings: [] };
-  if (!targetReceived && probe.detached) {
-    // The page replaced the element on the press (its handler ran): nothing is left to click.
-    o.warnings.push(
-      `the press reached ${a.desc}, which the page then replaced; the release and click went to ${probe.other ?? 'the element in its place'}`,
-    );
-  } else if (!targetReceived) {
-    if (opts.nativeOnly || plan.special) {
-      throw new ExecutionError(
-        `The trusted ${plan.special ?? 'click'} on ${a.desc} was intercepted${probe.other ? ` by ${probe.other}` : ''} (swallowed, nothing was clicked); ` +
-          (plan.special ? 'element.click() cannot make it, so there is no fallback' : 'nativeOnly allows no fallback'),
-        { category: 'covered' },
-      );
-    }
-    await watchEffects(scope, a.pointerHandle, deadline);
-    const r = await jsClick(scope, a.pointerHandle, plan.count, deadline);
-    Object.assign(o, { method: 'jsClick-auto', cdpAttempted: true, fallback: fallbackReason(a, probe) });
-    if (r.checked !== undefined) o.checked = r.checked;
-  } else if (probe.toggled === false) {
-    o.warnings.push(
-      `the click reached ${a.desc} but its checked state did not change (still ${probe.checked ? 'checked' : 'unchecked'})`,
-    );
-  }
-  return o;
-}
-
-function clickResult(o: ClickOutcome, settled: SettleResult, effect: string | undefined, link?: string): ClickResult {
+function clickResult(
+  o: ClickOutcome,
+  settled: SettleResult,
+  effect: string | undefined,
+  state: ToggleOutcome | undefined,
+): ClickResult {
   const { a } = o;
   return {
     clicked: true,
@@ -222,10 +128,9 @@ function clickResult(o: ClickOutcome, settled: SettleResult, effect: string | un
     ...(a.autoForced ? { autoForced: true } : {}),
     ...(a.selectorIndex !== undefined ? { selectorIndex: a.selectorIndex } : {}),
     ...(a.viaLabel ? { viaLabel: true } : {}),
-    ...(o.checked !== undefined ? { checked: o.checked } : {}),
+    ...(state ? { [state.field]: state.value } : {}),
     ...(o.fallback ? { fallback: `element.click() (untrusted) on ${a.name}: ${o.fallback}` } : {}),
     ...(effect ? { effect } : {}),
-    ...(link ? { link } : {}),
     element: a.desc,
     target: a.name,
     warnings: o.warnings,

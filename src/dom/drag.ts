@@ -158,7 +158,7 @@ interface Elsewhere {
 async function elsewhere(scope: Scope, handles: (number | undefined)[], deadline: Deadline): Promise<Elsewhere> {
   const held = handles.filter((h): h is number => h !== undefined);
   const [e, canvas] = await Promise.all([
-    inPage(scope, (rt) => rt.clickProbe.readEffects(0), undefined, deadline, 'what the drag changed'),
+    inPage(scope, (rt) => rt.effectWatch.readEffects(0), undefined, deadline, 'what the drag changed'),
     inPage(
       scope,
       (rt, hs) => hs.some((h) => rt.locate.heldElement(h)?.localName === 'canvas'),
@@ -262,7 +262,7 @@ export async function drag(
     scope,
     (rt, a) => {
       rt.drag.armDragProbe(a.source, a.target);
-      rt.clickProbe.watchEffects(undefined);
+      rt.effectWatch.watchEffects(undefined);
     },
     { source: src.handle, target: dst.handle },
     deadline,

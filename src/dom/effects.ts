@@ -1,6 +1,7 @@
 // Did anything follow an action the page could have ignored (element.click(), keys sent to the
-// body)? Focus, DOM mutations and scrolling measured in the page, plus navigation, new tabs,
-// requests and dialogs seen over CDP. Also the note a click fallback leaves for keyboard steps.
+// body, a press whose release went elsewhere)? What the page saw (injected/effect-watch.ts: focus,
+// mutations, scrolling, what the capture counts as a change), plus navigation, new tabs, requests
+// and dialogs seen over CDP. Also the note a click fallback leaves for keyboard steps.
 
 import type { Deadline } from '../common/index.js';
 import type { Page, Scope } from '../page/index.js';
@@ -18,7 +19,7 @@ export interface Effects extends EffectReport {
 }
 
 export async function watchEffects(scope: Scope, handle: number | undefined, deadline: Deadline): Promise<void> {
-  await scope.call((rt, h) => rt.clickProbe.watchEffects(h ?? undefined), handle ?? null, {
+  await scope.call((rt, h) => rt.effectWatch.watchEffects(h ?? undefined), handle ?? null, {
     deadline,
     what: 'watching for the effect',
   });
@@ -40,21 +41,24 @@ export async function readEffects(
   let r: EffectReport;
   try {
     r = settled.navigated
-      ? { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true }
-      : await scope.call((rt, ms) => rt.clickProbe.readEffects(ms), cdp.length ? 0 : REACTION_WAIT_MS, {
+      ? { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true, beyond: false }
+      : await scope.call((rt, ms) => rt.effectWatch.readEffects(ms), cdp.length ? 0 : REACTION_WAIT_MS, {
           deadline,
           what: 'the effect of the action',
         });
   } catch {
-    r = { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true }; // the document went away: a navigation
+    r = { armed: false, mutations: 0, scrolled: false, focusInTarget: false, focusOnBody: true, beyond: false }; // the document went away: a navigation
     cdp.push('the document changed');
   }
   const seen = [...cdp];
   if (r.focus) seen.push(`focus moved to ${r.focus}`);
   if (r.mutations) seen.push(`the page changed (${r.mutations} DOM mutation${r.mutations === 1 ? '' : 's'})`);
   if (r.scrolled) seen.push('something scrolled');
+  if (r.other)
+    seen.push(r.other === "a control's state" ? "a control's state changed" : `the page reacted (${r.other})`);
   return {
     ...r,
+    beyond: r.beyond || cdp.length > 0,
     observable: seen.length > 0,
     summary: seen.length ? seen.join('; ') : 'nothing followed: no focus, no change on the page',
   };
@@ -83,7 +87,7 @@ export function takeFallbackNote(page: Page): FallbackNote | undefined {
 
 /** Where keys would go now, named; `onBody` when only the document has focus. */
 export async function keyReceiver(scope: Scope, deadline: Deadline): Promise<{ target: string; onBody: boolean }> {
-  return scope.call((rt) => rt.clickProbe.keyReceiver(), undefined, {
+  return scope.call((rt) => rt.effectWatch.keyReceiver(), undefined, {
     deadline,
     what: 'the focused element',
   });

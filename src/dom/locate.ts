@@ -19,6 +19,7 @@ import type {
   Counters,
   LocateFailure,
   ScanReport,
+  ToggleState,
   TargetSpec,
 } from '../injected/index.js';
 import { revealFramePoint } from './frame-point.js';
@@ -70,6 +71,10 @@ export interface Actionable extends Located {
   local: { x: number; y: number };
   viaLabel?: true;
   checked?: boolean;
+  /** The point is the box a ::before/::after marker draws (a checklist item's box). */
+  marker?: true;
+  /** The state a click toggles, as it was before (injected/toggle-state.ts). */
+  toggle?: ToggleState;
   autoForced?: true;
   /** Why auto-force was needed (the check that kept failing). */
   forcedBecause?: ActionFailure;
@@ -424,6 +429,8 @@ async function actionable(
     local: { x: r.x, y: r.y },
     ...(r.viaLabel ? { viaLabel: true } : {}),
     ...(r.checked !== undefined ? { checked: r.checked } : {}),
+    ...(r.marker ? { marker: true } : {}),
+    ...(r.toggle ? { toggle: r.toggle } : {}),
     ...(autoForced ? { autoForced: true, forcedBecause: because } : {}),
   };
 }

@@ -6,10 +6,19 @@ import { isContextDestroyed } from '../cdp/index.js';
 import type { Deadline } from '../common/index.js';
 import type { Scope } from '../page/index.js';
 import type { ClickEvent, ProbeReport } from '../injected/index.js';
-import { clickAt, moveMouse, type Press } from './mouse.js';
+import { clickAt, moveMouse, type MouseButton, type Press } from './mouse.js';
 import { modifierBit, type ModifierName } from './key-definitions.js';
-import { prepareAction, type Actionable, type RefHolder, type TargetSpec } from './locate.js';
-import type { ClickOptions } from './click.js';
+import { prepareAction, type Actionable, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
+
+export interface ClickOptions extends TargetOptions {
+  jsClick?: boolean;
+  nativeOnly?: boolean;
+  /** 2 for a double click, 3 for a triple click (default 1). */
+  clickCount?: number;
+  button?: MouseButton;
+  /** Keys held during the click, pressed in this order. */
+  modifiers?: readonly ModifierName[];
+}
 
 /** How one click is made: presses, button and modifiers, the event that completes it, and its name in messages. */
 export interface ClickPlan {

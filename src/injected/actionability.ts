@@ -6,6 +6,7 @@ import { parentOrHost } from './element-query.js';
 import { deepElementFromPoint } from './element-search.js';
 import { heldElement, holdElement, isTextControl } from './locate.js';
 import { shadowOf } from './closed-shadow.js';
+import { markerPoint, toggleStateOf, type ToggleState } from './toggle-state.js';
 
 export type ActionKind = 'click' | 'hover' | 'fill' | 'select' | 'upload' | 'drag' | 'focus';
 
@@ -43,7 +44,19 @@ export type ActionFailure = {
   control?: string;
 };
 export type ActionOutcome =
-  | { ok: true; x: number; y: number; handle: number; viaLabel?: true; checked?: boolean; delegated?: true }
+  | {
+      ok: true;
+      x: number;
+      y: number;
+      handle: number;
+      viaLabel?: true;
+      checked?: boolean;
+      delegated?: true;
+      /** The point is the box a ::before/::after marker draws (toggle-state.ts). */
+      marker?: true;
+      /** The state a click toggles, before it (toggle-state.ts). */
+      toggle?: ToggleState;
+    }
   | ActionFailure;
 
 function isDisabled(el: Element): boolean {
@@ -288,9 +301,12 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
       return { ok: false, reason: 'unstable', message: 'is still moving (animating)' };
     }
   }
-  const points = candidatePoints(el);
+  // A checkbox drawn by a ::before marker is ticked where its box is, as a person would (issue 22 item 4).
+  const marker = c.action === 'click' ? markerPoint(el) : undefined;
+  const points = marker ? [marker, ...candidatePoints(el)] : candidatePoints(el);
   const done = (p: { x: number; y: number }): ActionOutcome => {
     const checked = checkedOf();
+    const toggle = c.action === 'click' ? toggleStateOf(original) : undefined;
     return {
       ok: true,
       x: p.x,
@@ -299,6 +315,8 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
       ...(viaLabel ? { viaLabel } : {}),
       ...(checked !== undefined ? { checked } : {}),
       ...(inner ? { delegated: true as const } : {}),
+      ...(p === marker ? { marker: true as const } : {}),
+      ...(toggle ? { toggle } : {}),
     };
   };
   if (c.force) {

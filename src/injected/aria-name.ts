@@ -31,17 +31,27 @@ function isInlineDisplay(el: Element): boolean {
   return display === 'inline' || display === 'contents';
 }
 
-/** A field whose value is a secret, by the one rule (shared/secrets.ts): never shown, never echoed. */
+/** Set while a field's words are read: a label that holds two fields must not send each to the other's name. */
+let readingWords = false;
+
+/**
+ * A field whose value is a secret, by the one rule (shared/secrets.ts): never shown, never echoed.
+ * Its words are its name, id and accessible name (labels, aria-labelledby, placeholder, title):
+ * what the Node side reads in its description, so both sides judge a field alike.
+ */
 export function isSecretInput(el: HTMLInputElement): boolean {
   return isSecretField({
     type: el.type,
     autocomplete: el.getAttribute('autocomplete') ?? '',
     role: roleOf(el),
     words: () => {
-      const labels = Array.from(el.labels ?? [])
-        .map((l) => l.textContent ?? '')
-        .join(' ');
-      return `${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''} ${labels}`;
+      if (readingWords) return `${el.name} ${el.id} ${el.getAttribute('aria-label') ?? ''}`;
+      readingWords = true;
+      try {
+        return `${el.name} ${el.id} ${accessibleName(el, roleOf(el))}`;
+      } finally {
+        readingWords = false;
+      }
     },
   });
 }

@@ -2,11 +2,11 @@
 // own handlers can't hide the event from us) before a trusted click and read right after it, so
 // the fallback runs only when the click truly missed — a click never happens twice. Runs in the page.
 
-import { closedHitAt, shadowOf } from './closed-shadow.js';
+import { closedHitAt } from './closed-shadow.js';
 import { deepElementFromPoint } from './element-search.js';
-import { targetName } from './locate.js';
 import { pointReaches } from './actionability.js';
-import { deepActiveElement, isHtml } from './dom-describe.js';
+import { isHtml } from './dom-describe.js';
+import { composedContains, stopEffects, watchFrom } from './effect-watch.js';
 import { describeElement, heldElement } from './locate.js';
 // The runtime's state object, by another name: `state` here is a probe's own.
 import { state as runtimeState } from './state.js';
@@ -94,8 +94,11 @@ export function armClickProbe(at: ProbeArm): boolean {
     const reached = onTarget(e);
     // A click begins with its press: a release (or click) seen first in this document belongs to a
     // press that went elsewhere (the host page of a frame, under stale hit-testing), so it is a miss.
-    if (verdict === undefined)
+    if (verdict === undefined) {
       verdict = reached && (e.type === 'pointerdown' || e.type === 'mousedown') ? 'reached' : 'missed';
+      // The click's effect is measured over the whole gesture, from its press (issue 22 item 3).
+      if (verdict === 'reached') watchFrom(target);
+    }
     if (reached && verdict === 'reached') state.reached.push(e.type);
     else if (verdict === 'reached' && !state.other && e.target instanceof Element)
       state.other = describeElement(e.target);
@@ -170,6 +173,11 @@ export async function awaitPointerOn(timeoutMs: number): Promise<{ on: boolean; 
   return state.move ?? { on: false };
 }
 
+/**
+ * What the click's events did. The watch of what followed (effect-watch.ts, armed at the press) is
+ * kept only for a press with no click on the target: the Node side then reads whether the press
+ * itself acted before it considers a fallback.
+ */
 export function readClickProbe(clickCount = 1, expect: ClickEvent = 'click'): ProbeReport {
   const state = runtimeState.clickProbe;
   if (!state) return { armed: false, reached: [], seen: [], clicked: false };
@@ -177,6 +185,7 @@ export function readClickProbe(clickCount = 1, expect: ClickEvent = 'click'): Pr
   const clicked =
     state.reached.includes(expect) && (expect !== 'click' || clickCount < 2 || state.reached.includes('dblclick'));
   const pressed = state.reached.includes('pointerdown') || state.reached.includes('mousedown');
+  if (clicked || !pressed) stopEffects();
   const report: ProbeReport = {
     armed: true,
     reached: state.reached,
@@ -206,115 +215,6 @@ export function jsClick(handle: number, count: number): { ok: boolean; checked?:
   }
   const checked = isHtml(el, 'input') && /^(checkbox|radio)$/.test(el.type) ? el.checked : undefined;
   return { ok: true, ...(checked !== undefined ? { checked } : {}) };
-}
-
-/** What followed an action the page could have ignored: focus, DOM mutations, scrolling. */
-export interface EffectReport {
-  armed: boolean;
-  mutations: number;
-  scrolled: boolean;
-  /** The element that has focus now, when focus moved since the watch began. */
-  focus?: string;
-  /** Focus is on the watched element or inside it. */
-  focusInTarget: boolean;
-  /** Focus rests on the document (body, html or nothing). */
-  focusOnBody: boolean;
-}
-
-export interface EffectWatch {
-  target?: Element;
-  before: Element | null;
-  mutations: number;
-  scrolled: boolean;
-  off: () => void;
-}
-
-/** The focused element, through open shadow roots and same-origin frames. */
-function focusedDeep(): Element | null {
-  let el = deepActiveElement();
-  for (let i = 0; i < 10 && el && (el.localName === 'iframe' || el.localName === 'frame'); i++) {
-    let doc: Document | null = null;
-    try {
-      doc = (el as HTMLIFrameElement).contentDocument;
-    } catch {
-      doc = null;
-    }
-    const inner = doc?.activeElement;
-    if (!doc || !inner || onBody(inner)) break;
-    el = inner;
-    for (let root = el && shadowOf(el); root?.activeElement; root = shadowOf(el!)) el = root.activeElement;
-  }
-  return el;
-}
-
-/**
- * Focus rests on the document, not on something that takes keys: no element, <html>, or a <body>
- * that is not itself an editor (TinyMCE's and CKEditor's iframes edit a contenteditable body).
- */
-function onBody(el: Element | null): boolean {
-  if (!el) return true;
-  if (el.localName === 'html') return el.ownerDocument.designMode !== 'on';
-  return el.localName === 'body' && !(el as HTMLElement).isContentEditable && el.ownerDocument.designMode !== 'on';
-}
-
-/** Starts watching for effects of the next action (on `handle`'s element when given). */
-export function watchEffects(handle: number | undefined): void {
-  runtimeState.effectWatch?.off();
-  const target = handle === undefined ? undefined : heldElement(handle);
-  const w: EffectWatch = {
-    ...(target ? { target } : {}),
-    before: focusedDeep(),
-    mutations: 0,
-    scrolled: false,
-    off: () => {},
-  };
-  const observer = new MutationObserver((records) => {
-    w.mutations += records.length;
-  });
-  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  const onScroll = (): void => {
-    w.scrolled = true;
-  };
-  window.addEventListener('scroll', onScroll, { capture: true, passive: true });
-  w.off = () => {
-    observer.disconnect();
-    window.removeEventListener('scroll', onScroll, { capture: true });
-  };
-  runtimeState.effectWatch = w;
-}
-
-/** Reads (and ends) the watch; when nothing showed yet, gives the page up to `waitMs` to react. */
-export async function readEffects(waitMs: number): Promise<EffectReport> {
-  const w = runtimeState.effectWatch;
-  const quiet = (): boolean => !!w && w.mutations === 0 && !w.scrolled && focusedDeep() === w.before;
-  const until = Date.now() + waitMs;
-  while (quiet() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-  w?.off();
-  runtimeState.effectWatch = undefined;
-  const now = focusedDeep();
-  const focusInTarget = !!(w?.target && now && composedContains(w.target, now));
-  const moved = !!w && !!now && now !== w.before;
-  return {
-    armed: !!w,
-    mutations: w?.mutations ?? 0,
-    scrolled: w?.scrolled ?? false,
-    focusInTarget,
-    focusOnBody: onBody(now),
-    ...(moved ? { focus: targetName(now!) } : {}),
-  };
-}
-
-/** `outer` contains `inner` across shadow boundaries (a host's shadow input counts as the host). */
-function composedContains(outer: Element, inner: Element): boolean {
-  for (let n: Node | null = inner; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null) if (n === outer) return true;
-  return false;
-}
-
-/** Where typed keys would go now: the focused element, named, and whether it is only the document. */
-export function keyReceiver(): { target: string; onBody: boolean; handle?: number } {
-  const el = focusedDeep();
-  if (onBody(el)) return { target: 'the page body (no element has focus)', onBody: true };
-  return { target: targetName(el!), onBody: false };
 }
 
 /**

@@ -30,7 +30,7 @@ interface Effects {
 }
 
 /** The events that may change what the page shows. */
-const EFFECT_EVENTS = [
+export const EFFECT_EVENTS = [
   'input',
   'change',
   'scroll',
@@ -45,7 +45,7 @@ const EFFECT_EVENTS = [
  * The state of the page's form controls as one string: a script that sets `checked`, `value` or
  * `selectedIndex` changes what the page shows without a mutation or an event.
  */
-function controlStates(roots: Array<Document | ShadowRoot>): string {
+export function controlStates(roots: Array<Document | ShadowRoot>): string {
   const parts: string[] = [];
   for (const root of roots) {
     for (const el of Array.from(root.querySelectorAll('input, select, textarea'))) {
@@ -64,7 +64,7 @@ function controlStates(roots: Array<Document | ShadowRoot>): string {
  * Where the page can change unseen by a document-wide observer: open shadow roots and same-origin
  * frame documents. With `offsets`, also notes each element scrolled from its origin (walk order).
  */
-function effectRoots(
+export function effectRoots(
   doc: Document,
   out: Array<Document | ShadowRoot>,
   depth: number,
@@ -87,7 +87,7 @@ function effectRoots(
 }
 
 /** An event that may have changed what the page shows; a pointer press only on content we cannot watch. */
-function effectEvent(e: Event): string | undefined {
+export function effectEvent(e: Event): string | undefined {
   if (e.type !== 'pointerdown') return e.type;
   const t = e.target as Element | null;
   return t && /^(canvas|video|iframe|embed|object)$/.test(t.localName ?? '')

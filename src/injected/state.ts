@@ -5,7 +5,8 @@ import type { ChooseMark } from './choose.js';
 import type { DialogGuard } from './dialog-guard.js';
 import type { DragProbe } from './drag.js';
 import type { EffectProbe } from './effect-probe.js';
-import type { EffectWatch, ProbeState } from './click-probe.js';
+import type { ProbeState } from './click-probe.js';
+import type { EffectWatch } from './effect-watch.js';
 import type { ClosedShadowState } from './closed-shadow.js';
 import type { DatePickerState } from './date-calendar.js';
 import type { FeedWatch } from './scrolling.js';
@@ -31,7 +32,7 @@ interface RuntimeState {
   choose?: ChooseMark;
   /** The click probe armed for the next trusted click (click-probe.ts). */
   clickProbe?: ProbeState;
-  /** What followed an action the page could have ignored (click-probe.ts). */
+  /** What followed an action the page could have ignored (effect-watch.ts). */
   effectWatch?: EffectWatch;
   /** The day cells shown before a date picker's calendar opened, and the page's month names (date-calendar.ts). */
   datePicker?: DatePickerState;
@@ -47,6 +48,8 @@ interface RuntimeState {
   pipeline?: PipelineProgress;
   /** The dialog guard armed between commands (dialog-guard.ts; the page's world). */
   dialogGuard?: DialogGuard;
+  /** Secret values the Node side marked on this document (secret-values.ts). */
+  secrets?: string[];
   /** The elements the last value of agents' code named by ref, in order: handed to our world afterwards (hook-value.ts). */
   valueRefs: Array<[string, Element]>;
 }

@@ -12,12 +12,8 @@ import { armMutationClock } from './view-settle.js';
 import { walkView } from './view-walk.js';
 import { state } from './state.js';
 import type { ViewUnit, ViewWalk } from './view-walk.js';
+import { describeUnit, pairReplacements, unitChanges, type Found } from './view-kinds.js';
 import { STATE_FIELDS, type ObservedChange, type ObservedDiff, type ObservedKind } from '../shared/index.js';
-
-interface Found {
-  change: ObservedChange;
-  el: Element;
-}
 
 /** Changes listed per kind; the rest are only counted. */
 const PER_KIND = 60;
@@ -56,7 +52,7 @@ export function viewChanges(): ObservedDiff | undefined {
   if (!before) return undefined;
   const after = walkView(false);
   const found: Found[] = [...compareUnits(before, after), ...findMoves(before, after)];
-  const kept = foldTables(rollUp(dropLabels(cancelRerenders(found))), before, after);
+  const kept = foldTables(rollUp(dropLabels(pairReplacements(found))), before, after);
   const acted = slot.acted?.isConnected ? slot.acted : undefined;
   const counts: ObservedDiff['counts'] = {};
   const changes: ObservedChange[] = [];
@@ -92,17 +88,6 @@ function frameLandmarks(): Element[] {
   return all.filter((el) => !all.some((other) => other !== el && other.contains(el)));
 }
 
-function describeUnit(u: ViewUnit, kind: ObservedKind): ObservedChange {
-  return {
-    kind,
-    role: u.role,
-    label: u.label,
-    ...(u.frame ? { frame: u.frame } : {}),
-    ...(u.live ? { live: 1 as const } : {}),
-    ...(u.sr ? { sr: 1 as const } : {}),
-  };
-}
-
 /** Appeared, gone, in/out of view, text and state, unit by unit. */
 function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
   const out: Found[] = [];
@@ -110,7 +95,7 @@ function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
     if (!a.inView) continue;
     const b = before.units.get(id);
     const el = after.els.get(id)!;
-    if (!b) out.push({ change: describeUnit(a, wasPruned(el, before) ? 'enteredView' : 'appeared'), el });
+    if (!b) out.push({ change: describeUnit(a, wasPruned(el, before) ? 'enteredView' : 'appeared'), el, unit: a });
     else if (!b.inView) out.push({ change: describeUnit(a, 'enteredView'), el });
     else out.push(...compareUnit(b, a, el));
   }
@@ -124,10 +109,10 @@ function compareUnits(before: ViewWalk, after: ViewWalk): Found[] {
       continue;
     }
     if (!el.isConnected || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
-      out.push({ change: describeUnit(b, 'gone'), el });
+      out.push({ change: describeUnit(b, 'gone'), el, unit: b });
     } else if (!b.frame && !isOnScreen(el)) {
       out.push({ change: describeUnit(b, 'leftView'), el }); // far off screen now: not walked
-    } else if (b.text && !after.truncated) {
+    } else if (b.text && !after.truncated && !b.edit) {
       // Still shown but no longer a unit: its own text went away.
       out.push({ change: { ...describeUnit(b, 'text'), from: b.text, to: '' }, el });
     }
@@ -150,51 +135,18 @@ function wasPruned(el: Element, before: ViewWalk): boolean {
 
 function compareUnit(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   const out: Found[] = [];
-  if (b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
-  else if (b.label !== a.label && (a.states || a.role === 'img'))
+  // An editor's block's text and name are the editor's value, told there.
+  const edited = a.edit || b.edit;
+  if (!edited && b.text !== a.text) out.push({ change: { ...describeUnit(a, 'text'), from: b.text, to: a.text }, el });
+  else if (!edited && b.label !== a.label && (a.states || a.role === 'img'))
     out.push({ change: { ...describeUnit(a, 'text'), from: b.label, to: a.label }, el });
-  for (const field of STATE_FIELDS) {
-    const from = b.states?.[field];
-    const to = a.states?.[field];
-    if (from !== to)
-      out.push({
-        change: {
-          ...describeUnit(a, 'state'),
-          field,
-          ...(from !== undefined ? { from } : {}),
-          ...(to !== undefined ? { to } : {}),
-        },
-        el,
-      });
-  }
-  return out;
+  return [...out, ...unitChanges(b, a, el, STATE_FIELDS)];
 }
 
 /** When focus landed somewhere, the element it left is noise; a blur alone is kept. */
 function keepFocusGain(found: Found[], focusedNow: boolean): Found[] {
   const gained = focusedNow || found.some((f) => f.change.field === 'focused' && f.change.to === 'true');
   return gained ? found.filter((f) => f.change.field !== 'focused' || f.change.to === 'true') : found;
-}
-
-/** A re-render replaces elements with equal ones: a gone and an appeared unit that read the same cancel out. */
-function cancelRerenders(found: Found[]): Found[] {
-  const sig = (c: ObservedChange): string => `${c.role}|${c.label}|${c.frame ?? ''}`;
-  const appeared = new Map<string, Found[]>();
-  for (const f of found)
-    if (f.change.kind === 'appeared') {
-      const k = sig(f.change);
-      appeared.set(k, [...(appeared.get(k) ?? []), f]);
-    }
-  const dropped = new Set<Found>();
-  for (const f of found) {
-    if (f.change.kind !== 'gone') continue;
-    const twin = appeared.get(sig(f.change))?.find((x) => !dropped.has(x));
-    if (twin) {
-      dropped.add(twin);
-      dropped.add(f);
-    }
-  }
-  return found.filter((f) => !dropped.has(f));
 }
 
 /**

@@ -70,8 +70,11 @@ function runningAnimation(withinMs: number): string | undefined {
   return undefined;
 }
 
-/** Waits until nothing animates and the DOM was quiet for `quietMs`, at most `maxMs` (300 ms for DOM changes alone). */
-export function viewSettle(maxMs: number, quietMs: number): Promise<SettleOutcome> {
+/**
+ * Waits until nothing animates and the DOM was quiet for `quietMs`, at most `maxMs` (300 ms for DOM
+ * changes alone). `keepClock`: the mutation clock stays armed (a settle between steps, before the capture's).
+ */
+export function viewSettle(maxMs: number, quietMs: number, keepClock = false): Promise<SettleOutcome> {
   const slot = state.view;
   const start = performance.now();
   return new Promise((resolve) => {
@@ -95,9 +98,11 @@ export function viewSettle(maxMs: number, quietMs: number): Promise<SettleOutcom
       setTimeout(tick, busy ? 25 : Math.max(10, wait));
     };
     const finish = (o: SettleOutcome): void => {
-      slot.clock?.observer.disconnect();
-      slot.clock?.off();
-      slot.clock = undefined;
+      if (!keepClock) {
+        slot.clock?.observer.disconnect();
+        slot.clock?.off();
+        slot.clock = undefined;
+      }
       resolve(o);
     };
     tick();

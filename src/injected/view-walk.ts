@@ -27,6 +27,10 @@ export interface ViewUnit {
   /** Tables: body rows and the first one's text. */
   rows?: number;
   firstRow?: string;
+  /** Inside an editing host: its text is the host's value, told there (view-kinds.ts). */
+  edit?: 1;
+  /** Struck through (text-decoration, <s>, <del>): a done item, a removed price (issue 22 item 5). */
+  struck?: 1;
 }
 
 export interface ViewWalk {
@@ -52,6 +56,8 @@ interface WalkFrame {
   frameInView: boolean;
   /** What of the frame's viewport shows through the ancestors (view-clip.ts). */
   clip: ClipState;
+  /** Inside an editing host (a rich-text editor's blocks). */
+  editor?: true;
 }
 
 function frameClip(vw: number, vh: number): ClipState {
@@ -143,25 +149,26 @@ function walkViewElement(el: Element, owner: { text: string } | undefined, w: Vi
   const inner = { ...own };
   enterContent(el, style, inner);
   const kidsFrame: WalkFrame = { ...f, clip: inner };
-  let unit = !hidden && isUnitElement(el, role, inline) ? newViewUnit(el, role, w, self) : undefined;
+  let unit = !hidden && isUnitElement(el, role, inline) ? newViewUnit(el, role, w, self, style) : undefined;
   // A role-less block collects the text of its inline content; it is a unit if it has any.
   const provisional = !unit && !hidden && !inline ? { text: '' } : undefined;
   const target = unit ?? provisional ?? owner;
   let content = !!unit;
   const kids: number[] = [];
-  // An editing host's content is its value (its paragraphs are not units of their own); a
-  // textarea's text is its default value, which may be a secret's.
-  const editing =
-    tag === 'textarea' ||
-    (unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable);
-  if (!editing) {
+  // A textarea's text is its default value, which may be a secret's. An editing host's text is its
+  // value: its blocks are walked as units of their own only for their kind and marks (a paragraph
+  // that became a checklist item, an item struck through), their text staying the host's.
+  const editing = !!unit && (role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable;
+  const into = editing ? { text: '' } : target;
+  const childFrame = editing ? { ...kidsFrame, editor: true as const } : kidsFrame;
+  if (tag !== 'textarea') {
     for (const child of viewChildren(el)) {
       if (child.nodeType === 3) {
         const data = (child as Text).data;
         if (hidden || !/\S/.test(data)) continue;
-        if (target && target.text.length < 400) target.text += data;
+        if (into && into.text.length < 400) into.text += data;
         content = true;
-      } else if (child.nodeType === 1 && walkViewElement(child as Element, target, w, kidsFrame)) {
+      } else if (child.nodeType === 1 && walkViewElement(child as Element, into, w, childFrame)) {
         content = true;
         const id = viewIdOf(child as Element);
         kids.push(id);
@@ -176,9 +183,13 @@ function walkViewElement(el: Element, owner: { text: string } | undefined, w: Vi
     w.nodes.set(id, el);
   }
   if (provisional && /\S/.test(provisional.text))
-    unit = Object.assign(newViewUnit(el, role, w, self), { text: provisional.text });
+    unit = Object.assign(newViewUnit(el, role, w, self, style), { text: provisional.text });
   if (unit) finishViewUnit(el, unit, w);
   return content;
+}
+
+function isStruck(el: Element, style: CSSStyleDeclaration): boolean {
+  return style.textDecorationLine.includes('line-through') || /^(s|del|strike)$/.test(el.localName);
 }
 
 function isFormControl(el: Element): boolean {
@@ -227,7 +238,7 @@ function walkViewFrame(frame: HTMLIFrameElement, w: ViewWalk, f: WalkFrame): boo
   return walkViewElement(doc.body, undefined, w, sub);
 }
 
-function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): ViewUnit {
+function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame, style: CSSStyleDeclaration): ViewUnit {
   const r = el.getBoundingClientRect();
   const inView = f.frameInView && inClip(r, f.clip.clip);
   const srOnly = inView && (r.width <= 2 || r.height <= 2);
@@ -241,6 +252,8 @@ function newViewUnit(el: Element, role: string, w: ViewWalk, f: WalkFrame): View
     ...(LIVE_ROLES.includes(`,${role},`) || (live && live !== 'off') ? { live: 1 as const } : {}),
     ...(srOnly ? { sr: 1 as const } : {}),
     ...(f.frame ? { frame: f.frame } : {}),
+    ...(f.editor ? { edit: 1 as const } : {}),
+    ...(isStruck(el, style) ? { struck: 1 as const } : {}),
   };
   w.units.set(unit.id, unit);
   w.els.set(unit.id, el);

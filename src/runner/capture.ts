@@ -18,14 +18,11 @@ import { contextToSend } from './context-delta.js';
 import { describe, type AfterCapture, type DescribeOptions, type PageState } from './describe.js';
 import type { BeforeCapture } from './capture-before.js';
 import { CAPTURE_TIMEOUT_MS, joinViews, read, type Look, type Read, type ReadAsk, type ViewSettle } from './looks.js';
+import { settleRequests } from './settle-view.js';
 
 export type { AfterCapture } from './describe.js';
 export type { BeforeCapture } from './capture-before.js';
 export { captureBefore, lookAgain, startBefore } from './capture-before.js';
-/** Longest the after-look waits for animations, requests and re-renders the steps set going. */
-const SETTLE_MAX_MS = 1_500;
-/** DOM quiet this long (after the last mutation) counts as settled. */
-const SETTLE_QUIET_MS = 50;
 
 function internalOptions(entry: TabEntry): SnapshotOptions {
   return {
@@ -249,7 +246,7 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   // The snapshot and diff are of the scope the steps act in; the context is the tab's.
   const scope = tab.page.scope(Deadline.after(CAPTURE_TIMEOUT_MS));
   const snapshot = opts.visual ? internalOptions(tab.entry) : undefined;
-  const settled = opts.visual && opts.before ? await settle(tab, scope, opts.before) : undefined;
+  const settled = opts.visual && opts.before ? await settle(scope, opts.before) : undefined;
   const looked = readLooks(tab, scope, opts.before, snapshot, settled);
   // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
   const shot = opts.visual ? startScreenshot(tab, scope.at(undefined)) : undefined;
@@ -278,15 +275,13 @@ const errorText = (err: unknown): string => ((err as Error)?.message || String(e
 
 /**
  * Lets what the steps set going finish before the after-look: requests they started, then
- * animations and re-renders in the page (bounded by SETTLE_MAX_MS and the capture deadline). When
+ * animations and re-renders in the page (settle-view.ts: bounded, within the capture deadline). When
  * the steps' own look is the only one (the common case), the page settles in that look's own
  * evaluation (one round trip fewer): the view settle is returned for it; else it is waited here.
  */
-async function settle(tab: AttachedTab, scope: Scope, before: BeforeCapture): Promise<ViewSettle | undefined> {
-  const started = Date.now();
+async function settle(scope: Scope, before: BeforeCapture): Promise<ViewSettle | undefined> {
   try {
-    await tab.page.network.settleSince(before.networkMark, scope.deadline.cap(SETTLE_MAX_MS));
-    const view = { maxMs: Math.max(0, SETTLE_MAX_MS - (Date.now() - started)), quietMs: SETTLE_QUIET_MS };
+    const { view } = await settleRequests(scope, before.networkMark);
     if (!scope.frame && before.looks.length <= 1) return view;
     await scope.call((rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs), view, { what: 'the page to settle' });
   } catch {

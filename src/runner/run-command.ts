@@ -2,8 +2,16 @@
 // error, a deadline each), then alongside each other the dialog guard, the site profile lookup and
 // the capture of the page, the tab's state written back, and the answer assembled.
 
-import { CAPTURE_PHASE, ConnectionError, firstStepStart, openWindow, progress } from '../common/index.js';
+import {
+  CAPTURE_PHASE,
+  ConnectionError,
+  fieldSecretsMark,
+  firstStepStart,
+  openWindow,
+  progress,
+} from '../common/index.js';
 import { patchTab } from '../cdp/index.js';
+import { exchangeSecrets } from './page-secrets.js';
 import { ConsoleCollector } from '../capture/index.js';
 import { isReadOnlyStep, type AttachedTab } from '../steps/index.js';
 import type { DownloadReport } from '../page/index.js';
@@ -64,6 +72,8 @@ interface Run {
   fatal?: ClassifiedError;
   /** The URL the command's last navigation landed on, for the site profile. */
   navigatedTo?: string;
+  /** Where this command's secret field values begin (a warm process answers many commands). */
+  readonly secretsMark: number;
   /** The first failed step, as the top-level error (README: every failure has a top-level error.type). */
   firstFailure?: { type: string; step: number; message: string; category: string };
 }
@@ -100,7 +110,7 @@ function startRun(cmd: Command, host: TabHost | undefined): Run {
       : undefined,
     host,
   );
-  const run: Run = { cmd, session, visual, steps: [], errors: [] };
+  const run: Run = { cmd, session, visual, steps: [], errors: [], secretsMark: fieldSecretsMark() };
   return run;
 }
 
@@ -122,12 +132,16 @@ async function attach(run: Run): Promise<void> {
 async function runSteps(run: Run): Promise<void> {
   progress.steps = run.steps;
   const first = run.cmd.steps[0];
+  // The network mark from before the last acting step: the next step starts once the page settled from it.
+  let settleFrom: number | undefined;
   for (const step of run.cmd.steps) {
     // The first step's time includes the attach before it: the command answers within its timeout.
     const from = step === first ? firstStepStart(step.timeoutMs) : Date.now();
     openWindow(step.timeoutMs, `step ${step.index} (${step.action})`, from);
+    const settle = settleFrom;
+    settleFrom = isReadOnlyStep(step.def, step.params) ? undefined : (run.session.tab?.page.network.mark ?? 0);
     try {
-      const done = await runStep(step, run.session, from).finally(() => tagDialogs(run.watch, step.index));
+      const done = await runStep(step, run.session, from, settle).finally(() => tagDialogs(run.watch, step.index));
       run.navigatedTo = landedUrl(step, done.output) ?? run.navigatedTo;
       run.steps.push(okStep(step, done));
       await lookAgainAfterFrameStep(run, step);
@@ -275,6 +289,7 @@ async function capturePhase(run: Run): Promise<{
   const guarded = session.host.keepsWatching ? undefined : usable?.tab.page.guardDialogsUntilNextCommand();
   const profile = profileFor(run.navigatedTo);
   const network = watch ? networkPhase(watch.tab, run.steps, alive !== undefined) : undefined;
+  const secrets = alive ? exchangeSecrets(alive.tab, run.secretsMark) : undefined;
   progress.phase = CAPTURE_PHASE;
   const captured = alive
     ? dropRepeatedView(
@@ -290,6 +305,7 @@ async function capturePhase(run: Run): Promise<{
       )
     : {};
   if (watch && !session.closedOwnTab) await Promise.all([saveTabState(watch), guarded]);
+  await secrets;
   return { captured, profile: await profile, network: await network, capturedPage: Boolean(alive && run.visual) };
 }
 

@@ -17,6 +17,7 @@ import { gatherFailureContext, type StepFailureContext } from './diagnostics.js'
 import type { ClassifiedError, FailureCategory } from './failure.js';
 import { nextStep, type SuggestedStep } from './next-step.js';
 import { observe, waitReady, waitSettled } from './hooks.js';
+import { settleView } from './settle-view.js';
 import type { ValidatedStep } from './validate.js';
 
 export interface StepResult {
@@ -69,12 +70,35 @@ function stepContext(step: ValidatedStep, deadline: Deadline, session: CommandSe
   };
 }
 
+/**
+ * Issue 22 item 6: a step after an acting step starts once the page settled from it (the capture's
+ * settle, bounded): a popup still fading out is not read as the one just opened. Answers a warning
+ * when the page was still changing.
+ */
+async function settleFirst(scope: Scope, networkMark: number, after: number): Promise<string | undefined> {
+  try {
+    const { pending, waitedMs } = await settleView(scope, networkMark, true);
+    return pending
+      ? `the page was still changing after step ${after} (${pending}, for ${waitedMs}ms); this step ran on it as it was`
+      : undefined;
+  } catch {
+    return undefined; // a page that does not answer: the step itself will say so
+  }
+}
+
 /** The step's hooks around its action, in the order of SPEC §10.1, all within the step deadline. */
-async function runAction(step: ValidatedStep, deadline: Deadline, session: CommandSession): Promise<StepRun> {
+async function runAction(
+  step: ValidatedStep,
+  deadline: Deadline,
+  session: CommandSession,
+  settleFrom?: number,
+): Promise<StepRun> {
   const { hooks } = step;
   const tab = session.tab;
   // The hooks look where the steps run (the tab's chosen frame), the action where its target is.
   const chosen = tab?.page.scope(deadline);
+  const unsettled =
+    chosen && settleFrom !== undefined ? await settleFirst(chosen, settleFrom, step.index - 1) : undefined;
   if (hooks?.readyWhen) await waitReady(chosen ?? session.requireTab().page.scope(deadline), hooks.readyWhen);
   const raw = await withDownloads(step, deadline, session, () =>
     tab && chosen
@@ -89,7 +113,7 @@ async function runAction(step: ValidatedStep, deadline: Deadline, session: Comma
     Object.keys(notes).length && (split.output === undefined || (split.output && typeof split.output === 'object'))
       ? { ...(split.output as object | undefined), ...notes }
       : split.output;
-  const warnings = warning ? [warning] : [];
+  const warnings = [unsettled, warning].filter((w): w is string => !!w);
   let observation: StepRun['observation'];
   if (hooks?.settledWhen || hooks?.observe) {
     // Where the steps run now: a frame step just chose one, openTab just made the tab.
@@ -192,8 +216,16 @@ async function inRefFrame<T>(
   }
 }
 
-/** Runs a step whose time counts from `from` (the first step's includes the attach before it). */
-export async function runStep(step: ValidatedStep, session: CommandSession, from = Date.now()): Promise<StepRun> {
+/**
+ * Runs a step whose time counts from `from` (the first step's includes the attach before it). After
+ * an acting step, `settleFrom` is the network mark from before it: the page settles first.
+ */
+export async function runStep(
+  step: ValidatedStep,
+  session: CommandSession,
+  from = Date.now(),
+  settleFrom?: number,
+): Promise<StepRun> {
   const deadline = Deadline.after(step.timeoutMs, from);
   // Belt and braces: every wait inside a step takes the deadline, but should one not, the
   // runner still never waits past it, and says what was still pending.
@@ -211,7 +243,7 @@ export async function runStep(step: ValidatedStep, session: CommandSession, from
       );
     }, deadline.remainingMs() + STEP_GRACE_MS);
   });
-  const action = runAction(step, deadline, session);
+  const action = runAction(step, deadline, session, settleFrom);
   action.catch(() => {
     /* after a hard stop nobody awaits the action; its late failure is moot */
   });

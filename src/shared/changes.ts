@@ -14,7 +14,8 @@ export type ObservedKind =
 
 /** The states a `state` change names, in the order the page compares them. */
 export const STATE_FIELDS = ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'focused'] as const;
-export type StateField = (typeof STATE_FIELDS)[number];
+/** Also `role` (a paragraph that became a checkbox) and `struck` (struck through): what the element is (issue 22 item 5). */
+export type StateField = (typeof STATE_FIELDS)[number] | 'role' | 'struck';
 
 /** One change the page saw, element by element (identity is the element). */
 export interface ObservedChange {

@@ -41,12 +41,18 @@ const NOT_TEXT = /^(checkbox|radio|submit|button|reset|image|file|range|color|da
  * A field whose value is a secret (DECISIONS): type=password; autocomplete current-password,
  * new-password, one-time-code or cc-*; or a name, id or label that says so (isSecretText). A plain
  * search box is not one. Its value is shown as REDACTED everywhere and never echoed.
+ *
+ * An autocomplete hint alone does not make a combobox or a search box secret (issue 22 item 2):
+ * libraries put `new-password` on ordinary fields to stop the browser's autofill (antd's Select
+ * search input), and what is typed there is a word the page shows back in its options.
  */
 export function isSecretField(field: FieldFacts): boolean {
   if (field.type === 'password') return true;
   if (NOT_TEXT.test(field.type)) return false;
+  const searching = field.type === 'search' || field.role === 'combobox' || field.role === 'searchbox';
   const hints = field.autocomplete.toLowerCase().split(/\s+/);
   if (
+    !searching &&
     hints.some((t) => t === 'current-password' || t === 'new-password' || t === 'one-time-code' || t.startsWith('cc-'))
   )
     return true;

@@ -179,6 +179,9 @@ defineStep<ClickParams>({
       ...(r.selectorIndex !== undefined ? { selectorIndex: r.selectorIndex } : {}),
       ...(r.viaLabel ? { viaLabel: true } : {}),
       ...(r.checked !== undefined ? { checked: r.checked } : {}),
+      ...(r.pressed !== undefined ? { pressed: r.pressed } : {}),
+      ...(r.selected !== undefined ? { selected: r.selected } : {}),
+      ...(r.expanded !== undefined ? { expanded: r.expanded } : {}),
       ...(inFrame ? { frame: inFrame } : {}),
       ...(r.warnings.length ? { warnings: r.warnings } : {}),
     };

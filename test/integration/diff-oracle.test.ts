@@ -1,8 +1,9 @@
 // The diff oracle (issue 13): seeded random DOM changes (text edits, inserts, removals, reorders,
-// hiding and showing, checkbox states, scrolls, frame content) and, for each, the truth computed
-// by this test from Chrome's own DOM snapshots (DOMSnapshot.captureSnapshot over its own socket,
-// elements known by backendNodeId): every line of `changes` must be true, and every visible
-// change must be listed or counted.
+// hiding and showing, checkbox states, scrolls, frame content, and what a block is with the same text:
+// its role, aria-checked, a strike-through — issue 22 item 5) and, for each, the truth computed by
+// this test from Chrome's own DOM snapshots and accessibility tree (DOMSnapshot.captureSnapshot and
+// Accessibility.getFullAXTree over its own socket, elements known by backendNodeId): every line of
+// `changes` must be true, and every visible change must be listed or counted.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cdpToPage, startHarness, type CdpClient, type Harness } from './harness.js';
 
@@ -23,6 +24,11 @@ interface Seen {
   inView: boolean;
   checked?: boolean;
   row?: true;
+  /** Chrome's accessibility role, and its checked state for a role=checkbox element. */
+  role?: string;
+  ariaChecked?: string;
+  /** Its own computed text-decoration-line draws a line through. */
+  struck?: boolean;
 }
 interface Truth {
   els: Map<number, Seen>;
@@ -34,7 +40,7 @@ const TRACKED = new Set(['LI', 'P', 'TD', 'TR', 'H1', 'TABLE', 'INPUT']);
 /** Tracked elements of the page and its frame: text, rendered (has a layout box), on screen. */
 async function truth(send: Send): Promise<Truth> {
   const [snap, metrics] = await Promise.all([
-    send('DOMSnapshot.captureSnapshot', { computedStyles: [] }),
+    send('DOMSnapshot.captureSnapshot', { computedStyles: ['text-decoration-line'] }),
     send('Page.getLayoutMetrics'),
   ]);
   const vw = metrics.cssLayoutViewport.clientWidth;
@@ -47,7 +53,11 @@ async function truth(send: Send): Promise<Truth> {
   snap.documents.forEach((doc: any, di: number) => {
     const n = doc.nodes;
     const box = new Map<number, number[]>();
-    doc.layout.nodeIndex.forEach((ni: number, li: number) => box.set(ni, doc.layout.bounds[li]));
+    const struck = new Set<number>();
+    doc.layout.nodeIndex.forEach((ni: number, li: number) => {
+      box.set(ni, doc.layout.bounds[li]);
+      if (str(doc.layout.styles[li]?.[0] ?? -1).includes('line-through')) struck.add(ni);
+    });
     const kids = new Map<number, number[]>();
     n.parentIndex.forEach((p: number, i: number) => {
       if (p >= 0) kids.set(p, [...(kids.get(p) ?? []), i]);
@@ -93,6 +103,7 @@ async function truth(send: Send): Promise<Truth> {
         inView,
         ...(tag === 'INPUT' ? { checked: checked.has(i) } : {}),
         ...(tag === 'TR' ? { row: true as const } : {}),
+        ...(struck.has(i) ? { struck: true } : {}),
       });
     });
     if (di === 0) {
@@ -102,7 +113,40 @@ async function truth(send: Send): Promise<Truth> {
         .map((k) => n.backendNodeId[k]);
     }
   });
+  await addRoles(send, els);
   return { els, listOrder };
+}
+
+/** Chrome's own role (and aria-checked state) of each tracked element, from its accessibility tree. */
+async function addRoles(send: Send, els: Map<number, Seen>): Promise<void> {
+  const { nodes } = await send('Accessibility.getFullAXTree');
+  for (const n of nodes as any[]) {
+    const seen = n.backendDOMNodeId !== undefined ? els.get(n.backendDOMNodeId) : undefined;
+    if (!seen || n.ignored) continue;
+    seen.role = String(n.role?.value ?? '');
+    const checked = n.properties?.find((p: any) => p.name === 'checked')?.value?.value;
+    if (seen.role === 'checkbox' && checked !== undefined) seen.ariaChecked = String(checked);
+  }
+}
+
+/** What a block is that changed with it still on screen: role, struck-through, aria-checked (issue 22 item 5). */
+function kindChanges(
+  a: Truth,
+  b: Truth,
+): { kinds: { field: string; from: string; to: string; text: string }[]; ariaChecks: number } {
+  const kinds: { field: string; from: string; to: string; text: string }[] = [];
+  let ariaChecks = 0;
+  const shown = (s?: Seen): s is Seen => !!s && s.rendered && s.inView && s.text !== '';
+  for (const [id, after] of b.els) {
+    const before = a.els.get(id);
+    if (!shown(before) || !shown(after) || after.checked !== undefined) continue;
+    if (before.role && after.role && before.role !== after.role)
+      kinds.push({ field: 'role', from: before.role, to: after.role, text: after.text });
+    if (!!before.struck !== !!after.struck)
+      kinds.push({ field: 'struck', from: String(!!before.struck), to: String(!!after.struck), text: after.text });
+    if (before.ariaChecked && after.ariaChecked && before.ariaChecked !== after.ariaChecked) ariaChecks++;
+  }
+  return { kinds, ariaChecks };
 }
 
 interface Expected {
@@ -156,7 +200,7 @@ function visibleChanges(a: Truth, b: Truth): { expected: Expected[]; moved: Set<
 const quotes = (line: string): string[] =>
   [...line.replace(/^in frame '[^']*': /, '').matchAll(/'([^']*)'/g)].map((m) => m[1]!);
 
-it('reports every visible change of 40 seeded random mutation batches, and nothing false', async () => {
+it('reports every visible change of 60 seeded random mutation batches, and nothing false', async () => {
   const tab = await h.open('diff-oracle.html');
   const client = await cdpToPage(h.port, `${h.baseUrl}/diff-oracle.html`);
   const falseReports: string[] = [];
@@ -165,10 +209,12 @@ it('reports every visible change of 40 seeded random mutation batches, and nothi
   let listed = 0;
   try {
     let before = await truth(client.send);
-    for (let seed = 1; seed <= 40; seed++) {
+    for (let seed = 1; seed <= 60; seed++) {
       const r = await h.cli({ tab, steps: [{ pageFunction: `() => window.mutate(${seed}, ${1 + (seed % 3)})` }] });
       const after = await truth(client.send);
-      const { expected, moved, checks } = visibleChanges(before, after);
+      const { expected, moved, checks: inputChecks } = visibleChanges(before, after);
+      const { kinds, ariaChecks } = kindChanges(before, after);
+      const checks = inputChecks + ariaChecks;
       before = after;
       const c = r.out.changes ?? {};
       const applied = JSON.stringify(r.out.steps[0].output?.value);
@@ -186,8 +232,22 @@ it('reports every visible change of 40 seeded random mutation batches, and nothi
       for (const line of (c.moved ?? []) as string[])
         if (!moved.has(quotes(line)[0]!) && !/reordered/.test(line)) falseReports.push(why(`moved: ${line}`));
       for (const line of (c.rows ?? []) as string[]) falseReports.push(why(`rows: ${line}`)); // no rows come or go here
-      const checked = ((c.changed ?? []) as { field: string }[]).filter((x) => x.field === 'checked').length;
+      const changed = (c.changed ?? []) as { field: string; from?: string; to?: string; of?: string }[];
+      const checked = changed.filter((x) => x.field === 'checked').length;
       if (checked > checks) falseReports.push(why(`${checked} checked changes, ${checks} true`));
+      // A role or a strike-through told is one Chrome shows (an element without a ref is named by its text).
+      const unmatched = [...kinds];
+      for (const x of changed.filter((x) => x.field === 'role' || x.field === 'struck')) {
+        const at = unmatched.findIndex(
+          (k) => k.field === x.field && k.from === x.from && k.to === x.to && (!x.of || x.of.includes(k.text)),
+        );
+        if (at < 0) falseReports.push(why(`${x.field}: ${JSON.stringify(x)}`));
+        else unmatched.splice(at, 1);
+      }
+      truths += kinds.length;
+      listed += kinds.length - unmatched.length;
+      if (unmatched.length && !c.more?.state)
+        missed.push(why(`kinds ${JSON.stringify(unmatched)} | ${JSON.stringify(c)}`));
       // Every visible change is listed or counted.
       for (const e of expected) {
         truths++;
@@ -204,7 +264,7 @@ it('reports every visible change of 40 seeded random mutation batches, and nothi
       }
       if (moved.size && !(c.moved ?? []).length) missed.push(why(`a reorder among ${[...moved].join(', ')}`));
       if (checks > checked && !c.more?.state) missed.push(why(`${checks - checked} checkbox changes`));
-      if (!expected.length && !moved.size && !checks && r.out.changes)
+      if (!expected.length && !moved.size && !checks && !kinds.length && r.out.changes)
         expect(r.out.changes.summary, why('nothing visible changed')).toMatch(
           /^(No visible change|Nothing changed on the page)\.$/,
         );

@@ -2,7 +2,7 @@
 // nested two deep, and a cross-origin out-of-process frame with a form), the choice kept across
 // calls and dropped by a new top document — effects read inside the frames.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { cdpTo, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -86,9 +86,18 @@ describe('frame', () => {
     });
     expect(r.out.steps[1].output.yaml).toMatch(/textbox "Card number" \[ref=s\d+e\d+\]/);
     expect(r.out.steps[4].output).toMatchObject({ method: 'cdp', targetReceived: true });
-    expect(await h.value(tab, '[window.__events, document.querySelector("#save").checked, location.hostname]')).toEqual(
-      [['paid:4242 4242 4242 4242'], true, 'localhost'],
-    );
+    // Read over the test's own socket on the frame's target: through the CLI the card number is a
+    // secret, masked in this answer and the next (issue 22 item 2).
+    const pay = await cdpTo(h.port, (t) => t.type === 'iframe' && /\/xframe-pay\.html$/.test(t.url), 'the pay frame');
+    try {
+      expect(await pay.value('[window.__events, document.querySelector("#save").checked, location.hostname]')).toEqual([
+        ['paid:4242 4242 4242 4242'],
+        true,
+        'localhost',
+      ]);
+    } finally {
+      pay.close();
+    }
     // The answer's snapshot and changes are the frame's, where the agent works.
     expect(r.out.viewportSnapshot).toMatch(/status: Payment accepted/);
   });

@@ -112,6 +112,13 @@ describe('secret fields (DECISIONS: type=password, secret autocomplete hints, se
     expect(field({ type: 'checkbox', words: 'remember password' })).toBe(false);
     expect(field({ type: 'date', autocomplete: 'cc-exp' })).toBe(false);
   });
+  it('takes no autocomplete hint alone for a secret in a combobox or search box (issue 22 item 2)', () => {
+    expect(field({ role: 'combobox', autocomplete: 'new-password', words: 'tz Time zone' })).toBe(false);
+    expect(field({ type: 'search', role: 'searchbox', autocomplete: 'new-password' })).toBe(false);
+    expect(field({ role: 'combobox', autocomplete: 'new-password', words: 'api token' })).toBe(true);
+    expect(field({ role: 'combobox', type: 'password' })).toBe(true);
+    expect(field({ role: 'textbox', autocomplete: 'new-password' })).toBe(true);
+  });
   it('reads only the first 500 characters of the words', () => {
     expect(field({ words: `${'x '.repeat(260)}password` })).toBe(false);
     expect(field({ words: `${'x '.repeat(200)}password` })).toBe(true);
