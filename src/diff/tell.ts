@@ -158,6 +158,13 @@ export function tellChanges({ diff, actions, live, shownNow }: TellInput): Viewp
   return out;
 }
 
+/** The same words twice say nothing new: once, counted (`dialog appeared (×2)`). */
+function countRepeats(words: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return [...counts].map(([w, n]) => (n > 1 ? `${w} (\u00d7${n})` : w));
+}
+
 function summaryLine(
   actions: readonly StepVerb[],
   ranked: ObservedChange[],
@@ -171,7 +178,7 @@ function summaryLine(
   // are named in the summary only when nothing else changed.
   const unfocused = notView.filter((c) => c.field !== 'focused' && !c.sr);
   const top = (unfocused.length ? unfocused : notView).slice(0, SUMMARY_PHRASES);
-  const words = top.map(phrase);
+  const words = countRepeats(top.map(phrase));
   const scrolled = (diff.counts.leftView ?? 0) + (diff.counts.enteredView ?? 0);
   if (scrolled)
     words.push(

@@ -119,6 +119,11 @@ export interface StepDefinition<P = unknown> {
    * against a page the agent has left.
    */
   replacesDocument?(params: P, currentUrl: string): boolean;
+  /**
+   * Whether the step's output already shows the page an agent sees (a whole-page snapshot): taken
+   * after the last acting step, the answer's viewportSnapshot would repeat it and is left out.
+   */
+  showsPage?(params: P, output: unknown): boolean;
   parse(value: unknown): P;
   run(ctx: StepContext, params: P): Promise<unknown>;
 }
