@@ -7,6 +7,7 @@ import type { LocateOutcome, LocateRequest } from './locate.js';
 import type { SearchOutcome } from './element-search.js';
 import type { SearchCriteria } from '../shared/index.js';
 import { snapshotSearch } from './element-search.js';
+import { loadMoreToFind } from './feed-scan.js';
 import { cssMatches, findInScope, locateElement, preferVisible } from './locate.js';
 import { describeScroller, scrollTopOf, viewHeight, virtualScrollers } from './virtual-scroll.js';
 
@@ -25,6 +26,10 @@ export interface ScanReport {
   restored?: true;
   /** Scrollers that moved but whose rows did not change (not the list's own scroller), passed over. */
   skipped?: string[];
+  /** An infinite feed: times more was loaded at the page's end (feed-scan.ts). */
+  loaded?: number;
+  /** An infinite feed, not found: nothing more loaded at its end within the wait. */
+  stoppedLoading?: true;
 }
 
 /** Frames a render may take to settle after a scroll (AG Grid renders rows over a few frames). */
@@ -280,16 +285,16 @@ export async function searchByScrolling(
   }
   const needle = c.text?.toLowerCase();
   let node: Text | undefined;
-  const scanned = await scanRows(
-    virtualScrollers(document),
-    (sc) => {
-      node = textNodeWith(sc === document.scrollingElement ? document.body : sc, needle, regex);
-      if (!node) return false;
-      const o = snapshotSearch(c, counters);
-      return o.ok && o.matchCount > 0;
-    },
-    budgetMs,
-  );
+  const hit = (sc: Element): boolean => {
+    node = textNodeWith(sc === document.scrollingElement ? document.body : sc, needle, regex);
+    if (!node) return false;
+    const o = snapshotSearch(c, counters);
+    return o.ok && o.matchCount > 0;
+  };
+  // No virtualised list: the page may be a feed that loads more at its end.
+  const scanned =
+    (await scanRows(virtualScrollers(document), hit, budgetMs)) ??
+    (await loadMoreToFind(() => hit(document.scrollingElement ?? document.documentElement), budgetMs));
   if (!scanned) return { none: true };
   const { sc, found, report } = scanned;
   if (found && node?.parentElement) {

@@ -83,3 +83,44 @@ describe('snapshotSearch scrolls the sheet that renders the rows', () => {
     expect(await h.value(tab, '__seen.size')).toBeLessThan(900);
   });
 });
+
+// Issue 22 item 11: on an infinite feed (feed.html: 20 posts, 20 more ~300 ms after reaching the
+// end, three pages, then "No more posts"), snapshotSearch loads more to find what is not there yet.
+describe('snapshotSearch on an infinite feed', () => {
+  it('loads more until the post is there, and its match has a ref to that post', async () => {
+    const tab = await h.open('feed.html');
+    expect(await h.value(tab, 'document.querySelectorAll(".post").length')).toBe(20);
+    const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'Post 47', exact: true } }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    const out = r.out.steps[0].output;
+    expect(out.matchCount).toBe(1);
+    expect(out.scrolledToFind).toMatchObject({ in: 'the page', loaded: 2 });
+    // DOM truth: the feed loaded its third page, and the ref is the post that says it.
+    expect(await h.value(tab, 'document.querySelectorAll(".post").length')).toBe(60);
+    const ref = out.matches[0].ref;
+    expect(ref).toMatch(/^s\d+e\d+$/);
+    const el = await h.cli({
+      tab,
+      steps: [{ pageFunction: { fn: `() => refs.get(${JSON.stringify(ref)}).textContent`, refs: true } }],
+    });
+    expect(el.out.steps[0].output.value, el.stdout).toBe('Post 47');
+  });
+
+  it('a word in no post: loads to the end of the feed, then says nothing more loaded', async () => {
+    const tab = await h.open('feed.html');
+    const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'offline' } }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    const out = r.out.steps[0].output;
+    expect(out.matchCount).toBe(0);
+    expect(out.scrolledToFind).toMatchObject({ in: 'the page', stoppedLoading: true, restored: true });
+    // The feed's own word for its end, and every post loaded; none says "offline".
+    expect(await h.value(tab, 'document.getElementById("end").hidden')).toBe(false);
+    expect(
+      await h.value(
+        tab,
+        '[...document.querySelectorAll(".post")].filter((p) => /offline/i.test(p.textContent)).length',
+      ),
+    ).toBe(0);
+    expect(await h.value(tab, 'scrollY')).toBe(0);
+  });
+});
