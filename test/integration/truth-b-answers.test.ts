@@ -155,3 +155,18 @@ describe('modal means modal (item 8)', () => {
     expect(shown.out.context?.modal, shown.stdout).toEqual({ title: 'Rename workspace' });
   });
 });
+
+describe('poll after a message arrived between calls', () => {
+  it('does not answer "Nothing changed on the page."', async () => {
+    const tab = await h.open('agent-tasks.html?message');
+    await new Promise((r) => setTimeout(r, 800));
+    const before = await h.value(tab, 'performance.now()');
+    // Page truth: the message arrived before this call began.
+    expect(await h.value(tab, 'window.__msgAt')).toBeLessThan(before);
+    const r = await h.cli({ tab, steps: [{ poll: '() => !!document.getElementById("msg")' }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.resolved).toBe(true);
+    expect(r.out.changes?.summary).not.toBe('Nothing changed on the page.');
+    expect(r.out.changes?.summary, r.stdout).toMatch(/during this call/);
+  });
+});
