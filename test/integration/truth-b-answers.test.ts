@@ -170,3 +170,15 @@ describe('poll after a message arrived between calls', () => {
     expect(r.out.changes?.summary, r.stdout).toMatch(/during this call/);
   });
 });
+
+describe("a Copy button's transient status", () => {
+  it('tells "Copied!", which the page showed for 1.2 s', async () => {
+    const tab = await h.open('agent-tasks.html');
+    const r = await h.cli({ tab, steps: [{ click: '#copy' }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    // Page truth: the status said "Copied!" after the click.
+    expect(await h.value(tab, 'typeof window.__copiedShownAt')).toBe('number');
+    expect(JSON.stringify(r.out.changes)).toContain('Copied!');
+    expect(r.out.changes.summary).not.toMatch(/^(No visible change|Nothing changed on the page)\.$/);
+  });
+});
