@@ -137,8 +137,8 @@ async function unchangedAnswer(tab: AttachedTab, opts: CaptureOptions): Promise<
   const out = look.context
     ? describe(tab, describeOptions(opts, scope), { context: look.context, live: [], scrollY: look.scrollY ?? 0 })
     : await captureFull(tab, { ...opts, visual: false });
-  // Steps whose verb is "Waited" (poll, wait) are what an agent runs to learn whether something came.
-  const onlyWaited = opts.actions.length > 0 && opts.actions.every((a) => a.supporting && a.verb === 'Waited');
+  // Steps that only wait (poll, wait) are what an agent runs to learn whether something came.
+  const onlyWaited = opts.actions.length > 0 && opts.actions.every((a) => a.waits);
   return out.context && !out.navigated ? { ...out, changes: onlyWaited ? NO_CHANGE_WHILE_WAITING : NO_EFFECT } : out;
 }
 

@@ -89,6 +89,8 @@ export interface StepDefinition<P = unknown> {
   readonly params: ParamSchema;
   /** The past-tense word(s) `changes.summary` opens with when this step acted last ('Clicked'). */
   readonly verb?: string;
+  /** The step only waits for the page to come to a state (wait, poll): it does not act on it. */
+  readonly waits?: boolean;
   /** The step supports an action rather than being one (wait, pageFunction): its verb names the command only when no acting step has one. */
   readonly supporting?: true;
   /** Steps that act on one element: where its target is in the parameters. */

@@ -81,6 +81,7 @@ const WAIT_PARAMS: ParamSchema = {
 defineStep<WaitParams>({
   name: 'wait',
   verb: 'Waited',
+  waits: true,
   supporting: true,
   summary: 'Wait for time, an element, text, a URL or network idle',
   params: WAIT_PARAMS,
