@@ -12,6 +12,7 @@ export * as clickProbe from './click-probe.js';
 export * as closedShadow from './closed-shadow.js';
 export * as dialogGuard from './dialog-guard.js';
 export * as drag from './drag.js';
+export * as editorText from './editor-text.js';
 export * as effectProbe from './effect-probe.js';
 export * as elementBox from './element-box.js';
 export * as elementQuery from './element-query.js';

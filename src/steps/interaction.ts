@@ -15,6 +15,7 @@ import {
   type SettleResult,
   type TargetSpec,
 } from '../dom/index.js';
+import { clickTextInEditor } from './click-in-editor.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
 import { actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
@@ -171,6 +172,9 @@ defineStep<ClickParams>({
       const s = await clickCoordinates(page, p.target, p.opts.doubleClick ? 2 : 1, ctx.deadline);
       return { clicked: true, method: 'cdp', ...(await settledOutput(tab, s)) };
     }
+    // Text that shows only in a code editor: the caret goes there, as a person's click puts it.
+    const inEditor = p.searchFrames || p.opts.jsClick ? undefined : await clickTextInEditor(ctx, tab, p.target);
+    if (inEditor) return inEditor;
     let inFrame: { frameId: string; url: string } | undefined;
     // The click runs where the search found the target; later steps still run in the tab's frame.
     let where = ctx.scope;
