@@ -81,6 +81,8 @@ export function line(c: ObservedChange): string {
     case 'text':
       return `${describe(c, false)}: ${quote(c.from ?? '')}${ARROW}${quote(c.to ?? '')}`;
     case 'moved':
+      if (c.into !== undefined)
+        return `${describe(c)} moved${c.outOf ? ` out of ${quote(c.outOf)}` : ''} into ${c.into ? quote(c.into) : 'another list'}, ${ordinal(c.to!)}`;
       return `${describe(c)} from ${ordinal(c.from!)} to ${ordinal(c.to!)}`;
     case 'reordered':
       return `${describe(c)} reordered (${c.inside} moved)${c.first ? `, first now ${quote(c.first)}` : ''}`;

@@ -254,9 +254,50 @@ function composedParent(el: Element): Element | null {
   return null;
 }
 
+/**
+ * Elements now under another parent than before (a kanban card dragged to another column): told
+ * as a move into that list, named by the lists' labels or headings, not as the columns' counts.
+ */
+function crossMoves(before: ViewWalk, after: ViewWalk): Found[] {
+  const out: Found[] = [];
+  const oldParent = new Map<number, number>();
+  for (const [pid, kids] of before.orders) for (const id of kids) oldParent.set(id, pid);
+  for (const [pid, kids] of after.orders)
+    kids.forEach((id, i) => {
+      const was = oldParent.get(id);
+      const el = after.nodes.get(id);
+      if (was === undefined || was === pid || !el || !isOnScreen(el)) return;
+      const role = roleOf(el);
+      out.push({
+        change: {
+          kind: 'moved',
+          role: role === 'generic' ? 'item' : role,
+          label: textSnippet(el, 60),
+          from: String(before.orders.get(was)!.indexOf(id) + 1),
+          to: String(i + 1),
+          outOf: listName(viewElementById(was, before)),
+          into: listName(viewElementById(pid, after)),
+        },
+        el,
+      });
+    });
+  return out.slice(0, 3 * PER_KIND);
+}
+
+/** A list's name as a person reads it: its label, or the heading of it or of its column (a few levels up). */
+function listName(el: Element | undefined): string {
+  for (let n = el, i = 0; n && i < 3; n = n.parentElement ?? undefined, i++) {
+    const label =
+      n.getAttribute('aria-label') ??
+      n.querySelector(':scope > h1, :scope > h2, :scope > h3, :scope > h4, :scope > header')?.textContent;
+    if (label?.trim()) return label.replace(/\s+/g, ' ').trim().slice(0, 40);
+  }
+  return '';
+}
+
 /** Reordered siblings: the longest run kept in order stayed, the rest moved. */
 function findMoves(before: ViewWalk, after: ViewWalk): Found[] {
-  const out: Found[] = [];
+  const out: Found[] = crossMoves(before, after);
   const elOf = (id: number): Element | undefined => viewElementById(id, after) ?? viewElementById(id, before);
   for (const [pid, kids] of after.orders) {
     const old = before.orders.get(pid);
