@@ -267,21 +267,24 @@ function crossMoves(before: ViewWalk, after: ViewWalk): Found[] {
       const was = oldParent.get(id);
       const el = after.nodes.get(id);
       if (was === undefined || was === pid || !el || !isOnScreen(el)) return;
-      const role = roleOf(el);
-      out.push({
-        change: {
-          kind: 'moved',
-          role: role === 'generic' ? 'item' : role,
-          label: textSnippet(el, 60),
-          from: String(before.orders.get(was)!.indexOf(id) + 1),
-          to: String(i + 1),
-          outOf: listName(viewElementById(was, before)),
-          into: listName(viewElementById(pid, after)),
-        },
-        el,
-      });
+      const change = movedChange(el, before.orders.get(was)!.indexOf(id) + 1, i + 1);
+      change.outOf = listName(viewElementById(was, before));
+      change.into = listName(viewElementById(pid, after));
+      out.push({ change, el });
     });
   return out.slice(0, 3 * PER_KIND);
+}
+
+/** An element moved from one (1-based) position to another. */
+function movedChange(el: Element, from: number, to: number): ObservedChange {
+  const role = roleOf(el);
+  return {
+    kind: 'moved',
+    role: role === 'generic' ? 'item' : role,
+    label: textSnippet(el, 60),
+    from: String(from),
+    to: String(to),
+  };
 }
 
 /** A list's name as a person reads it: its label, or the heading of it or of its column (a few levels up). */
@@ -327,17 +330,7 @@ function findMoves(before: ViewWalk, after: ViewWalk): Found[] {
     for (const id of moved) {
       const el = elOf(id);
       if (!el || !isOnScreen(el)) continue;
-      const role = roleOf(el);
-      out.push({
-        change: {
-          kind: 'moved',
-          role: role === 'generic' ? 'item' : role,
-          label: textSnippet(el, 60),
-          from: String(oldPos.get(id)! + 1),
-          to: String(kids.indexOf(id) + 1),
-        },
-        el,
-      });
+      out.push({ change: movedChange(el, oldPos.get(id)! + 1, kids.indexOf(id) + 1), el });
     }
   }
   return out;
