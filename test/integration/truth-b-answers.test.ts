@@ -182,3 +182,31 @@ describe("a Copy button's transient status", () => {
     expect(r.out.changes.summary).not.toMatch(/^(No visible change|Nothing changed on the page)\.$/);
   });
 });
+
+describe('Excalidraw after drawing (item 8, the real library)', () => {
+  it('its two aria-modal colour rows block nothing, and no modal is claimed', async () => {
+    const tab = await h.open('excalidraw.html');
+    const ready = await h.cli({
+      tab,
+      steps: [{ poll: '() => window.excalidrawAPI && document.querySelector("canvas.interactive")' }],
+    });
+    expect(ready.out.status, ready.stdout).toBe('ok');
+    const tool = await h.cli({ tab, steps: [{ click: { text: 'Rectangle' } }] });
+    expect(tool.out.context?.modal).toBeUndefined();
+    const r = await h.cli({ tab, steps: [{ drag: { source: { x: 300, y: 200 }, target: { x: 450, y: 300 } } }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await h.value(tab, 'excalidrawAPI.getSceneElements().length')).toBe(1);
+    // DOM truth: two small rows now say aria-modal, and the canvas beside them still takes the pointer.
+    const rows = await h.value(
+      tab,
+      '[...document.querySelectorAll("[role=dialog][aria-modal=true]")].map((e) => Math.round(e.getBoundingClientRect().width * e.getBoundingClientRect().height))',
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    for (const area of rows) expect(area).toBeLessThan(20_000);
+    expect(await h.value(tab, 'document.elementFromPoint(innerWidth / 2, innerHeight / 2).localName')).toBe('canvas');
+    // Context is sent as what changed: a modal that appeared would be in it.
+    expect(r.out.context?.modal, r.stdout).toBeUndefined();
+    const look = await h.cli({ tab, steps: [{ click: { text: 'Selection' } }] });
+    expect(look.out.context?.modal, look.stdout).toBeUndefined();
+  });
+});
