@@ -81,6 +81,8 @@ export function line(c: ObservedChange): string {
     case 'text':
       return `${describe(c, false)}: ${quote(c.from ?? '')}${ARROW}${quote(c.to ?? '')}`;
     case 'moved':
+      if (c.into !== undefined)
+        return `${describe(c)} moved${c.outOf ? ` out of ${quote(c.outOf)}` : ''} into ${c.into ? quote(c.into) : 'another list'}, ${ordinal(c.to!)}`;
       return `${describe(c)} from ${ordinal(c.from!)} to ${ordinal(c.to!)}`;
     case 'reordered':
       return `${describe(c)} reordered (${c.inside} moved)${c.first ? `, first now ${quote(c.first)}` : ''}`;
@@ -160,6 +162,13 @@ export function tellChanges({ diff, actions, live, shownNow }: TellInput): Viewp
   return out;
 }
 
+/** The same words twice say nothing new: once, counted (`dialog appeared (×2)`). */
+function countRepeats(words: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return [...counts].map(([w, n]) => (n > 1 ? `${w} (\u00d7${n})` : w));
+}
+
 function summaryLine(
   actions: readonly StepVerb[],
   ranked: ObservedChange[],
@@ -173,7 +182,7 @@ function summaryLine(
   // are named in the summary only when nothing else changed.
   const unfocused = notView.filter((c) => c.field !== 'focused' && !c.sr);
   const top = (unfocused.length ? unfocused : notView).slice(0, SUMMARY_PHRASES);
-  const words = top.map(phrase);
+  const words = countRepeats(top.map(phrase));
   const scrolled = (diff.counts.leftView ?? 0) + (diff.counts.enteredView ?? 0);
   if (scrolled)
     words.push(

@@ -5,6 +5,8 @@
 export interface StepVerb {
   verb: string;
   supporting?: boolean;
+  /** The step only waits for the page (poll, wait): a call of such steps alone observes, it does not act. */
+  waits?: boolean;
 }
 
 export interface StateChange {

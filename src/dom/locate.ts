@@ -189,11 +189,18 @@ const SCAN_AFTER_ATTEMPTS = 3;
 /** Time kept for the action itself after a scan of a virtualised list. */
 const AFTER_SCAN_MS = 1_500;
 
+/** Why a scan that found nothing did not see the whole list, as the answer says it. */
+const UNSEEN_WORDS: Record<NonNullable<ScanReport['unseen']>, string> = {
+  time: 'before time ran out',
+  columns: 'through every row, but only the columns in view (the grid renders the others when scrolled sideways)',
+  gaps: 'but it jumped past rows it did not render',
+};
+
 /** How the answer says a list was scrolled to find the target. */
 export function scanNote(r: ScanReport): string {
   const span = `${r.in} from ${r.fromY} to ${r.toY}px in ${r.steps} step${r.steps === 1 ? '' : 's'}`;
   return r.restored
-    ? `scrolled ${span.replace(/ to \d+px/, '')} ${r.whole ? 'through the whole list' : 'before time ran out'} without finding it, and scrolled it back`
+    ? `scrolled ${span.replace(/ to \d+px/, '')} ${r.whole ? 'through the whole list' : UNSEEN_WORDS[r.unseen ?? 'time']} without finding it, and scrolled it back`
     : `scrolled ${span} to find it (a virtualised list)`;
 }
 

@@ -16,8 +16,18 @@ export function collapseSpace(s: string): string {
   return s.replace(/[\s\u200b]+/g, ' ').trim();
 }
 
+/** How far back a cut looks for a space, so no word or value ("$1,240.50") is cut in two. */
+const NAME_CUT_BACK_CHARS = 40;
+
+/**
+ * A name of at most NAME_MAX_CHARS, cut between words: a value cut in its middle ("Total $1,…")
+ * reads as another value. A single run longer than the look-back (a URL) is cut where it must be.
+ */
 export function capName(s: string): string {
-  return s.length > NAME_MAX_CHARS ? `${s.slice(0, NAME_MAX_CHARS - 1)}…` : s;
+  if (s.length <= NAME_MAX_CHARS) return s;
+  const head = s.slice(0, NAME_MAX_CHARS - 1);
+  const space = s[NAME_MAX_CHARS - 1] === ' ' ? head.length : head.lastIndexOf(' ');
+  return space >= NAME_MAX_CHARS - 1 - NAME_CUT_BACK_CHARS ? `${head.slice(0, space).trimEnd()} …` : `${head}…`;
 }
 
 function isHiddenForName(el: Element): boolean {

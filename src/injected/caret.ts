@@ -24,6 +24,8 @@ const EDITORS: readonly { kind: string; root: string; text: string; caret?: stri
   { kind: 'CodeMirror 5 editor', root: '.CodeMirror', text: '.CodeMirror-code' },
 ];
 const EDITABLE = `${EDITORS.map((e) => e.root).join(', ')}, [contenteditable]:not([contenteditable="false"])`;
+/** Editors that draw their own text (no element per word to click): a click on their text is a caret move. */
+export const CODE_EDITORS = EDITORS.map((e) => e.root).join(', ');
 /** Characters of context shown on each side of the caret or selection. */
 const CONTEXT_CHARS = 24;
 /** Occurrences listed when the text is ambiguous. */

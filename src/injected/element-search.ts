@@ -221,11 +221,11 @@ export function snapshotSearch(c: SearchCriteria, counters: Counters | undefined
     if (++matchCount > c.limit) continue;
     const name = searchName(ctx, item);
     const match: SearchMatch = { path: searchPath(ctx, item, c.context), role: item.role, name };
-    if (item.el && (isInteractiveRole(item.role) || item.clickable))
-      match.ref = refOf(ctx, item.el, item.role, name).ref;
-    else if (!item.el && item.parent?.el && item.parent.clickable && item.parent.role === 'generic')
-      // The text of a clickable row (a <div> with a pointer): its ref is the row's, to act on.
-      match.ref = refOf(ctx, item.parent.el, 'generic', searchName(ctx, item.parent)).ref;
+    // Every match carries a ref to act on or scroll to (issue 22 item 11): an element's own; a text
+    // run's is its holder's (a clickable row's, a feed post's).
+    if (item.el) match.ref = refOf(ctx, item.el, item.role, name).ref;
+    else if (item.parent?.el)
+      match.ref = refOf(ctx, item.parent.el, item.parent.role, searchName(ctx, item.parent)).ref;
     if (value !== undefined) match.value = value;
     if (box) match.box = box;
     matches.push(match);

@@ -7,6 +7,7 @@ import type { RefContext } from './element-query.js';
 import { accessibleName, collapseSpace } from './aria-name.js';
 import { isInteractiveRole, roleOf } from './aria-role.js';
 import { isVisible } from './dom-describe.js';
+import { modalLayer, openDialogs } from './modal-layer.js';
 import { cachedName, cachedRole, deepList, refContext, refOf } from './element-query.js';
 import { deepElements, syncCounters } from './ref-map.js';
 import { editDistance } from '../shared/index.js';
@@ -147,14 +148,25 @@ function dismissButtonIn(layerSelector: string, ctx: RefContext): RefName | unde
   return { ref: refOf(ctx, best.el, best.role, best.name).ref, ...(best.name ? { name: best.name.slice(0, 50) } : {}) };
 }
 
+/**
+ * What a user can reach now: inside the modal layer when one blocks the page (its buttons, not
+ * the page's behind it), else the whole page with open dialogs' controls first (they are on top).
+ */
+function reachable(): { within?: Element; first: Element[] } {
+  const layer = modalLayer();
+  return layer ? { within: layer, first: [layer] } : { first: openDialogs() };
+}
+
 export function failureContext(req: FailureContextRequest): FailureContext {
   const ctx = refContext(req.counters);
   const buttons: Element[] = [];
   const links: Element[] = [];
   const near: { el: Element; role: string; name: string; score: number; inView: boolean }[] = [];
+  const reach = reachable();
   for (const el of deepList(ctx)) {
     const role = cachedRole(ctx, el);
     if (!isInteractiveRole(role) || !isVisible(el)) continue;
+    if (reach.within && !reach.within.contains(el)) continue;
     if (role === 'button') buttons.push(el);
     else if (role === 'link') links.push(el);
     if (!req.term) continue;
@@ -162,13 +174,20 @@ export function failureContext(req: FailureContextRequest): FailureContext {
     const score = Math.max(...answersTo(el, name).map((s) => matchScore(req.term!, s)));
     if (score >= 50) near.push({ el, role, name, score, inView: isInViewport(el) });
   }
-  // On screen first, then document order: what the agent can see is what it means.
+  // A dialog's own first, then on screen, then document order: what the agent can see is what it means.
+  const onTop = (e: Element): boolean => reach.first.some((d) => d.contains(e));
   const shown = (list: Element[], limit: number): RefName[] =>
-    [...list.filter(isInViewport), ...list.filter((e) => !isInViewport(e))].slice(0, limit).map((el) => {
-      const role = cachedRole(ctx, el);
-      const name = cachedName(ctx, el, role);
-      return { ref: refOf(ctx, el, role, name).ref, ...(name ? { name: name.slice(0, 50) } : {}) };
-    });
+    [
+      ...list.filter(onTop),
+      ...list.filter((e) => !onTop(e) && isInViewport(e)),
+      ...list.filter((e) => !onTop(e) && !isInViewport(e)),
+    ]
+      .slice(0, limit)
+      .map((el) => {
+        const role = cachedRole(ctx, el);
+        const name = cachedName(ctx, el, role);
+        return { ref: refOf(ctx, el, role, name).ref, ...(name ? { name: name.slice(0, 50) } : {}) };
+      });
   // Equal scores: the name nearest the term's length (for "Go 4999x", "Go 499" before "Go 4"), then on screen.
   const gap = (name: string): number => Math.abs(normaliseTerm(name).length - normaliseTerm(req.term ?? '').length);
   near.sort((a, b) => b.score - a.score || gap(a.name) - gap(b.name) || Number(b.inView) - Number(a.inView));

@@ -4,7 +4,7 @@
 import { isSecretInput } from './aria-name.js';
 import { accessibleName, collapseSpace } from './aria-name.js';
 import { roleOf } from './aria-role.js';
-import { isHtml, selectorFor } from './dom-describe.js';
+import { isHtml, isVisible, selectorFor } from './dom-describe.js';
 import { describeElement, heldElement } from './locate.js';
 import { REDACTED } from '../shared/index.js';
 
@@ -159,13 +159,22 @@ function groupLabel(el: Element): string | undefined {
   return fieldLabel(el);
 }
 
-/** The form (or field container) a held element belongs to; the first form when no handle. */
+/** Forms as a user meets them: <form> elements and `role=form` containers (SPA forms), in document order. */
+const FORM_SELECTOR = 'form, [role="form"]';
+
+/** The page's form when none is named: the first shown (a <form> or a role=form container), else the first at all. */
+function firstForm(): Element | undefined {
+  const all = Array.from(document.querySelectorAll(FORM_SELECTOR));
+  return all.find((f) => isVisible(f) && fieldsOf(f).length) ?? all.find(isVisible) ?? all[0];
+}
+
+/** The form (or field container) a held element belongs to; the page's form when no handle. */
 function formScope(handle: number | undefined): Element | FormFailure {
-  if (handle === undefined) return document.forms[0] ?? { ok: false, reason: 'no-form' };
+  if (handle === undefined) return firstForm() ?? { ok: false, reason: 'no-form' };
   const el = heldElement(handle);
   if (!el || !el.isConnected) return { ok: false, reason: 'gone' };
-  if (isHtml(el, 'form')) return el;
-  const owner = (el as HTMLInputElement).form ?? el.closest('form');
+  if (el.matches(FORM_SELECTOR)) return el;
+  const owner = (el as HTMLInputElement).form ?? el.closest(FORM_SELECTOR);
   if (owner) return owner;
   return el.querySelector('input, select, textarea') ? el : { ok: false, reason: 'no-form', desc: describeElement(el) };
 }
@@ -192,11 +201,19 @@ export function formState(handle: number | undefined): FormStateResult | FormFai
     fields.length > 100 ? [...fields.filter((f) => !f.valid), ...fields.filter((f) => f.valid)].slice(0, 100) : fields;
   return {
     ok: true,
-    ...(handle !== undefined && scope !== heldElement(handle) ? { form: selectorFor(scope) } : {}),
+    ...((handle !== undefined && scope !== heldElement(handle)) || (handle === undefined && !isHtml(scope, 'form'))
+      ? { form: formName(scope) }
+      : {}),
     valid: fields.every((f) => f.valid),
     fieldCount: fields.length,
     fields: shown,
   };
+}
+
+/** How the answer names the form it read: its selector, and its name when it has one (`form "Workspace settings"`). */
+function formName(form: Element): string {
+  const name = collapseSpace(accessibleName(form, 'form')).slice(0, 80);
+  return name ? `${selectorFor(form)} (form "${name}")` : selectorFor(form);
 }
 
 function invalidFields(scope: Element): InvalidField[] {

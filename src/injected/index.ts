@@ -15,6 +15,7 @@ export * as closedShadow from './closed-shadow.js';
 export * as datePicker from './date-picker.js';
 export * as dialogGuard from './dialog-guard.js';
 export * as drag from './drag.js';
+export * as editorText from './editor-text.js';
 export * as effectProbe from './effect-probe.js';
 export * as effectWatch from './effect-watch.js';
 export * as elementBox from './element-box.js';

@@ -1,7 +1,8 @@
 // The page context reported after every command (SPEC §14.4). Runs in the page.
 import { isSecretInput } from './aria-name.js';
-import { isHtml, isVisible, selectorFor } from './dom-describe.js';
+import { isHtml, selectorFor } from './dom-describe.js';
 import { shadowOf } from './closed-shadow.js';
+import { dialogTitle, modalLayer } from './modal-layer.js';
 import { state } from './state.js';
 import { REDACTED } from '../shared/index.js';
 
@@ -80,19 +81,10 @@ function describeActiveElement(): ActiveElementInfo | undefined {
   return info;
 }
 
+/** The modal layer a user meets (modal-layer.ts), by its title. */
 function detectModal(): { title: string } | undefined {
-  const candidates = document.querySelectorAll(
-    'dialog[open], [role="dialog"][aria-modal="true"], [role="alertdialog"]',
-  );
-  for (const el of Array.from(candidates)) {
-    if (!isVisible(el)) continue;
-    const labelledBy = el.getAttribute('aria-labelledby');
-    const byId = labelledBy ? document.getElementById(labelledBy)?.textContent?.trim() : undefined;
-    const heading = el.querySelector('h1, h2, h3, h4, h5, h6, [role="heading"]')?.textContent?.trim();
-    const title = el.getAttribute('aria-label')?.trim() || byId || heading || 'Dialog';
-    return { title: title.replace(/\s+/g, ' ').slice(0, 100) };
-  }
-  return undefined;
+  const layer = modalLayer();
+  return layer ? { title: dialogTitle(layer) } : undefined;
 }
 
 /**

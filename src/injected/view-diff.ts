@@ -206,9 +206,53 @@ function composedParent(el: Element): Element | null {
   return null;
 }
 
+/**
+ * Elements now under another parent than before (a kanban card dragged to another column): told
+ * as a move into that list, named by the lists' labels or headings, not as the columns' counts.
+ */
+function crossMoves(before: ViewWalk, after: ViewWalk): Found[] {
+  const out: Found[] = [];
+  const oldParent = new Map<number, number>();
+  for (const [pid, kids] of before.orders) for (const id of kids) oldParent.set(id, pid);
+  for (const [pid, kids] of after.orders)
+    kids.forEach((id, i) => {
+      const was = oldParent.get(id);
+      const el = after.nodes.get(id);
+      if (was === undefined || was === pid || !el || !isOnScreen(el)) return;
+      const change = movedChange(el, before.orders.get(was)!.indexOf(id) + 1, i + 1);
+      change.outOf = listName(viewElementById(was, before));
+      change.into = listName(viewElementById(pid, after));
+      out.push({ change, el });
+    });
+  return out.slice(0, 3 * PER_KIND);
+}
+
+/** An element moved from one (1-based) position to another. */
+function movedChange(el: Element, from: number, to: number): ObservedChange {
+  const role = roleOf(el);
+  return {
+    kind: 'moved',
+    role: role === 'generic' ? 'item' : role,
+    label: textSnippet(el, 60),
+    from: String(from),
+    to: String(to),
+  };
+}
+
+/** A list's name as a person reads it: its label, or the heading of it or of its column (a few levels up). */
+function listName(el: Element | undefined): string {
+  for (let n = el, i = 0; n && i < 3; n = n.parentElement ?? undefined, i++) {
+    const label =
+      n.getAttribute('aria-label') ??
+      n.querySelector(':scope > h1, :scope > h2, :scope > h3, :scope > h4, :scope > header')?.textContent;
+    if (label?.trim()) return label.replace(/\s+/g, ' ').trim().slice(0, 40);
+  }
+  return '';
+}
+
 /** Reordered siblings: the longest run kept in order stayed, the rest moved. */
 function findMoves(before: ViewWalk, after: ViewWalk): Found[] {
-  const out: Found[] = [];
+  const out: Found[] = crossMoves(before, after);
   const elOf = (id: number): Element | undefined => viewElementById(id, after) ?? viewElementById(id, before);
   for (const [pid, kids] of after.orders) {
     const old = before.orders.get(pid);
@@ -238,17 +282,7 @@ function findMoves(before: ViewWalk, after: ViewWalk): Found[] {
     for (const id of moved) {
       const el = elOf(id);
       if (!el || !isOnScreen(el)) continue;
-      const role = roleOf(el);
-      out.push({
-        change: {
-          kind: 'moved',
-          role: role === 'generic' ? 'item' : role,
-          label: textSnippet(el, 60),
-          from: String(oldPos.get(id)! + 1),
-          to: String(kids.indexOf(id) + 1),
-        },
-        el,
-      });
+      out.push({ change: movedChange(el, oldPos.get(id)! + 1, kids.indexOf(id) + 1), el });
     }
   }
   return out;

@@ -6,6 +6,7 @@ import { accessibleName, capName, collapseSpace } from './aria-name.js';
 import { isInteractiveRole, roleOf } from './aria-role.js';
 import { nodeStates } from './aria-states.js';
 import { isHtml, textSnippet } from './dom-describe.js';
+import { itemsHint } from './modal-layer.js';
 import { shadowOf } from './closed-shadow.js';
 import { type ClipState, enterContent, enterPosition, inClip, viewportClip } from './view-clip.js';
 import { state } from './state.js';
@@ -284,7 +285,8 @@ function finishViewUnit(el: Element, unit: ViewUnit, w: ViewWalk): void {
     role === 'menu' ||
     role === 'listbox' ||
     role === 'tooltip';
-  unit.label = name || unit.text || (layer ? textSnippet(el, 80) : '');
+  // An unnamed layer is told by what it holds, so two of them read apart (issue 22 item 8).
+  unit.label = name || unit.text || (layer ? textSnippet(el, 80) || itemsHint(el) : '');
   if (isInteractiveRole(role)) {
     const node = { role } as Parameters<typeof nodeStates>[2];
     nodeStates(el, role, node);

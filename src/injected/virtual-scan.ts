@@ -7,8 +7,9 @@ import type { LocateOutcome, LocateRequest } from './locate.js';
 import type { SearchOutcome } from './element-search.js';
 import type { SearchCriteria } from '../shared/index.js';
 import { snapshotSearch } from './element-search.js';
+import { loadMoreToFind } from './feed-scan.js';
 import { cssMatches, findInScope, locateElement, preferVisible } from './locate.js';
-import { describeScroller, renderedSpan, scrollTopOf, viewHeight, virtualScrollers } from './virtual-scroll.js';
+import { describeScroller, scrollTopOf, viewHeight, virtualScrollers } from './virtual-scroll.js';
 
 export interface ScanReport {
   /** The scroller that was scrolled. */
@@ -17,14 +18,26 @@ export interface ScanReport {
   toY: number;
   /** Scroll positions looked at. */
   steps: number;
-  /** Not found: every position from top to bottom was looked at (else the budget ran out first). */
+  /** Not found: every position from top to bottom was looked at, its rows rendered and seen (else see `unseen`). */
   whole?: true;
+  /** Not found and not whole: why not — the time ran out, columns off to the side were never rendered, or the scroller skipped rows. */
+  unseen?: 'time' | 'columns' | 'gaps';
   /** Not found: the scroller was put back where it was. */
   restored?: true;
+  /** Scrollers that moved but whose rows did not change (not the list's own scroller), passed over. */
+  skipped?: string[];
+  /** An infinite feed: times more was loaded at the page's end (feed-scan.ts). */
+  loaded?: number;
+  /** An infinite feed, not found: nothing more loaded at its end within the wait. */
+  stoppedLoading?: true;
 }
 
 /** Frames a render may take to settle after a scroll (AG Grid renders rows over a few frames). */
 const MAX_RENDER_FRAMES = 8;
+/** Rendered text is compared by this many characters to tell that a scroll showed other rows. */
+const SIGNATURE_CHARS = 20_000;
+/** Kept from a scan's budget to scroll the list back and answer (a render takes up to MAX_RENDER_FRAMES). */
+const RESTORE_MS = 400;
 
 function frame(): Promise<void> {
   return new Promise((resolve) => {
@@ -64,54 +77,141 @@ function setTop(sc: Element, y: number): void {
   else sc.scrollTo({ top: y, left: sc.scrollLeft, behavior: 'instant' });
 }
 
+/** What the scroller shows, as text: a scroll that shows other rows changes it. */
+function signature(sc: Element): string {
+  const root = sc === document.scrollingElement ? document.body : sc;
+  return (root?.textContent ?? '').slice(0, SIGNATURE_CHARS);
+}
+
+/**
+ * Columns the grid renders only near the view: it scrolls sideways and its rendered text spans
+ * less than half its width. A vertical scan never sees the others.
+ */
+function hidesColumns(sc: Element): boolean {
+  if (sc === document.scrollingElement || sc.scrollWidth <= sc.clientWidth + 1) return false;
+  const box = sc.getBoundingClientRect();
+  let right = 0;
+  for (const el of Array.from(sc.querySelectorAll('td, [role=gridcell], [role=cell]')).slice(0, 2000))
+    right = Math.max(right, el.getBoundingClientRect().right - box.left + sc.scrollLeft);
+  return right > 0 && right < sc.scrollWidth / 2;
+}
+
+/** Rows further apart than this (px) leave a gap between them that was not seen. */
+const ROW_GAP_PX = 48;
+
+/**
+ * How far down (content px) the rows rendered now join up with the view `y` is at: the view
+ * itself, then each rendered line that starts within a row's gap of what was seen.
+ */
+function seenBottom(sc: Element, y: number): number {
+  const doc = sc === document.scrollingElement;
+  const origin = doc ? -scrollY : sc.getBoundingClientRect().top - sc.scrollTop;
+  const root = doc ? document.body : sc;
+  const boxes: [number, number][] = [];
+  const walker = document.createTreeWalker(root ?? document.documentElement, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(), i = 0; n && i < 3000; n = walker.nextNode(), i++) {
+    const r = n.parentElement?.getBoundingClientRect();
+    if (r && r.height && (n.textContent ?? '').trim()) boxes.push([r.top - origin, r.bottom - origin]);
+  }
+  boxes.sort((a, b) => a[0] - b[0]);
+  let bottom = y + viewHeight(sc);
+  for (const [top, end] of boxes) if (top <= bottom + ROW_GAP_PX) bottom = Math.max(bottom, end);
+  return bottom;
+}
+
+/** One scan's progress: where it is, how far down rows were seen without a gap. */
+interface ScanState {
+  sc: Element;
+  start: number;
+  y: number;
+  /** Content y down to which rows were seen, from where the pass began. */
+  seenTo: number;
+  wrapped: boolean;
+  /** The scroller jumped past rows not seen (it moved further than asked). */
+  gap?: true;
+  report: ScanReport;
+}
+
+/** Where to look next: a rendered window on (at least half a screen, at most three), never past what was seen. */
+function nextTop(st: ScanState, max: number): number {
+  const view = viewHeight(st.sc);
+  const ahead = Math.min(Math.max(st.seenTo - st.y - 8, view * 0.5), view * 3);
+  return Math.min(st.y + ahead, Math.max(st.seenTo - 8, st.y + 1), max);
+}
+
+type StepOutcome = 'found' | 'whole' | 'stuck' | 'not-rows' | 'on';
+
+/** One scroll of the scan and a look: found, the whole range seen, stuck, not the rows' scroller, or on. */
+async function scanStep(st: ScanState, hit: (sc: Element) => boolean): Promise<StepOutcome> {
+  const { sc, report } = st;
+  const max = sc.scrollHeight - viewHeight(sc);
+  let target: number;
+  if (st.y >= max - 1) {
+    if (st.wrapped || st.start <= 1) return 'whole';
+    st.wrapped = true; // from the top down to where it began
+    target = 0;
+  } else target = nextTop(st, max);
+  const before = report.steps === 0 ? signature(sc) : undefined;
+  setTop(sc, target);
+  report.steps++;
+  await rendered(sc);
+  const now = scrollTopOf(sc);
+  if (Math.abs(now - st.y) < 1 && target !== 0) return 'stuck';
+  // It moved, yet shows the same rows: not the element that scrolls them (a synced clone, a spacer).
+  if (before !== undefined && signature(sc) === before) return 'not-rows';
+  if (target === 0) st.seenTo = 0;
+  st.y = now;
+  report.toY = Math.round(now);
+  if (st.y > st.seenTo + ROW_GAP_PX) st.gap = true;
+  st.seenTo = Math.max(st.seenTo, seenBottom(sc, st.y));
+  if (hit(sc)) return 'found';
+  if (st.wrapped && st.y + viewHeight(sc) >= st.start) return 'whole';
+  return 'on';
+}
+
 /**
  * Scrolls `sc` down from where it is to the bottom, then from the top back to the start, a rendered
- * window at a time, until `hit()` is true. Returns whether it was, and what was scrolled.
+ * window at a time, until `hit()` is true. `whole` only when every row from top to bottom was
+ * rendered and looked at (columns too); `notRows` when scrolling it showed no other rows.
  */
 async function scan(
   sc: Element,
-  hit: () => boolean,
-  budgetMs: number,
-): Promise<{ found: boolean; report: ScanReport }> {
-  const ends = performance.now() + budgetMs;
+  hit: (sc: Element) => boolean,
+  ends: number,
+): Promise<{ found: boolean; notRows?: true; report: ScanReport }> {
   const start = scrollTopOf(sc);
   const report: ScanReport = { in: describeScroller(sc), fromY: Math.round(start), toY: Math.round(start), steps: 0 };
-  let y = start;
-  let wrapped = false;
-  while (performance.now() < ends) {
-    const view = viewHeight(sc);
-    const max = sc.scrollHeight - view;
-    const span = renderedSpan(sc);
-    // Next: just above the bottom of what is rendered (rows below the view are searched too),
-    // at least half a screen on, at most three.
-    const ahead = span.texts && span.bottom > y ? span.bottom - y - 8 : view * 0.8;
-    let next = y + Math.min(Math.max(ahead, view * 0.5), view * 3);
-    if (y >= max - 1) {
-      if (wrapped || start <= 1) {
-        report.whole = true;
-        break;
-      }
-      wrapped = true;
-      next = 0;
-    }
-    setTop(sc, Math.min(next, max));
-    report.steps++;
-    await rendered(sc);
-    const now = scrollTopOf(sc);
-    if (Math.abs(now - y) < 1 && !(wrapped && next === 0)) break; // it does not move
-    y = now;
-    report.toY = Math.round(y);
-    if (hit()) return { found: true, report };
-    if (wrapped && y >= start) {
-      report.whole = true;
-      break;
-    }
-  }
+  const st: ScanState = { sc, start, y: start, seenTo: seenBottom(sc, start), wrapped: false, report };
+  let outcome: StepOutcome = 'on';
+  while (outcome === 'on' && performance.now() < ends) outcome = await scanStep(st, hit);
+  if (outcome === 'found') return { found: true, report };
+  if (outcome === 'whole') {
+    const unseen = st.gap ? 'gaps' : hidesColumns(sc) ? 'columns' : undefined;
+    if (unseen) report.unseen = unseen;
+    else report.whole = true;
+  } else if (outcome === 'on') report.unseen = 'time';
   setTop(sc, start);
   await rendered(sc);
   report.restored = true;
   report.toY = Math.round(start);
-  return { found: false, report };
+  return { found: false, report, ...(outcome === 'not-rows' ? { notRows: true as const } : {}) };
+}
+
+/** Scans the first of `scrollers` that scrolls rows; ones that move without showing other rows are passed over. */
+async function scanRows(
+  scrollers: Element[],
+  hit: (sc: Element) => boolean,
+  budgetMs: number,
+): Promise<{ sc: Element; found: boolean; report: ScanReport } | undefined> {
+  const ends = performance.now() + budgetMs - RESTORE_MS;
+  const skipped: string[] = [];
+  for (const sc of scrollers) {
+    const r = await scan(sc, hit, ends);
+    if (!r.notRows) return { sc, found: r.found, report: skipped.length ? { ...r.report, skipped } : r.report };
+    skipped.push(r.report.in);
+    if (performance.now() >= ends) break;
+  }
+  return undefined;
 }
 
 /** Centres `el` in its scrollers and lets the library render around it. */
@@ -134,17 +234,17 @@ export async function locateByScrolling(
 ): Promise<{ none: true } | { outcome: LocateOutcome; report: ScanReport }> {
   const root = scopeOf(req.within);
   if (!root) return { none: true };
-  const sc = virtualScrollers(root)[0];
-  if (!sc) return { none: true };
   let el: Element | undefined;
-  const { found, report } = await scan(
-    sc,
+  const scanned = await scanRows(
+    virtualScrollers(root),
     () => {
       el = findInScope(root, req.target);
       return !!el;
     },
     budgetMs,
   );
+  if (!scanned) return { none: true };
+  const { sc, found, report } = scanned;
   if (!found || !el) return { outcome: { ok: false, reason: 'not-found' }, report };
   if (!sc.contains(el)) {
     // It appeared elsewhere meanwhile (a toast, a dialog): the list goes back where it was.
@@ -183,21 +283,20 @@ export async function searchByScrolling(
   } catch {
     return { none: true };
   }
-  const sc = virtualScrollers(document)[0];
-  if (!sc) return { none: true };
   const needle = c.text?.toLowerCase();
-  const root = sc === document.scrollingElement ? document.body : sc;
   let node: Text | undefined;
-  const { found, report } = await scan(
-    sc,
-    () => {
-      node = textNodeWith(root, needle, regex);
-      if (!node) return false;
-      const o = snapshotSearch(c, counters);
-      return o.ok && o.matchCount > 0;
-    },
-    budgetMs,
-  );
+  const hit = (sc: Element): boolean => {
+    node = textNodeWith(sc === document.scrollingElement ? document.body : sc, needle, regex);
+    if (!node) return false;
+    const o = snapshotSearch(c, counters);
+    return o.ok && o.matchCount > 0;
+  };
+  // No virtualised list: the page may be a feed that loads more at its end.
+  const scanned =
+    (await scanRows(virtualScrollers(document), hit, budgetMs)) ??
+    (await loadMoreToFind(() => hit(document.scrollingElement ?? document.documentElement), budgetMs));
+  if (!scanned) return { none: true };
+  const { sc, found, report } = scanned;
   if (found && node?.parentElement) {
     await centre(node.parentElement, sc);
     report.toY = Math.round(scrollTopOf(sc));

@@ -59,7 +59,28 @@ function isVirtualised(sc: Element): boolean {
   const height = sc.scrollHeight;
   if (height < viewHeight(sc) * 3) return false;
   const span = renderedSpan(sc);
-  return span.texts > 0 && span.bottom - span.top < height / 2;
+  return span.texts > 0 && (span.bottom - span.top < height / 2 || inSparseHolder(sc));
+}
+
+/**
+ * What is shown mid-view sits in a holder at least three screens tall whose children fill less than
+ * half of it: the rows a library placed in its spacer (a sheet in the page's scroll, scrolled far down
+ * below a heading). A tall page whose gap is an element of its own (an empty block) is not one.
+ */
+function inSparseHolder(sc: Element): boolean {
+  const doc = isDocScroller(sc);
+  const box = doc ? new DOMRect(0, 0, innerWidth, innerHeight) : sc.getBoundingClientRect();
+  const tall = viewHeight(sc) * 3;
+  let el = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  for (; el && el !== sc && el !== document.body; el = el.parentElement) {
+    const h = el.getBoundingClientRect().height;
+    if (h < tall) continue;
+    let filled = 0;
+    for (const child of Array.from(el.children)) filled += child.getBoundingClientRect().height;
+    // An empty tall block is a gap of the page's own, not a holder of rows.
+    return filled > 0 && filled < h / 2 && !!el.textContent?.trim();
+  }
+  return false;
 }
 
 /** The virtualised scroller the element sits in, if any. */

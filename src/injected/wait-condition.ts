@@ -5,9 +5,22 @@ import { isVisible } from './dom-describe.js';
 export type WaitKind = 'visible' | 'hidden' | 'attached' | 'detached' | 'text';
 type WaitOutcome = { ok: true } | { ok: false; reason: 'timeout' | 'invalid-selector'; message?: string };
 
-function conditionHolds(kind: WaitKind, arg: string): boolean {
+/** The element's text as shown: its rendered text, or a field's value. */
+function shownText(el: Element): string {
+  const value = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : '';
+  return `${(el as HTMLElement).innerText ?? el.textContent ?? ''} ${value}`;
+}
+
+/** The first element matching `selector` (and showing `text`, when given) that is visible, else the first such at all. */
+function matching(selector: string, text: string | undefined): Element | null {
+  if (text === undefined) return document.querySelector(selector);
+  const all = Array.from(document.querySelectorAll(selector)).filter((el) => shownText(el).includes(text));
+  return all.find((el) => isVisible(el)) ?? all[0] ?? null;
+}
+
+function conditionHolds(kind: WaitKind, arg: string, text?: string): boolean {
   if (kind === 'text') return (document.body?.innerText ?? '').includes(arg);
-  const el = document.querySelector(arg);
+  const el = matching(arg, text);
   switch (kind) {
     case 'attached':
       return el !== null;
@@ -21,7 +34,8 @@ function conditionHolds(kind: WaitKind, arg: string): boolean {
   return false;
 }
 
-export function waitForCondition(kind: WaitKind, arg: string, timeoutMs: number): Promise<WaitOutcome> {
+/** Until the condition holds; `text` narrows a selector to the elements showing it ("this element with this text"). */
+export function waitForCondition(kind: WaitKind, arg: string, timeoutMs: number, text?: string): Promise<WaitOutcome> {
   if (kind !== 'text') {
     try {
       document.querySelector(arg);
@@ -29,7 +43,7 @@ export function waitForCondition(kind: WaitKind, arg: string, timeoutMs: number)
       return Promise.resolve({ ok: false, reason: 'invalid-selector', message: (e as Error).message });
     }
   }
-  if (conditionHolds(kind, arg)) return Promise.resolve({ ok: true });
+  if (conditionHolds(kind, arg, text)) return Promise.resolve({ ok: true });
   return new Promise((resolve) => {
     const finish = (outcome: WaitOutcome): void => {
       observer.disconnect();
@@ -38,7 +52,7 @@ export function waitForCondition(kind: WaitKind, arg: string, timeoutMs: number)
       resolve(outcome);
     };
     const check = (): void => {
-      if (conditionHolds(kind, arg)) finish({ ok: true });
+      if (conditionHolds(kind, arg, text)) finish({ ok: true });
     };
     const observer = new MutationObserver(check);
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });

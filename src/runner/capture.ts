@@ -91,6 +91,11 @@ async function readyForFirstLook(tab: AttachedTab, startUrl: string): Promise<st
 
 /** What a command that changed nothing says instead of a diff. */
 export const NO_EFFECT = { summary: 'Nothing changed on the page.' };
+/**
+ * The same when the command only waited (poll, wait): the diff is over this call alone, and what
+ * arrived between the agent's calls is in the page, not in the diff — so no "nothing changed" claim.
+ */
+const NO_CHANGE_WHILE_WAITING = { summary: 'Nothing changed during this call (changes before it are not compared).' };
 
 type CaptureOptions = {
   visual: boolean;
@@ -129,7 +134,9 @@ async function unchangedAnswer(tab: AttachedTab, opts: CaptureOptions): Promise<
   const out = look.context
     ? describe(tab, describeOptions(opts, scope), { context: look.context, live: [], scrollY: look.scrollY ?? 0 })
     : await captureFull(tab, { ...opts, visual: false });
-  return out.context && !out.navigated ? { ...out, changes: NO_EFFECT } : out;
+  // Steps that only wait (poll, wait) are what an agent runs to learn whether something came.
+  const onlyWaited = opts.actions.length > 0 && opts.actions.every((a) => a.waits);
+  return out.context && !out.navigated ? { ...out, changes: onlyWaited ? NO_CHANGE_WHILE_WAITING : NO_EFFECT } : out;
 }
 
 /** What describe needs of the options: the diff's baseline (the steps' own look) and where the steps act now. */

@@ -235,18 +235,13 @@ function dropRepeatedView<T extends { viewportSnapshot?: string; truncated?: tru
   cmd.steps.forEach((s, i) => {
     if (!isReadOnlyStep(s.def, s.params)) lastAction = i;
   });
-  const shown = results.some(
-    (r, i) => i > lastAction && r.status === 'ok' && isWholeSnapshot(r.output, cmd.steps[i]?.params),
-  );
+  const shown = results.some((r, i) => {
+    const step = cmd.steps[i];
+    return i > lastAction && r.status === 'ok' && !!step?.def.showsPage?.(step.params, r.output);
+  });
   if (!shown) return captured;
   const { viewportSnapshot: _same, truncated: _cut, ...rest } = captured;
   return rest as T;
-}
-
-function isWholeSnapshot(output: unknown, params: unknown): boolean {
-  const o = output as { yaml?: unknown; snapshotId?: unknown } | undefined;
-  const p = params as { root?: string; detail?: string; viewportOnly?: boolean } | undefined;
-  return typeof o?.yaml === 'string' && typeof o.snapshotId === 'string' && !p?.root && p?.detail !== 'summary';
 }
 
 /** Writes per-tab state (ref counters, snapshot hashes) back to the registry when it changed. */

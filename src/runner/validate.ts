@@ -44,7 +44,11 @@ export interface Command {
 
 /** Steps as `changes.summary` names them: the verbs their definitions give, in the command's order. */
 export function stepVerbs(defs: readonly StepDefinition[]): StepVerb[] {
-  return defs.flatMap((d) => (d.verb ? [{ verb: d.verb, ...(d.supporting ? { supporting: true } : {}) }] : []));
+  return defs.flatMap((d) =>
+    d.verb
+      ? [{ verb: d.verb, ...(d.supporting ? { supporting: true } : {}), ...(d.waits ? { waits: true } : {}) }]
+      : [],
+  );
 }
 
 /** Room after a step's own limit to report what it found (poll's lastValue) before the step deadline. */

@@ -29,6 +29,9 @@ export interface ObservedChange {
   field?: StateField;
   /** Units inside it that changed the same way (a dialog that appeared with its fields). */
   inside?: number;
+  /** moved into another list (a kanban card to another column): the list it left and the one it is in, by their names. */
+  outOf?: string;
+  into?: string;
   /** rows/reordered: the first row or item's text now. */
   first?: string;
   frame?: string;

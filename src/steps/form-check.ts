@@ -27,7 +27,7 @@ function formFailure(f: FormFailure, step: string): Error {
   return new ElementNotFoundError(
     f.desc
       ? `${f.desc} is not in a form and holds no fields`
-      : "The page has no <form>; give the selector of the fields' container",
+      : "The page has no form (no <form>, no role=form); give the selector of the fields' container",
   );
 }
 

@@ -13,6 +13,7 @@ import {
   type ClickOptions,
   type TargetSpec,
 } from '../dom/index.js';
+import { clickTextInEditor } from './click-in-editor.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, isObj, obj, optBool, optNumber, ParamError } from './params.js';
 import { actionOptions, objectTarget, stringTarget, TARGET_KEYS } from './targets.js';
@@ -134,6 +135,9 @@ defineStep<ClickParams>({
       const s = await clickCoordinates(page, p.target, p.opts, ctx.deadline);
       return { clicked: true, method: 'cdp', ...(await settledOutput(tab, s, before && { before })) };
     }
+    // Text that shows only in a code editor: the caret goes there, as a person's click puts it.
+    const inEditor = p.searchFrames || p.opts.jsClick ? undefined : await clickTextInEditor(ctx, tab, p.target);
+    if (inEditor) return inEditor;
     let inFrame: { frameId: string; url: string } | undefined;
     // The click runs where the search found the target; later steps still run in the tab's frame.
     let where = ctx.scope;
@@ -210,7 +214,6 @@ const HOVER_PARAMS: ParamSchema = {
     timeout: '-',
     stable: '-',
   },
-  note: 'shows menus/tooltips',
 };
 
 defineStep<HoverParams>({

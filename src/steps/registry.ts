@@ -89,6 +89,8 @@ export interface StepDefinition<P = unknown> {
   readonly params: ParamSchema;
   /** The past-tense word(s) `changes.summary` opens with when this step acted last ('Clicked'). */
   readonly verb?: string;
+  /** The step only waits for the page to come to a state (wait, poll): it does not act on it. */
+  readonly waits?: boolean;
   /** The step supports an action rather than being one (wait, pageFunction): its verb names the command only when no acting step has one. */
   readonly supporting?: true;
   /** Steps that act on one element: where its target is in the parameters. */
@@ -119,6 +121,11 @@ export interface StepDefinition<P = unknown> {
    * against a page the agent has left.
    */
   replacesDocument?(params: P, currentUrl: string): boolean;
+  /**
+   * Whether the step's output already shows the page an agent sees (a whole-page snapshot): taken
+   * after the last acting step, the answer's viewportSnapshot would repeat it and is left out.
+   */
+  showsPage?(params: P, output: unknown): boolean;
   parse(value: unknown): P;
   run(ctx: StepContext, params: P): Promise<unknown>;
 }

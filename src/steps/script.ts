@@ -83,6 +83,7 @@ const POLL_PARAMS: ParamSchema = {
 defineStep<PollParams>({
   name: 'poll',
   verb: 'Waited',
+  waits: true,
   supporting: true,
   summary: 'Poll a predicate until truthy',
   params: POLL_PARAMS,

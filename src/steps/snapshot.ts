@@ -26,6 +26,9 @@ const DEFAULTS: SnapshotParams = {
   maxElements: 50_000,
   inlineLimit: DEFAULT_INLINE_LIMIT,
 };
+/** A root that names the whole document: its snapshot is the page, as one without a root is. */
+const DOCUMENT_ROOT = /^\s*(html|body|:root)\s*$/i;
+
 /** Hashes of this many recent snapshots are kept per tab for `since`. */
 const KEPT_HASHES = 8;
 
@@ -55,6 +58,11 @@ defineStep<SnapshotParams>({
   remedyFor: { look: () => true },
   needsTab: true,
   readOnly: true,
+  // The whole page's tree (not a part, not the summary's headings), sent inline: the viewportSnapshot would repeat it.
+  showsPage: (p, output) =>
+    typeof (output as { yaml?: unknown } | undefined)?.yaml === 'string' &&
+    (p.root === undefined || DOCUMENT_ROOT.test(p.root)) &&
+    p.detail !== 'summary',
   parse(v) {
     if (v === true) return { ...DEFAULTS };
     const o = obj(v, keysOf(SNAPSHOT_PARAMS), 'snapshot');

@@ -8,20 +8,38 @@ import type { WaitKind } from '../injected/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optEnum, optString, ParamError } from './params.js';
 
-type WaitParams = { ms: number } | { kind: WaitKind; arg: string } | { urlContains: string } | { networkIdle: true };
+type WaitParams =
+  | { ms: number }
+  | { kind: WaitKind; arg: string; text?: string }
+  | { urlContains: string }
+  | { networkIdle: true };
 
 const RETRY_AFTER_NAVIGATION_MS = 50;
 
-async function waitInPage(scope: Scope, kind: WaitKind, arg: string, deadline: Deadline): Promise<void> {
-  const what = kind === 'text' ? `text "${arg}" to appear` : `"${arg}" to be ${kind}`;
+/** How a wait names what it waits for: `text "Saved"`, `#status visible`, `#status with "Saved" visible`. */
+function waitedFor(p: { kind: WaitKind; arg: string; text?: string }): string {
+  if (p.kind === 'text') return `text "${p.arg}"`;
+  return p.text === undefined ? `${p.arg} ${p.kind}` : `${p.arg} with "${p.text}" ${p.kind}`;
+}
+
+async function waitInPage(
+  scope: Scope,
+  p: { kind: WaitKind; arg: string; text?: string },
+  deadline: Deadline,
+): Promise<void> {
+  const { kind, arg, text } = p;
+  const what =
+    kind === 'text'
+      ? `text "${arg}" to appear`
+      : `"${arg}"${text === undefined ? '' : ` showing "${text}"`} to be ${kind}`;
   // What was waited for, for the failure context's near matches.
-  const target = { by: kind === 'text' ? 'text' : 'css', value: arg };
+  const target = kind === 'text' || text !== undefined ? { by: 'text', value: text ?? arg } : { by: 'css', value: arg };
   deadline.log(`waiting for ${what}`);
   while (!deadline.expired()) {
     try {
       const outcome = await scope.call(
-        (rt, a) => rt.waitCondition.waitForCondition(a.kind, a.arg, a.ms),
-        { kind, arg, ms: deadline.remainingMs() },
+        (rt, a) => rt.waitCondition.waitForCondition(a.kind, a.arg, a.ms, a.text),
+        { kind, arg, ms: deadline.remainingMs(), ...(text !== undefined ? { text } : {}) },
         { deadline: deadline.cap(deadline.remainingMs() + 1_000), what },
       );
       if (outcome.ok) return;
@@ -57,12 +75,13 @@ async function waitForUrl(page: Page, fragment: string, deadline: Deadline): Pro
 const WAIT_PARAMS: ParamSchema = {
   forms: ['ms', '"css"'],
   keys: { selector: '', state: 'hidden|detached|…', text: '', urlContains: '', networkIdle: 'true' },
-  note: 'one key',
+  note: 'one key, or selector+text',
 };
 
 defineStep<WaitParams>({
   name: 'wait',
   verb: 'Waited',
+  waits: true,
   supporting: true,
   summary: 'Wait for time, an element, text, a URL or network idle',
   params: WAIT_PARAMS,
@@ -80,14 +99,22 @@ defineStep<WaitParams>({
     }
     const o = obj(v, keysOf(WAIT_PARAMS), 'wait');
     const forms = ['selector', 'text', 'urlContains', 'networkIdle'].filter((k) => o[k] !== undefined);
-    if (forms.length !== 1)
-      throw new ParamError('wait needs exactly one of "selector", "text", "urlContains", "networkIdle"');
+    // "This element with this text": selector and text together narrow each other.
+    const narrowed = forms.length === 2 && forms.includes('selector') && forms.includes('text');
+    if (forms.length !== 1 && !narrowed)
+      throw new ParamError(
+        'wait needs one of "selector", "text", "urlContains", "networkIdle" (or "selector" with "text": that element showing that text)',
+      );
     const selector = optString(o, 'selector');
-    if (selector)
+    if (selector) {
+      const text = optString(o, 'text');
+      if (narrowed && !text) throw new ParamError('"text" must not be empty');
       return {
         kind: optEnum(o, 'state', ['visible', 'hidden', 'attached', 'detached'] as const) ?? 'visible',
         arg: selector,
+        ...(text ? { text } : {}),
       };
+    }
     if (o.state !== undefined) throw new ParamError('"state" applies only with "selector"');
     const text = optString(o, 'text');
     if (text) return { kind: 'text', arg: text };
@@ -112,8 +139,8 @@ defineStep<WaitParams>({
     }
     let waited: string;
     if ('kind' in p) {
-      await waitInPage(ctx.scope, p.kind, p.arg, ctx.deadline);
-      waited = p.kind === 'text' ? `text "${p.arg}"` : `${p.arg} ${p.kind}`;
+      await waitInPage(ctx.scope, p, ctx.deadline);
+      waited = waitedFor(p);
     } else if ('urlContains' in p) {
       await waitForUrl(page, p.urlContains, ctx.deadline);
       waited = `url contains "${p.urlContains}"`;

@@ -145,3 +145,53 @@ describe('caret in a frame', () => {
     expect(await h.value(t, 'document.querySelector("#note").innerText')).toBe('Buy eggs and tea. Phone Ann at 5');
   });
 });
+
+/** The editors' first texts, caret at the start and nothing focused: a click's effect is then the click's. */
+async function resetForClicks(): Promise<void> {
+  await reset();
+  await h.value(
+    tab,
+    '(cmView.dispatch({selection: {anchor: 0}}), monacoEditor.setPosition({lineNumber: 1, column: 1}), document.activeElement.blur(), true)',
+  );
+}
+
+// Issue 22 item 10: a click in a code editor does what a person's click does. `click` on Monaco's
+// editor gives it focus; `click {text}` on text inside CodeMirror 6 or Monaco puts the caret at that
+// text (the caret step's trusted click before it). Oracles: Monaco's hasTextFocus()/getPosition(),
+// CodeMirror's view.hasFocus and document.
+describe('clicks in code editors', () => {
+  it("click on Monaco's editor gives it focus", async () => {
+    await resetForClicks();
+    expect(await h.value(tab, 'monacoEditor.hasTextFocus()')).toBe(false);
+    const r = await h.cli({ tab, steps: [{ click: '#monaco' }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(await h.value(tab, 'monacoEditor.hasTextFocus()')).toBe(true);
+  });
+
+  it('click {text} in CodeMirror puts the caret at that text', async () => {
+    await resetForClicks();
+    const r = await h.cli({ tab, steps: [{ click: { text: 'console.log' } }, { type: '// ' }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.method).toBe('caret');
+    expect(await h.value(tab, 'cmView.hasFocus')).toBe(true);
+    // The editor's own document: the typed text landed just before "console.log".
+    expect(await h.value(tab, 'cmView.state.doc.line(4).text')).toBe('// console.log(total);');
+  });
+
+  it('click {text} in Monaco puts the caret at that text', async () => {
+    await resetForClicks();
+    const r = await h.cli({ tab, steps: [{ click: { text: 'return' } }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.method).toBe('caret');
+    expect(await h.value(tab, 'monacoEditor.hasTextFocus()')).toBe(true);
+    // "  return x;": "return" starts at column 3.
+    expect(await h.value(tab, 'monacoEditor.getPosition()')).toEqual({ lineNumber: 3, column: 3 });
+  });
+
+  it('click {text} on a heading outside the editors is an ordinary click', async () => {
+    await resetForClicks();
+    const r = await h.cli({ tab, steps: [{ click: { text: 'Quill' } }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    expect(r.out.steps[0].output.method).not.toBe('caret');
+  });
+});

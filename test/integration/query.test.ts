@@ -276,12 +276,14 @@ describe('snapshotSearch', () => {
     ]);
     expect(withoutRefs(output(r, 1).matches)).toEqual([{ path: '', role: 'button', name: 'Save' }]);
     expect(output(r, 1).criteria).toEqual({ text: 'save', exact: true });
-    expect(output(r, 2).matches).toEqual([
+    // Every match carries a ref (issue 22 item 11): headings and text runs too, to scroll to or act on.
+    for (const i of [2, 3]) expect(output(r, i).matches.every((m: { ref?: string }) => m.ref)).toBe(true);
+    expect(withoutRefs(output(r, 2).matches)).toEqual([
       { path: 'main', role: 'heading', name: 'Orders' },
       { path: 'main', role: 'heading', name: 'Open orders' },
       { path: 'main', role: 'heading', name: 'Filters' },
     ]);
-    expect(output(r, 3).matches).toEqual([
+    expect(withoutRefs(output(r, 3).matches)).toEqual([
       { path: 'listitem', role: 'text', name: 'Order #7 $12' },
       { path: 'listitem', role: 'text', name: 'Order #8 $30' },
       { path: 'listitem', role: 'text', name: 'Order #9 $5' },

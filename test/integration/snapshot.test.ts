@@ -67,7 +67,7 @@ describe('snapshot YAML', () => {
         '  - generic: Pointer span',
         '  - link "External" [url=https://other.example/path]',
         '  - paragraph: A very long paragraph name? no — a very long link follows.',
-        '  - link "This link text is deliberately very long so that its accessible name has to be cut somewhere past o…" [url=/long]',
+        '  - link "This link text is deliberately very long so that its accessible name has to be cut somewhere past …" [url=/long]',
         '  - status: Ready',
       ].join('\n'),
     );

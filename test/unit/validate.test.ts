@@ -92,7 +92,8 @@ describe('validateCommand', () => {
   });
 
   it('checks wait, screenshot and pageFunction shapes', async () => {
-    await rejects({ tab: 't1', steps: [{ wait: { text: 'a', selector: 'b' } }] }, ValidationError, /exactly one of/);
+    await rejects({ tab: 't1', steps: [{ wait: { text: 'a', urlContains: 'b' } }] }, ValidationError, /needs one of/);
+    await rejects({ tab: 't1', steps: [{ wait: { selector: 'b', text: '' } }] }, ValidationError, /must not be empty/);
     await rejects(
       { tab: 't1', steps: [{ wait: { text: 'a', state: 'hidden' } }] },
       ValidationError,
