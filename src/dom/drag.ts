@@ -11,7 +11,7 @@ import type { PageRuntime } from '../injected/index.js';
 import { dragGesture, interceptDrags } from './drag-gesture.js';
 import { prepareAction, type RefHolder, type TargetOptions, type TargetSpec } from './locate.js';
 import type { Point } from './mouse.js';
-import { markBeforeAction, settleAfterAction, type SettleResult } from './settle.js';
+import { markBeforeAction, settleAfterAction, type ActionMark, type SettleResult } from './settle.js';
 
 export type DragMethod = 'auto' | 'mouse' | 'html5';
 
@@ -228,36 +228,72 @@ export async function drag(
   );
   if (!pts.ok)
     throw new ExecutionError(`Cannot drag ${src.desc} to ${dst.desc}: ${pts.message}`, { category: 'not-visible' });
-  const warnings = [src.forced, dst.forced].filter((w): w is string => !!w);
   const kind: DragKind =
     src.handle !== undefined
       ? await inPage(scope, (rt, h) => rt.drag.dragSourceKind(h), src.handle, deadline, 'the kind of drag source')
       : 'mouse';
-  // A slider is set, not moved through `steps` points: it reports no steps.
-  const base = (
-    method: DragResult['method'],
-  ): Pick<DragResult, 'dragged' | 'method' | 'source' | 'target' | 'steps'> => ({
+  const d: Drag = {
+    src,
+    dst,
+    from: pts.from,
+    to: pts.to,
+    kind,
+    warnings: [src.forced, dst.forced].filter((w): w is string => !!w),
+    mark: markBeforeAction(scope.page),
+  };
+  // SPEC §9.6: a slider takes the value under the target's x, with input and change events.
+  if (kind === 'range' && opts.method === 'auto') return setSlider(scope, d, opts, deadline);
+  return dragAndJudge(scope, d, opts, deadline);
+}
+
+/** One drag's ends, points, kind, warnings so far and the mark before acting. */
+interface Drag {
+  src: ResolvedEnd;
+  dst: ResolvedEnd;
+  from: Point;
+  to: Point;
+  kind: DragKind;
+  warnings: string[];
+  mark: ActionMark;
+}
+
+/** What every drag answer starts with; a slider is set, not moved through `steps` points: it reports no steps. */
+function baseResult(
+  d: Drag,
+  method: DragResult['method'],
+  opts: DragOptions,
+): Pick<DragResult, 'dragged' | 'method' | 'source' | 'target' | 'steps' | 'autoForced'> {
+  return {
     dragged: true,
     method,
-    source: src.desc,
-    target: dst.desc,
+    source: d.src.desc,
+    target: d.dst.desc,
     ...(method === 'range' ? {} : { steps: opts.steps }),
-  });
-  const forced = src.forced || dst.forced ? { autoForced: true as const } : {};
-  const mark = markBeforeAction(scope.page);
-  if (kind === 'range' && opts.method === 'auto') {
-    // SPEC §9.6: a slider takes the value under the target's x, with input and change events.
-    const r = await inPage(
-      scope,
-      (rt, a) => rt.formInput.setRangeAt(a.handle, a.x),
-      { handle: src.handle!, x: pts.to.x },
-      deadline,
-      'the range value',
-    );
-    const settled = await settleAfterAction(scope.page, mark, deadline);
-    if (settled.warning) warnings.push(settled.warning);
-    return { ...base('range'), ...(r.value !== undefined ? { value: r.value } : {}), ...forced, ...settled, warnings };
-  }
+    ...(d.src.forced || d.dst.forced ? { autoForced: true as const } : {}),
+  };
+}
+
+async function setSlider(scope: Scope, d: Drag, opts: DragOptions, deadline: Deadline): Promise<DragResult> {
+  const r = await inPage(
+    scope,
+    (rt, a) => rt.formInput.setRangeAt(a.handle, a.x),
+    { handle: d.src.handle!, x: d.to.x },
+    deadline,
+    'the range value',
+  );
+  const settled = await settleAfterAction(scope.page, d.mark, deadline);
+  if (settled.warning) d.warnings.push(settled.warning);
+  return {
+    ...baseResult(d, 'range', opts),
+    ...(r.value !== undefined ? { value: r.value } : {}),
+    ...settled,
+    warnings: d.warnings,
+  };
+}
+
+/** The drag by mouse or HTML5 events, and whether the drop took (what changed where). */
+async function dragAndJudge(scope: Scope, d: Drag, opts: DragOptions, deadline: Deadline): Promise<DragResult> {
+  const { src, dst, warnings } = d;
   await inPage(
     scope,
     (rt, a) => {
@@ -268,7 +304,7 @@ export async function drag(
     deadline,
     'the drop probe',
   );
-  const done = await perform(scope, src, kind, pts.from, pts.to, opts, deadline, warnings);
+  const done = await perform(scope, src, d.kind, d.from, d.to, opts, deadline, warnings);
   const report = await readEffect(scope, deadline);
   const away =
     report === NAVIGATED ? { canvas: false, mutations: 0 } : await elsewhere(scope, [src.handle, dst.handle], deadline);
@@ -277,7 +313,7 @@ export async function drag(
       ? false
       : verdict(done.method, !!done.intercepted, report, src.desc, dst.desc, warnings, away);
   const value =
-    kind === 'range' && report !== NAVIGATED
+    d.kind === 'range' && report !== NAVIGATED
       ? await inPage(
           scope,
           (rt, h) => rt.formInput.currentValue(rt.locate.heldElement(h)!),
@@ -286,14 +322,13 @@ export async function drag(
           'the range value',
         )
       : undefined;
-  const settled = await settleAfterAction(scope.page, mark, deadline);
+  const settled = await settleAfterAction(scope.page, d.mark, deadline);
   if (settled.warning) warnings.push(settled.warning);
   return {
-    ...base(done.method),
+    ...baseResult(d, done.method, opts),
     ...(value !== undefined ? { value } : {}),
     ...(dropped !== undefined ? { dropped } : {}),
     ...(done.synthetic ? { synthetic: true } : {}),
-    ...forced,
     ...settled,
     warnings,
   };

@@ -32,8 +32,10 @@ export interface GridFillResult extends SettleResult {
   warnings: string[];
 }
 
-/** How long the grid gets to open its editor, and to close it after the commit key. */
-const EDITOR_WAIT_MS = 1_000;
+/** How long the grid gets to open its editor after the double-click, and to close it after the commit key. */
+const EDITOR_WAIT_MS = 1_500;
+/** After Enter, when the double-click opened nothing: a busy machine renders the editor late. */
+const EDITOR_ENTER_WAIT_MS = 3_000;
 const POLL_MS = 50;
 
 async function press(scope: Scope, key: string, deadline: Deadline): Promise<void> {
@@ -74,7 +76,7 @@ async function editInGrid(
   let editor = await waitFor(editorOver, EDITOR_WAIT_MS, deadline);
   if (!editor) {
     await press(scope, 'Enter', deadline);
-    editor = await waitFor(editorOver, EDITOR_WAIT_MS, deadline);
+    editor = await waitFor(editorOver, EDITOR_ENTER_WAIT_MS, deadline);
   }
   if (!editor)
     throw new ElementNotEditableError(

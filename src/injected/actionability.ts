@@ -236,76 +236,106 @@ export function nextFrame(): Promise<void> {
   return new Promise((resolve) => requestAnimationFrame(() => resolve()));
 }
 
+/** Why the element cannot take the action in its state (not editable, not a <select>, disabled); undefined when it can. */
+function stateRefusal(action: ActionKind, el: Element): ActionFailure | undefined {
+  if (action === 'fill') {
+    const why = notEditableReason(el);
+    if (!why) return undefined;
+    return {
+      ok: false,
+      reason: why.final ? 'not-editable' : isDisabled(el) ? 'disabled' : 'not-editable',
+      message: why.message,
+      ...(why.final ? { final: true as const } : {}),
+      ...(why.control ? { control: why.control } : {}),
+    };
+  }
+  if (action === 'select' && !isHtml(el, 'select'))
+    return {
+      ok: false,
+      reason: 'not-select',
+      message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`,
+      final: true,
+    };
+  if ((action === 'select' || action === 'click' || action === 'drag') && isDisabled(el))
+    return { ok: false, reason: 'disabled', message: 'is disabled' };
+  return undefined;
+}
+
+/** Whether the element kept its box over two frames: one still animating is not acted on yet. */
+async function holdsStill(el: Element): Promise<boolean> {
+  const before = el.getBoundingClientRect();
+  await nextFrame();
+  await nextFrame();
+  const after = el.getBoundingClientRect();
+  return before.x === after.x && before.y === after.y && before.width === after.width && before.height === after.height;
+}
+
+/** The element the action goes to, after the checks a person's eyes make (state, visibility, a label for a hidden box). */
+interface Checked {
+  el: Element;
+  handle: number;
+  viaLabel?: true;
+  inner?: Element;
+}
+
+function checkedTarget(c: ActionCheck, original: Element): Checked | ActionFailure {
+  const t: Checked = { el: original, handle: c.handle };
+  // Keys for a web component go where it delegates its focus: act on that control.
+  const inner = c.action === 'fill' || c.action === 'focus' ? delegatedControl(original, c.action) : undefined;
+  if (inner) Object.assign(t, { el: inner, handle: holdElement(inner), inner });
+  if (c.force) return t;
+  const refused = stateRefusal(c.action, t.el);
+  if (refused) return refused;
+  if (c.action === 'click' && invisibleReason(t.el)) {
+    const label = visibleLabelOf(t.el);
+    if (label) Object.assign(t, { el: label, handle: holdElement(label), viaLabel: true });
+  }
+  const hidden = c.action === 'upload' || c.action === 'select' ? undefined : invisibleReason(t.el);
+  return hidden ? { ok: false, reason: 'not-visible', message: hidden } : t;
+}
+
+type Point = { x: number; y: number };
+
+/** A point of `el` a pointer reaches (centring it once when something sits on its edge), or why none does. */
+function reachablePoint(el: Element, points: Point[]): Point | ActionFailure {
+  let firstHit: Element | null = null;
+  for (const p of points) {
+    const reach = pointReaches(el, p.x, p.y);
+    if (reach === true) return p;
+    firstHit ??= reach;
+  }
+  // Under a sticky header or a fixed bar at the viewport's edge? Centre it and look again.
+  if (firstHit) {
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    for (const p of candidatePoints(el)) if (pointReaches(el, p.x, p.y) === true) return p;
+  }
+  if (!firstHit) return { ok: false, reason: 'not-visible', message: 'is not under any point of the viewport' };
+  const interceptor = classifyInterceptor(firstHit);
+  return {
+    ok: false,
+    reason: 'covered',
+    message: `is covered by ${interceptor.selector} (${interceptor.kind})`,
+    interceptor,
+  };
+}
+
 export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
   const original = heldElement(c.handle);
   if (!original || !original.isConnected)
     return { ok: false, reason: 'detached', message: 'was removed from the page' };
-  let el = original;
-  let handle = c.handle;
-  let viaLabel: true | undefined;
-  // Keys for a web component go where it delegates its focus: act on that control.
-  const inner = c.action === 'fill' || c.action === 'focus' ? delegatedControl(el, c.action) : undefined;
-  if (inner) {
-    el = inner;
-    handle = holdElement(inner);
-  }
-  const checkedOf = (): boolean | undefined =>
-    isHtml(original, 'input') && /^(checkbox|radio)$/.test(original.type) ? original.checked : undefined;
-  if (!c.force) {
-    if (c.action === 'fill') {
-      const why = notEditableReason(el);
-      if (why)
-        return {
-          ok: false,
-          reason: why.final ? 'not-editable' : isDisabled(el) ? 'disabled' : 'not-editable',
-          message: why.message,
-          ...(why.final ? { final: true as const } : {}),
-          ...(why.control ? { control: why.control } : {}),
-        };
-    } else if (c.action === 'select') {
-      if (!isHtml(el, 'select'))
-        return {
-          ok: false,
-          reason: 'not-select',
-          message: `is a <${el.localName}>, not a <select>; for a custom drop-down click it, then click the option by text`,
-          final: true,
-        };
-      if (isDisabled(el)) return { ok: false, reason: 'disabled', message: 'is disabled' };
-    } else if ((c.action === 'click' || c.action === 'drag') && isDisabled(el)) {
-      return { ok: false, reason: 'disabled', message: 'is disabled' };
-    }
-    if (c.action === 'click' && invisibleReason(el)) {
-      const label = visibleLabelOf(el);
-      if (label) {
-        el = label;
-        handle = holdElement(label);
-        viaLabel = true;
-      }
-    }
-    const hidden = c.action === 'upload' || c.action === 'select' ? undefined : invisibleReason(el);
-    if (hidden) return { ok: false, reason: 'not-visible', message: hidden };
-  }
+  const t = checkedTarget(c, original);
+  if ('ok' in t) return t;
+  const { el, handle, viaLabel, inner } = t;
   if (c.action === 'upload' || c.action === 'select') return { ok: true, x: 0, y: 0, handle };
   if (!inViewportFully(el)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  if (c.stable && !c.force) {
-    const before = el.getBoundingClientRect();
-    await nextFrame();
-    await nextFrame();
-    const after = el.getBoundingClientRect();
-    if (
-      before.x !== after.x ||
-      before.y !== after.y ||
-      before.width !== after.width ||
-      before.height !== after.height
-    ) {
-      return { ok: false, reason: 'unstable', message: 'is still moving (animating)' };
-    }
-  }
+  if (c.stable && !c.force && !(await holdsStill(el)))
+    return { ok: false, reason: 'unstable', message: 'is still moving (animating)' };
   // A checkbox drawn by a ::before marker is ticked where its box is, as a person would (issue 22 item 4).
   const marker = c.action === 'click' ? markerPoint(el) : undefined;
   const points = marker ? [marker, ...candidatePoints(el)] : candidatePoints(el);
-  const done = (p: { x: number; y: number }): ActionOutcome => {
-    const checked = checkedOf();
+  const done = (p: Point): ActionOutcome => {
+    const checked =
+      isHtml(original, 'input') && /^(checkbox|radio)$/.test(original.type) ? original.checked : undefined;
     const toggle = c.action === 'click' ? toggleStateOf(original) : undefined;
     return {
       ok: true,
@@ -329,25 +359,6 @@ export async function checkActionable(c: ActionCheck): Promise<ActionOutcome> {
   if (c.action === 'focus') return done(points[0]!);
   if (getComputedStyle(el).pointerEvents === 'none')
     return { ok: false, reason: 'pointer-events', message: 'has pointer-events: none' };
-  let firstHit: Element | null = null;
-  for (const p of points) {
-    const reach = pointReaches(el, p.x, p.y);
-    if (reach === true) return done(p);
-    firstHit ??= reach;
-  }
-  // Under a sticky header or a fixed bar at the viewport's edge? Centre it and look again.
-  if (firstHit) {
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    for (const p of candidatePoints(el)) {
-      if (pointReaches(el, p.x, p.y) === true) return done(p);
-    }
-  }
-  if (!firstHit) return { ok: false, reason: 'not-visible', message: 'is not under any point of the viewport' };
-  const interceptor = classifyInterceptor(firstHit);
-  return {
-    ok: false,
-    reason: 'covered',
-    message: `is covered by ${interceptor.selector} (${interceptor.kind})`,
-    interceptor,
-  };
+  const p = reachablePoint(el, points);
+  return 'ok' in p ? p : done(p);
 }

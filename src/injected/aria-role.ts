@@ -111,6 +111,7 @@ function inputRole(input: HTMLInputElement): string {
   }
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a table of HTML-AAM's implicit roles, one case per element; split, it would read worse.
 function implicitRole(el: Element): string {
   const tag = el.localName;
   switch (tag) {

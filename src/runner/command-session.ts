@@ -118,7 +118,12 @@ export class CommandSession implements CommandState {
       if (isLocal(e)) watching = DownloadWatch.start(conn, session, e.targetId).catch(() => undefined); // no downloads beats no command
     };
     const { page, between } = await this.host.attach(conn, entry, this.#timeoutMs, whileEnabling);
-    this.downloads = await watching;
+    // A warm host's kept session was enabled by an earlier call: its downloads are watched from here.
+    this.downloads = watching
+      ? await watching
+      : isLocal(entry)
+        ? await DownloadWatch.start(conn, page.session, entry.targetId).catch(() => undefined)
+        : undefined;
     this.#attached.push({ page, entry });
     await chooseFrame(page, entry);
     await page.takeFrameGuardedDialogs();
