@@ -1,7 +1,9 @@
 // The diff of what the agent can see across one command (issue 13): the before-walk is kept in the
 // page; the after-walk is compared with it element by element (identity is the element): appeared,
-// gone, left/entered the view, text, moved among siblings, state, table rows. Facts only; which of
-// them to tell and how is diff/'s job on the Node side. Runs in the page.
+// gone, left/entered the view, text, moved (among siblings or into another list), re-ordered, state
+// (role and strike-through too: view-kinds.ts), table rows. What is not news is dropped or counted
+// here (focus on the element acted on, a label beside its field, what appeared inside something that
+// appeared); how to rank and word the rest is diff/'s job on the Node side. Runs in the page.
 import { accessibleName, capName } from './aria-name.js';
 import { roleOf } from './aria-role.js';
 import { isShadowRoot, textSnippet } from './dom-describe.js';

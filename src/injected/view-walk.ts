@@ -15,7 +15,7 @@ export interface ViewUnit {
   id: number;
   /** ARIA role, or `text` for a role-less block with text of its own. */
   role: string;
-  /** Accessible name, else text (capped). Empty for units off screen in the before-walk. */
+  /** Accessible name, else text (capped); an unnamed layer's text or items. Empty off screen unless the walk is `full`. */
   label: string;
   /** Text of its own (not inside a nested unit), whitespace collapsed, capped. */
   text: string;
@@ -46,7 +46,7 @@ export interface ViewWalk {
   count: number;
   max: number;
   truncated: boolean;
-  /** Off-screen units get no label or states (cheaper); the after-walk needs them all. */
+  /** Off-screen units get labels and states too. The diff's two walks leave it false (cheaper): they compare units in view only. */
   full: boolean;
 }
 

@@ -3,7 +3,7 @@
 // they know (titles, URLs, values, messages, dialog lists); this is the last guard, and says what
 // it cut, where and how much.
 
-/** One answer's ceiling in bytes of JSON, documented in README. */
+/** One answer's ceiling in bytes of JSON, documented in docs/security.md (Bounded answers). */
 export const MAX_ANSWER_BYTES = 256 * 1024;
 
 /** Ever tighter caps, tried in turn until the answer fits: [longest string, longest list]. */

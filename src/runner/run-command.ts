@@ -74,7 +74,7 @@ interface Run {
   navigatedTo?: string;
   /** Where this command's secret field values begin (a warm process answers many commands). */
   readonly secretsMark: number;
-  /** The first failed step, as the top-level error (README: every failure has a top-level error.type). */
+  /** The first failed step, as the top-level error (docs/behaviour.md, Errors: a failed step also gives the top-level error). */
   firstFailure?: { type: string; step: number; message: string; category: string };
 }
 
