@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MAX_SCREENSHOT_SIDE_PX, StepValidationError, ElementNotFoundError, type Deadline } from '../common/index.js';
 import type { CdpSession, Protocol } from '../cdp/index.js';
+import { imageSize } from './image-size.js';
 import type { PageRuntime } from '../injected/index.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
@@ -84,11 +85,6 @@ export async function captureScreenshot(
   if (options.omitBackground) {
     await session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
   }
-  // The viewport's size is asked alongside the capture, not after it.
-  const sizeP = clip ? undefined : call(() => ({ width: window.innerWidth, height: window.innerHeight }), undefined);
-  sizeP?.catch(() => {
-    /* awaited below, once the capture succeeded */
-  });
   let data: string;
   try {
     const capture = session.sendWith('Page.captureScreenshot', params, { timeoutMs: deadline.remainingMs() + 1_000 });
@@ -104,7 +100,14 @@ export async function captureScreenshot(
   const path = resolve(options.path);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, buffer);
-  const size = clip ?? (await deadline.race(sizeP!, 'the viewport size'));
+  // The file's own pixels: a device pixel ratio or a phone's layout width makes them differ from CSS pixels.
+  const size =
+    imageSize(buffer) ??
+    clip ??
+    (await deadline.race(
+      call(() => ({ width: window.innerWidth, height: window.innerHeight }), undefined),
+      'the viewport size',
+    ));
   return {
     path,
     width: Math.round(size.width),

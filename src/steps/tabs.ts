@@ -1,6 +1,6 @@
 // Tab and browser steps: openTab, connectTab, closeTab, listTabs, chromeStatus (SPEC §4, §5).
 
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   clipText,
@@ -8,6 +8,7 @@ import {
   markEndpointSecrets,
   MAX_TITLE_CHARS,
   MAX_URL_CHARS,
+  progress,
   stateDir,
 } from '../common/index.js';
 import {
@@ -362,7 +363,18 @@ function removeTabArtifacts(alias: string): void {
   } catch {
     return;
   }
-  for (const n of names) if (n.startsWith(`${alias}.`)) rmSync(join(dir, n), { force: true });
+  for (const n of names)
+    if (n.startsWith(`${alias}.`) && !takenThisCommand(join(dir, n), n)) rmSync(join(dir, n), { force: true });
+}
+
+/** A screenshot a step of this very command took: its answer gives the path, so the file stays. */
+function takenThisCommand(path: string, name: string): boolean {
+  if (!/\.step\d+\.(png|jpeg|webp)$/.test(name)) return false;
+  try {
+    return statSync(path).mtimeMs >= progress.startedAt;
+  } catch {
+    return false;
+  }
 }
 
 // ── listTabs ───────────────────────────────────────────────────────────────────────────────
