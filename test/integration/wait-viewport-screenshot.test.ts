@@ -189,4 +189,14 @@ describe('screenshot', () => {
     expect(r.out.steps[1].errorType).toBe('StepValidationError');
     expect(r.out.steps[1].error).toMatch(/16384px.*clip/);
   });
+
+  it("gives the file's own pixel size on a phone (device pixel ratio 3), and keeps the file when the same call closes the tab", async () => {
+    const phone = await h.open('basic.html');
+    const r = await h.cli({ tab: phone, steps: [{ viewport: 'iphone-14' }, { screenshot: true }, { closeTab: true }] });
+    expect(r.out.status, r.stdout).toBe('ok');
+    const out = r.out.steps[1].output;
+    // The PNG's own header is the oracle: 390×844 CSS pixels at a device pixel ratio of 3.
+    expect(pngSize(out.path)).toEqual({ width: 1170, height: 2532 });
+    expect(out).toMatchObject({ width: 1170, height: 2532 });
+  });
 });
