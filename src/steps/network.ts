@@ -30,7 +30,7 @@ const NETWORK_PARAMS: ParamSchema = {
     har: '',
   },
   returns: '{requests}',
-  note: 'also between calls',
+  note: 'also between calls; body: with url or id',
 };
 
 /** `404`, `"404"`, `"4xx"`, `">=400"`, `"!=200"`, `"failed"` (≥ 400 or no response). */
