@@ -17,10 +17,11 @@ const {
   readSync,
   renameSync,
   rmSync,
+  statfsSync,
   statSync,
   writeSync,
 } = require('node:fs');
-const { dirname, join } = require('node:path');
+const { basename, dirname, join } = require('node:path');
 const vm = require('node:vm');
 
 const bundle = join(__dirname, 'cli.bundle.cjs');
@@ -86,25 +87,46 @@ if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     capturedPage = true;
   });
   process.once('exit', () => {
-    if (!capturedPage) return;
-    try {
-      const data = script.createCachedData();
-      const tmp = `${cacheFile}.${process.pid}.tmp`;
-      // wx: a new file of ours (O_CREAT|O_EXCL never follows a planted link), private from the start.
-      const fd = openSync(tmp, 'wx', 0o600);
-      writeSync(fd, data);
-      closeSync(fd);
-      renameSync(tmp, cacheFile);
-      // Caches of earlier builds or Node versions are of no use any more.
-      const dir = dirname(cacheFile);
-      for (const f of readdirSync(dir)) {
-        if (f.startsWith('code-cache-') && f.endsWith('.bin') && join(dir, f) !== cacheFile)
-          rmSync(join(dir, f), { force: true });
-      }
-    } catch {
-      // a full disk or a race with another process: the next call caches instead
-    }
+    if (capturedPage) writeCache(cacheFile, script.createCachedData());
   });
 }
+
+/**
+ * Free space the cache must leave on the state directory's disk. The cache (about half a megabyte)
+ * only saves time; the locks, tab registry and captures written there are what a command needs, so
+ * on a nearly full disk the cache is not written at all rather than taking the last of the space.
+ */
+const CACHE_SPARE_BYTES = 64 * 1024 * 1024;
+
+/** Writes the cache (a temp file renamed into place); on any failure leaves nothing behind. */
+function writeCache(file, data) {
+  const dir = dirname(file);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    const fs = statfsSync(dir);
+    if (fs.bavail * fs.bsize - data.length < CACHE_SPARE_BYTES) return;
+    // wx: a new file of ours (O_CREAT|O_EXCL never follows a planted link), private from the start.
+    const fd = openSync(tmp, 'wx', 0o600);
+    try {
+      writeSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+    // Caches of earlier builds or Node versions are of no use any more.
+    for (const f of readdirSync(dir)) {
+      if (f.startsWith('code-cache-') && f.endsWith('.bin') && f !== basename(file))
+        rmSync(join(dir, f), { force: true });
+    }
+  } catch {
+    // a full disk or a race with another process: the next call caches instead; no partial file stays
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      /* nothing more to do at exit */
+    }
+  }
+}
+
 const bundleModule = { exports: {} };
 script.runInThisContext()(bundleModule.exports, require, bundleModule, bundle, __dirname);

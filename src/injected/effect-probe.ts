@@ -1,8 +1,8 @@
 // Capture by effect (issue 13, DECISIONS): did the steps change anything on the page between the
 // before-look and the after-capture? Armed at the before-look, it watches the document, its open
 // shadow roots and same-origin frames for DOM mutations, and for input, scrolls, animations or
-// transitions starting, popovers toggling, the pointer entering an element (CSS :hover) and presses
-// on content no observer sees (canvas, video, embeds, frames). Runs in the page.
+// transitions starting, popovers toggling, the viewport resizing, the pointer entering an element
+// (CSS :hover) and presses on content no observer sees (canvas, video, embeds, frames). Runs in the page.
 import { deepElements, syncCounters } from './ref-map.js';
 import type { Counters } from './ref-map.js';
 import { shadowOf } from './closed-shadow.js';
@@ -16,6 +16,8 @@ export interface EffectProbe {
   url: string;
   scroll: string;
   controls: string;
+  /** The viewport's size and pixel ratio at arming: a resize re-lays the page out without a mutation. */
+  view: string;
   /** Elements scrolled from their origin at arming, with their offsets. */
   offsets: Map<Element, string>;
   /** Animations and transitions running at arming. */
@@ -95,6 +97,11 @@ export function effectEvent(e: Event): string | undefined {
     : undefined;
 }
 
+/** The viewport as the page lays out to it: CSS size and device pixel ratio. */
+function viewSize(): string {
+  return `${innerWidth}x${innerHeight}@${devicePixelRatio}`;
+}
+
 export function armEffectProbe(): void {
   if (state.effectProbe) disarmEffectProbe(state.effectProbe);
   state.scroller = undefined;
@@ -108,6 +115,7 @@ export function armEffectProbe(): void {
     url: location.href,
     scroll: `${window.scrollX},${window.scrollY}`,
     controls: controlStates(roots),
+    view: viewSize(),
     offsets,
     animations: new Set(document.getAnimations()),
   };
@@ -157,6 +165,7 @@ export async function takeEffects(): Promise<Effects> {
   disarmEffectProbe(probe);
   if (!probe.seen && location.href !== probe.url) probe.seen = 'url';
   if (!probe.seen && `${window.scrollX},${window.scrollY}` !== probe.scroll) probe.seen = 'scroll';
+  if (!probe.seen && viewSize() !== probe.view) probe.seen = 'viewport';
   if (!probe.seen && document.activeElement?.localName === 'iframe') probe.seen = 'focus in a frame';
   // A container's scroll event comes with the next frame: the element that scrolled is found by its
   // offsets, for context.scroll (page-context.ts), whether or not something else was seen first.

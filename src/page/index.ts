@@ -8,7 +8,7 @@ export type { DialogAnswer, DialogRecord } from './tab.js';
 export type { WaitUntil } from './lifecycle.js';
 export { navigate, navigatesInPlace, reload, goHistory } from './navigation.js';
 export type { NavigationResult } from './navigation.js';
-export { applyViewport, resetViewport } from './viewport.js';
+export { applyViewport, resetViewport, settleViewport } from './viewport.js';
 export { resolvePreset, presetNames } from './device-presets.js';
 export {
   callIsolated,

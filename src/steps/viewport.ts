@@ -2,7 +2,7 @@
 // until {"viewport": "reset"} (DECISIONS).
 
 import { patchTab, type ViewportMetrics } from '../cdp/index.js';
-import { applyViewport, presetNames, resetViewport, resolvePreset } from '../page/index.js';
+import { applyViewport, presetNames, resetViewport, resolvePreset, settleViewport, type Scope } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema } from './registry.js';
 import { describe, obj, optBool, optNumber, ParamError } from './params.js';
 
@@ -59,11 +59,19 @@ defineStep<ViewportParams>({
       await resetViewport(tab.page.session);
       await patchTab(tab.alias, { viewport: undefined });
       tab.entry.viewport = undefined;
-      return { reset: true };
+      return { reset: true, ...(await settled(ctx.scope.at(undefined))) };
     }
     await applyViewport(tab.page.session, p.metrics);
     await patchTab(tab.alias, { viewport: p.metrics });
     tab.entry.viewport = p.metrics;
-    return { ...(p.preset ? { preset: p.preset } : {}), ...p.metrics };
+    return { ...(p.preset ? { preset: p.preset } : {}), ...p.metrics, ...(await settled(ctx.scope.at(undefined))) };
   },
 });
+
+/** Nothing once the page shows its new size (the answer's context.viewport then is it); else a warning. */
+async function settled(top: Scope): Promise<{ warnings?: string[] }> {
+  if (await settleViewport(top).catch(() => false)) return {};
+  return {
+    warnings: ['could not see the page settle at its new size within 1 s: context.viewport may be an older size'],
+  };
+}

@@ -81,10 +81,19 @@ describe('ready before the first look', () => {
     const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/ready-consent.html`, port: h.port } }] });
     expect(r.out.status).toBe('ok');
     expect(r.out.context.pending).toBeUndefined();
-    expect(r.out.context.modal).toEqual({ title: 'Cookie consent' });
     expect(await h.value(r.out.tab, 'window.__animationEnded')).toBe(true);
     // Fully opaque blue at the dialog's centre: the screenshot was taken after the fade-in ended.
     expect(pixel(r.out.screenshot, 250, 150)).toEqual([0, 0, 255]);
+    // A 300×200 box that says aria-modal but blocks nothing is no modal (issue 22 item 8): the
+    // page's own hit test reaches the story beside it.
+    expect(r.out.context.modal).toBeUndefined();
+    expect(await h.value(r.out.tab, 'document.elementFromPoint(20, 20).closest("main") !== null')).toBe(true);
+    // Behind a wall that covers the page, the same dialog is the modal, judged once it has faded in.
+    const wall = await h.cli({ tab: r.out.tab, steps: [{ goto: `${h.baseUrl}/ready-consent.html?backdrop` }] });
+    expect(wall.out.context.modal).toEqual({ title: 'Cookie consent' });
+    expect(await h.value(r.out.tab, 'document.elementFromPoint(20, 20).id')).toBe('backdrop');
+    expect(await h.value(r.out.tab, 'window.__animationEnded')).toBe(true);
+    expect(pixel(wall.out.screenshot, 250, 150)).toEqual([0, 0, 255]);
   });
 
   it('does not wait on a page that is ready, nor after a command that did not navigate', async () => {

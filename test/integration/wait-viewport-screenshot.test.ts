@@ -116,6 +116,13 @@ describe('viewport', () => {
     expect(reset.out.steps[0].output).toEqual({ reset: true });
     // The reset answer gives the viewport that changed; later answers only what changes again.
     expect(reset.out.context.viewport.width).not.toBe(800);
+    // The page's own size, read over the test's socket, is the one the answer gave: the step waited
+    // for the browser's resize to reach the page. A resize is an effect, never "nothing changed".
+    expect(await h.value(tab, '[innerWidth, innerHeight]')).toEqual([
+      reset.out.context.viewport.width,
+      reset.out.context.viewport.height,
+    ]);
+    expect(reset.out.changes?.summary).not.toBe('Nothing changed on the page.');
     const later = await run([{ pageFunction: '[innerWidth, devicePixelRatio]' }]);
     expect(later.out.steps[0].output.value[0]).toBe(reset.out.context.viewport.width);
     expect(later.out.steps[0].output.value[1]).toBe(1);
