@@ -49,7 +49,7 @@ export function planClick(opts: ClickOptions): ClickPlan {
 /** Reads the probe; a document that navigated away has no probe, and the click evidently landed. */
 async function readProbe(scope: Scope, plan: ClickPlan, deadline: Deadline): Promise<ProbeReport> {
   try {
-    return await scope.call(
+    const probe = await scope.call(
       (rt, p) => rt.clickProbe.readClickProbe(p.count, p.expect),
       { count: plan.count, expect: plan.expect },
       {
@@ -57,6 +57,8 @@ async function readProbe(scope: Scope, plan: ClickPlan, deadline: Deadline): Pro
         what: 'the click to be confirmed',
       },
     );
+    scope.page.downloadLinksClicked += probe.downloadLinks ?? 0;
+    return probe;
   } catch (err) {
     if (isContextDestroyed(err)) return { armed: false, reached: [], seen: [], clicked: false };
     throw err;

@@ -171,15 +171,15 @@ export class DownloadWatch {
 
   /**
    * Waits, within the step's deadline, for the downloads our tab began since `mark` to finish —
-   * and first, when the step asked for one (`needOne`), for one to begin (else a TimeoutError).
+   * and first for `need` of them to begin (else a TimeoutError if none did).
    * Returns how many begun; one still running at the deadline is left to the report.
    */
-  async settle(mark: number, deadline: Deadline, needOne: boolean): Promise<number> {
+  async settle(mark: number, deadline: Deadline, need: number): Promise<number> {
     for (;;) {
       const changed = this.#changed;
       const ours = await this.#oursSince(mark);
       const running = ours.filter((d) => d.state === 'inProgress');
-      if ((ours.length || !needOne) && !running.length) return ours.length;
+      if (ours.length >= need && !running.length) return ours.length;
       if (deadline.expired()) {
         if (!ours.length) throw deadline.timeoutError('a download to begin');
         return ours.length;
@@ -194,7 +194,7 @@ export class DownloadWatch {
    * the last step's deadline.
    */
   async finish(until?: Deadline): Promise<DownloadReport[]> {
-    if (until) await this.settle(0, until, false);
+    if (until) await this.settle(0, until, 0);
     for (const off of this.#off.splice(0)) off();
     const mine = await this.#oursSince(0);
     const reports = mine.map(

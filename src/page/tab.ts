@@ -56,6 +56,11 @@ export class Page {
   readonly #leaveRefused = new Set<(err: Error) => void>();
   /** What attaching had to repair first (a crashed tab reloaded). */
   readonly attachNotes: string[] = [];
+  /**
+   * Clicks of this step that reached a link with `download` (click-probe.ts): a download begins
+   * when the server answers, with no event before, so the step waits a while for them (step-run.ts).
+   */
+  downloadLinksClicked = 0;
 
   private constructor(
     conn: Connection,

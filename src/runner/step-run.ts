@@ -45,6 +45,8 @@ export interface StepRun {
 
 /** Time a step may overrun its deadline before the runner stops waiting on it regardless (the CLI's watchdog answers 500 ms after). */
 const STEP_GRACE_MS = 200;
+/** How long a step that clicked a download link waits for its download to begin. */
+const DOWNLOAD_LINK_MS = 5_000;
 
 /** A step reports non-fatal issues as `warnings` in its output; the result carries them as `warning` (SPEC §10.5). */
 export function splitWarnings(raw: unknown): { output: unknown; warning?: string } {
@@ -147,9 +149,15 @@ async function withDownloads<T>(
     );
   const mark = session.downloads?.expect(step.download?.path) ?? 0;
   session.downloadsUntil = deadline;
+  const page = session.tab?.page;
+  if (page) page.downloadLinksClicked = 0;
   try {
     const result = await run();
-    await session.downloads?.settle(mark, deadline, step.download !== undefined);
+    const links = session.tab?.page.downloadLinksClicked ?? 0;
+    // Download links were clicked: their downloads begin when the server answers (a bounded wait, no error).
+    if (step.download === undefined && links)
+      await session.downloads?.settle(mark, deadline.cap(DOWNLOAD_LINK_MS), links).catch(() => 0);
+    await session.downloads?.settle(mark, deadline, step.download !== undefined ? 1 : 0);
     return result;
   } finally {
     session.downloads?.expect(undefined);

@@ -62,6 +62,17 @@ describe('a step that starts a download', () => {
     for (const d of r.out.downloads) expect(readFileSync(d.path, 'utf8')).toBe(csvRows(3));
   });
 
+  it('waits for the downloads of links with `download` the click reached: they begin only when the server answers', async () => {
+    // No CDP event tells a pending a[download] (measured): the click probe counts them, the step waits.
+    await run([{ goto: `${h.baseUrl}/state/downloads.html?delayMs=1500` }]);
+    const r = await run([{ click: '#two' }]);
+    expect(r.out.status, r.stdout).toBe('ok');
+    const names = (r.out.downloads ?? []).map((d: { name: string }) => d.name).sort();
+    expect(names, r.stdout).toEqual(['a (2).csv', 'a (3).csv']); // a.csv and "a (1).csv" are there already
+    for (const d of r.out.downloads) expect(readFileSync(d.path, 'utf8')).toBe(csvRows(3));
+    await run([{ goto: `${h.baseUrl}/state/downloads.html` }]);
+  });
+
   it('saves to the path the step names, and a goto to a file downloads it without leaving the page', async () => {
     const file = join(h.tmp, 'out', 'report.csv');
     const url = `${h.baseUrl}/state/export.csv?rows=12&name=ignored.csv`;
