@@ -125,10 +125,6 @@ export function armClickProbe(at: ProbeArm): boolean {
     const on = onTarget(e);
     state.move = { on, ...(!on && e.target instanceof Element ? { hit: describeElement(e.target) } : {}) };
   };
-  const onDownloadLink = (e: Event): void => {
-    if (e.composedPath().some((n) => n instanceof Element && /^(a|area)$/.test(n.localName) && n.hasAttribute('download')))
-      state.downloadLinks++;
-  };
   // A click on a same-origin <iframe> goes to the document inside it (TinyMCE's editing area):
   // every trusted event there is on the target, and nothing there is swallowed.
   const inner = frameWindow(target);
@@ -141,20 +137,32 @@ export function armClickProbe(at: ProbeArm): boolean {
   const innerMove = (e: Event): void => {
     if (e.isTrusted) state.move = { on: true };
   };
-  for (const t of types) window.addEventListener(t, listener, { capture: true });
-  window.addEventListener('pointermove', onMove, { capture: true });
-  window.addEventListener('click', onDownloadLink, { capture: true });
-  for (const t of types) inner?.addEventListener(t, innerListener, { capture: true });
-  inner?.addEventListener('pointermove', innerMove, { capture: true });
-  state.off = () => {
-    for (const t of types) window.removeEventListener(t, listener, { capture: true });
-    window.removeEventListener('pointermove', onMove, { capture: true });
-    window.removeEventListener('click', onDownloadLink, { capture: true });
-    for (const t of types) inner?.removeEventListener(t, innerListener, { capture: true });
-    inner?.removeEventListener('pointermove', innerMove, { capture: true });
-  };
+  state.off = listenAll([
+    ...types.map((t): Listening => [window, t, listener]),
+    [window, 'pointermove', onMove],
+    [window, 'click', (e) => countDownloadLink(state, e)],
+    ...(inner ? types.map((t): Listening => [inner, t, innerListener]) : []),
+    ...(inner ? [[inner, 'pointermove', innerMove] as Listening] : []),
+  ]);
   runtimeState.clickProbe = state;
   return true;
+}
+
+type Listening = [EventTarget, string, (e: Event) => void];
+
+/** Adds the capture-phase listeners; returns what removes them all. */
+function listenAll(all: Listening[]): () => void {
+  for (const [on, type, fn] of all) on.addEventListener(type, fn, { capture: true });
+  return () => {
+    for (const [on, type, fn] of all) on.removeEventListener(type, fn, { capture: true });
+  };
+}
+
+/** Counts a click (the page's own `a.click()` too) that reached a link with `download`. */
+function countDownloadLink(state: ProbeState, e: Event): void {
+  const isLink = (n: EventTarget): boolean =>
+    n instanceof Element && /^(a|area)$/.test(n.localName) && n.hasAttribute('download');
+  if (e.composedPath().some(isLink)) state.downloadLinks++;
 }
 
 /** The window inside a same-origin <iframe>/<frame>, if `el` is one. */

@@ -74,6 +74,7 @@ export async function requestDetail(
   if (!r) throw notFound(by, log.all.length);
   // A response the page never reads to its end never finishes: a few seconds, then what arrived.
   if (body) await log.whenDone([r], deadline.cap(DETAIL_WAIT_MS));
+  await log.whenHeaders([r], deadline.cap(DETAIL_WAIT_MS));
   const requestHeaders = appHeaders(redactHeaders(r.requestHeaders));
   const responseHeaders = r.responseHeaders ? appHeaders(redactHeaders(r.responseHeaders)) : undefined;
   markUrlSecrets(r.url);

@@ -151,6 +151,9 @@ function ourVersion(): string {
   }
 }
 
+/** How long a HAR waits for raw response headers still to come. */
+const HEADERS_WAIT_MS = 3_000;
+
 /** Writes `records` as HAR 1.2 to `path`; answers what an agent needs to find and trust it. */
 async function writeHar(
   log: RequestLog,
@@ -158,6 +161,8 @@ async function writeHar(
   path: string,
   deadline: Deadline,
 ): Promise<{ path: string; entries: number; bytes: number }> {
+  // Raw headers Chrome announced but has not sent yet (they lag under load): a few seconds at most.
+  await log.whenHeaders(records, deadline.cap(HEADERS_WAIT_MS));
   const bodies = await readAll(log, records, deadline);
   const entries = records.map((r, i) => entry(r, bodies[i]?.read, bodies[i]?.post));
   const har = { log: { version: '1.2', creator: { name: 'cdp-skill', version: ourVersion() }, pages: [], entries } };

@@ -31,6 +31,10 @@ export interface RequestRecord {
   protocol?: string;
   remoteAddress?: string;
   responseHeaders?: Record<string, string>;
+  /** Chrome said raw response headers (Set-Cookie among them) will come in an ExtraInfo event, and they have not yet. */
+  extraPending?: boolean;
+  /** The raw response headers came. */
+  extraSeen?: boolean;
   timing?: Protocol.Network.ResourceTiming;
   endTs?: number;
   /** Bytes received, headers included. */
@@ -88,10 +92,19 @@ export class RequestLog {
       if (r && !r.done) Object.assign(r.requestHeaders, lowerKeys(e.headers));
       else if (this.#early.size < MAX_RECORDS) this.#early.set(e.requestId, lowerKeys(e.headers));
     });
-    session.on('Network.responseReceived', (e) => this.#responded(e.requestId, e.response, e.type));
+    session.on('Network.responseReceived', (e) => {
+      this.#responded(e.requestId, e.response, e.type);
+      const r = this.#byId.get(e.requestId);
+      // Under load the raw headers may come after the request finished: readers wait for them (whenHeaders).
+      if (r && e.hasExtraInfo && !r.extraSeen) r.extraPending = true;
+    });
     session.on('Network.responseReceivedExtraInfo', (e) => {
       const r = this.#byId.get(e.requestId);
-      if (r) r.responseHeaders = { ...r.responseHeaders, ...lowerKeys(e.headers) };
+      if (!r) return;
+      r.responseHeaders = { ...r.responseHeaders, ...lowerKeys(e.headers) };
+      r.extraSeen = true;
+      r.extraPending = false;
+      this.#wake();
     });
     session.on('Network.loadingFinished', (e) => {
       const r = this.#byId.get(e.requestId);
@@ -164,6 +177,10 @@ export class RequestLog {
   #finish(r: RequestRecord, timestamp: number): void {
     r.endTs = timestamp;
     r.done = true;
+    this.#wake();
+  }
+
+  #wake(): void {
     for (const w of [...this.#waiters]) w();
   }
 
@@ -218,8 +235,16 @@ export class RequestLog {
   }
 
   /** Resolves when every record in `records` is done, or at the deadline (never rejects): whether they all were. */
-  async whenDone(records: readonly RequestRecord[], deadline: Deadline): Promise<boolean> {
-    const allDone = (): boolean => records.every((r) => r.done);
+  whenDone(records: readonly RequestRecord[], deadline: Deadline): Promise<boolean> {
+    return this.#when(() => records.every((r) => r.done), deadline);
+  }
+
+  /** Resolves when the raw response headers Chrome announced for `records` came, or at the deadline (never rejects). */
+  whenHeaders(records: readonly RequestRecord[], deadline: Deadline): Promise<boolean> {
+    return this.#when(() => !records.some((r) => r.extraPending), deadline);
+  }
+
+  async #when(allDone: () => boolean, deadline: Deadline): Promise<boolean> {
     if (allDone()) return true;
     let waiter: () => void = () => {};
     const done = new Promise<void>((resolve) => {

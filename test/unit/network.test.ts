@@ -1,7 +1,8 @@
 // Issue 21 items 1, 2, 8: the pure parts of the network and route steps — their validation, the
 // status filter, URL patterns, the resource type vocabulary, and how secrets and bodies are shown.
 import { describe, expect, it } from 'vitest';
-import { ValidationError, knownSecrets, redactSecrets } from '../../src/common/index.js';
+import { Deadline, ValidationError, knownSecrets, redactSecrets } from '../../src/common/index.js';
+import { RequestLog } from '../../src/page/network-record.js';
 import { validateCommand } from '../../src/runner/index.js';
 import { parseStatus } from '../../src/steps/network.js';
 import {
@@ -194,5 +195,38 @@ describe('secrets in headers and bodies', () => {
     expect(showBody({ bytes: 0, error: 'none (no body)' }, 'text/plain', 300)).toEqual({
       bodyNote: 'body none (no body)',
     });
+  });
+});
+
+describe('raw response headers that come after the request finished (under load)', () => {
+  it('whenHeaders waits for the ExtraInfo Chrome announced, and they land in the record', async () => {
+    const handlers = new Map<string, (e: never) => void>();
+    const session = { on: (name: string, fn: (e: never) => void) => handlers.set(name, fn) } as any;
+    const log = new RequestLog(session);
+    const emit = (name: string, e: object) => handlers.get(name)!(e);
+    emit('Network.requestWillBeSent', {
+      requestId: 'r1',
+      request: { url: 'http://127.0.0.1/x', method: 'GET', headers: {} },
+      type: 'Fetch',
+      wallTime: 1,
+      timestamp: 1,
+    });
+    emit('Network.responseReceived', {
+      requestId: 'r1',
+      type: 'Fetch',
+      hasExtraInfo: true,
+      response: { status: 200, statusText: 'OK', headers: { 'Content-Type': 'text/plain' }, mimeType: 'text/plain' },
+    });
+    emit('Network.loadingFinished', { requestId: 'r1', timestamp: 2, encodedDataLength: 10 });
+    const r = log.all[0]!;
+    expect(r.done).toBe(true);
+    expect(await log.whenHeaders([r], Deadline.after(50))).toBe(false); // announced, not come
+    const waiting = log.whenHeaders([r], Deadline.after(2_000));
+    setTimeout(
+      () => emit('Network.responseReceivedExtraInfo', { requestId: 'r1', headers: { 'Set-Cookie': 'a=b' } }),
+      20,
+    );
+    expect(await waiting).toBe(true);
+    expect(r.responseHeaders).toEqual({ 'content-type': 'text/plain', 'set-cookie': 'a=b' });
   });
 });
