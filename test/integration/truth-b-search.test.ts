@@ -37,9 +37,11 @@ describe('snapshotSearch scrolls the sheet that renders the rows', () => {
       expect(
         await h.value(tab, '[...document.querySelectorAll("td")].some((td) => td.textContent === "CC-4127")'),
       ).toBe(false);
-      const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'CC-4127', exact: true } }] });
+      // ~40 scroll positions, each waiting for Handsontable to render: a loaded 2-core machine needs more than 30 s.
+      const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'CC-4127', exact: true }, timeout: 45_000 }] });
       expect(r.out.status, r.stdout).toBe('ok');
       const out = r.out.steps[0].output;
+      expect(out.matchCount, r.stdout).toBeGreaterThan(0);
       expect(out.scrolledToFind.in).toBe(variant === 'page' ? 'the page' : 'div.wtHolder');
       expect(out.scrolledToFind.toY).toBeGreaterThan(20 * 23 * 30);
       expect(await h.value(tab, topOf(variant))).toBeGreaterThan(15_000);
@@ -51,7 +53,7 @@ describe('snapshotSearch scrolls the sheet that renders the rows', () => {
       const click = await h.cli({ tab, steps: [{ click: cell.ref }] });
       expect(click.out.status, click.stdout).toBe('ok');
       expect(await h.value(tab, 'hot.getSelectedLast().slice(0, 2)')).toEqual([827, 0]);
-    });
+    }, 90_000);
 
   for (const variant of ['own', 'frozen', 'page'])
     it(`${variant}: a code in no row is said absent after every row was rendered, and the sheet is put back`, async () => {
@@ -62,7 +64,7 @@ describe('snapshotSearch scrolls the sheet that renders the rows', () => {
       const from = await h.value(tab, topOf(variant));
       expect(from).toBeGreaterThan(5_000);
       await h.value(tab, '(__seen.clear(), true)');
-      const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'CC-9999' } }] });
+      const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'CC-9999' }, timeout: 45_000 }] });
       expect(r.out.status, r.stdout).toBe('ok');
       const out = r.out.steps[0].output;
       expect(out.matchCount).toBe(0);
@@ -71,10 +73,15 @@ describe('snapshotSearch scrolls the sheet that renders the rows', () => {
       // `whole` is true: every one of the 900 rows was rendered during the scan.
       expect(await h.value(tab, '__seen.size')).toBe(900);
       expect(Math.abs((await h.value(tab, topOf(variant))) - from)).toBeLessThan(2);
-    });
+    }, 90_000);
 
   it('a scan cut short by the time says so, never `whole`', async () => {
     const tab = await openSheet('own');
+    // Each scroll costs the page 150 ms (its own listener): 2.5 s cannot render all 900 rows on any machine.
+    await h.value(
+      tab,
+      `(document.querySelector('.ht_master .wtHolder').addEventListener('scroll', () => { const t = performance.now(); while (performance.now() - t < 150); }), true)`,
+    );
     const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'CC-9999' }, timeout: 2500 }] });
     expect(r.out.status, r.stdout).toBe('ok');
     const scan = r.out.steps[0].output.scrolledToFind;
