@@ -73,14 +73,21 @@ function inSparseHolder(sc: Element): boolean {
   const tall = viewHeight(sc) * 3;
   let el = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
   for (; el && el !== sc && el !== document.body; el = el.parentElement) {
-    const h = el.getBoundingClientRect().height;
-    if (h < tall) continue;
-    let filled = 0;
-    for (const child of Array.from(el.children)) filled += child.getBoundingClientRect().height;
-    // An empty tall block is a gap of the page's own, not a holder of rows.
-    return filled > 0 && filled < h / 2 && !!el.textContent?.trim();
+    if (el.getBoundingClientRect().height < tall) continue;
+    // The point may hit the library's scroll holder around the spacer (Handsontable's wtHolder, whose
+    // one child is the full-height wtHider): its tall child is looked at too.
+    return sparse(el) || Array.from(el.children).some((c) => c.getBoundingClientRect().height >= tall && sparse(c));
   }
   return false;
+}
+
+/** A tall element whose children fill less than half of it, with text: rows placed in a spacer. */
+function sparse(el: Element): boolean {
+  const h = el.getBoundingClientRect().height;
+  let filled = 0;
+  for (const child of Array.from(el.children)) filled += child.getBoundingClientRect().height;
+  // An empty tall block is a gap of the page's own, not a holder of rows.
+  return filled > 0 && filled < h / 2 && !!el.textContent?.trim();
 }
 
 /** The virtualised scroller the element sits in, if any. */

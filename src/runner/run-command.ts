@@ -32,6 +32,7 @@ import { summarizeDialogs } from './answer-bound.js';
 import { networkPhase, type NetworkField } from './network-phase.js';
 import { failedStep, okStep, runStep, type StepResult } from './step-run.js';
 import { stepVerbs, type Command, type ValidatedStep } from './validate.js';
+import type { StepVerb } from '../diff/index.js';
 
 export type { StepResult } from './step-run.js';
 
@@ -293,7 +294,7 @@ async function capturePhase(run: Run): Promise<{
           startUrl: alive.startUrl,
           whole: run.cmd.steps[0]!.def.providesTab === true,
           before: run.before,
-          actions: stepVerbs(run.cmd.steps.map((s) => s.def)),
+          actions: actedVerbs(run),
         }),
         run.cmd,
         run.steps,
@@ -302,6 +303,15 @@ async function capturePhase(run: Run): Promise<{
   if (watch && !session.closedOwnTab) await Promise.all([saveTabState(watch), guarded]);
   await secrets;
   return { captured, profile: await profile, network: await network, capturedPage: Boolean(alive && run.visual) };
+}
+
+/**
+ * The verbs `changes.summary` may open with: only steps that did what they say (a click that failed
+ * never says "Clicked."); a failure with no acting step before it opens with "After the error".
+ */
+function actedVerbs(run: Run): StepVerb[] {
+  const acted = stepVerbs(run.cmd.steps.filter((_, i) => run.steps[i]?.status === 'ok').map((s) => s.def));
+  return run.errors.length ? [...acted, { verb: 'After the error', supporting: true }] : acted;
 }
 
 /** Phase 4: the answer, in the documented field order. */

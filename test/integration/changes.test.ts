@@ -85,3 +85,27 @@ it('reports a SortableJS drag as a move', async () => {
     moved: ["listitem 'B1' from 1st to 3rd"],
   });
 });
+
+it('a failed click never opens the summary with "Clicked.": what changed meanwhile is told after the error', async () => {
+  const tab = await h.open('observe-cases.html');
+  const r = await h.cli({
+    tab,
+    steps: [
+      {
+        pageFunction:
+          "(setTimeout(() => { document.querySelector('#louder').closest('body').querySelector('p').textContent = 'Volume: 99' }, 50), 1)",
+      },
+      { click: { selector: '#no-such-button', timeout: 600 } },
+    ],
+  });
+  expect(r.out.status, r.stdout).toBe('error');
+  expect(await h.value(tab, "document.querySelector('p').textContent")).toBe('Volume: 99');
+  expect(r.out.changes.summary, r.stdout).toMatch(/^After the error\. .*Volume: 99/);
+  // An acting step that did succeed still names the command.
+  const ok = await h.cli({
+    tab,
+    stopOnError: false,
+    steps: [{ click: '#louder' }, { click: { selector: '#no-such-button', timeout: 300 } }],
+  });
+  expect(ok.out.changes.summary, ok.stdout).toMatch(/^Clicked\. /);
+});

@@ -75,6 +75,21 @@ describe('snapshotSearch scrolls the sheet that renders the rows', () => {
       expect(Math.abs((await h.value(tab, topOf(variant))) - from)).toBeLessThan(2);
     }, 90_000);
 
+  it('page: from far down the page, a code far above is found (the sheet in the page is seen as virtualised wherever it is scrolled)', async () => {
+    const tab = await openSheet('page');
+    await h.value(tab, '(scrollTo(0, 19000), true)');
+    await h.value(tab, 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))');
+    expect(await h.value(tab, 'hot.getDataAtCell(10, 0)')).toBe('CC-3310');
+    const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'CC-3310', exact: true }, timeout: 45_000 }] });
+    const out = r.out.steps[0].output;
+    expect(out.matchCount, r.stdout).toBeGreaterThan(0);
+    expect(out.scrolledToFind).toMatchObject({ in: 'the page', fromY: 19000 });
+    const cell = out.matches.find((m: { role: string }) => m.role === 'gridcell');
+    const click = await h.cli({ tab, steps: [{ click: cell.ref }] });
+    expect(click.out.status, click.stdout).toBe('ok');
+    expect(await h.value(tab, 'hot.getSelectedLast().slice(0, 2)')).toEqual([10, 0]);
+  }, 90_000);
+
   it('a scan cut short by the time says so, never `whole`', async () => {
     const tab = await openSheet('own');
     // Each scroll costs the page 150 ms (its own listener): 2.5 s cannot render all 900 rows on any machine.
