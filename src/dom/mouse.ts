@@ -92,38 +92,29 @@ export async function moveMouse(
   }
 }
 
-export async function mouseDown(
-  page: Page,
-  at: Point,
-  deadline: Deadline,
-  clickCount = 1,
-  press: Press = {},
-): Promise<void> {
-  const button = press.button ?? 'left';
-  await page.guard(
-    deadline.race(
-      send(page, 'mousePressed', at, { button, buttons: BUTTON_BITS[button], clickCount, modifiers: press.modifiers }),
-      'the mouse button to go down',
-    ),
-  );
+export function mouseDown(page: Page, at: Point, deadline: Deadline, clickCount = 1, press: Press = {}): Promise<void> {
+  return pressOrRelease(page, 'mousePressed', at, deadline, clickCount, press);
 }
 
-export async function mouseUp(
+export function mouseUp(page: Page, at: Point, deadline: Deadline, clickCount = 1, press: Press = {}): Promise<void> {
+  return pressOrRelease(page, 'mouseReleased', at, deadline, clickCount, press);
+}
+
+/** A button going down (held in `buttons` from then on) or coming up, with the press's modifiers. */
+async function pressOrRelease(
   page: Page,
+  type: 'mousePressed' | 'mouseReleased',
   at: Point,
   deadline: Deadline,
-  clickCount = 1,
-  press: Press = {},
+  clickCount: number,
+  press: Press,
 ): Promise<void> {
+  const button = press.button ?? 'left';
+  const buttons = type === 'mousePressed' ? BUTTON_BITS[button] : 0;
   await page.guard(
     deadline.race(
-      send(page, 'mouseReleased', at, {
-        button: press.button ?? 'left',
-        buttons: 0,
-        clickCount,
-        modifiers: press.modifiers,
-      }),
-      'the mouse button to come up',
+      send(page, type, at, { button, buttons, clickCount, modifiers: press.modifiers }),
+      type === 'mousePressed' ? 'the mouse button to go down' : 'the mouse button to come up',
     ),
   );
 }
