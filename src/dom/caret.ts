@@ -37,29 +37,18 @@ async function toTop(scope: Scope, p: Point, deadline: Deadline): Promise<Point>
 }
 
 async function shiftClick(page: Page, at: Point, deadline: Deadline): Promise<void> {
-  const send = (type: 'rawKeyDown' | 'keyUp' | 'mousePressed' | 'mouseReleased'): Promise<unknown> =>
+  const key = (type: 'rawKeyDown' | 'keyUp'): Promise<unknown> =>
     page.guard(
       deadline.race(
-        type === 'rawKeyDown' || type === 'keyUp'
-          ? page.session.send('Input.dispatchKeyEvent', { type, modifiers: type === 'keyUp' ? 0 : SHIFT, ...SHIFT_KEY })
-          : page.session.send('Input.dispatchMouseEvent', {
-              type,
-              x: at.x,
-              y: at.y,
-              button: 'left',
-              buttons: type === 'mousePressed' ? 1 : 0,
-              clickCount: 1,
-              modifiers: SHIFT,
-            }),
+        page.session.send('Input.dispatchKeyEvent', { type, modifiers: type === 'keyUp' ? 0 : SHIFT, ...SHIFT_KEY }),
         'the shift+click to land',
       ),
     );
-  await send('rawKeyDown');
+  await key('rawKeyDown');
   try {
-    await send('mousePressed');
-    await send('mouseReleased');
+    await clickAt(page, at, deadline, 1, { modifiers: SHIFT });
   } finally {
-    await send('keyUp');
+    await key('keyUp');
   }
 }
 

@@ -9,7 +9,7 @@ import { focusElement } from './focus.js';
 import { parseCombo } from './key-combo.js';
 import { pressCombo } from './keyboard.js';
 import { prepareAction } from './locate.js';
-import { moveMouse, type Point } from './mouse.js';
+import { clickAt, moveMouse, type Point } from './mouse.js';
 import { awaitTaken, lookOnce, notFoundError, press, refusedError, seek, type Seeker } from './choose-seek.js';
 
 /** Rounds of arrow keys tried before a <select> that does not follow them counts as refusing. */
@@ -72,22 +72,7 @@ const TOGGLE_MODIFIER = process.platform === 'darwin' ? 4 : 2;
 
 async function toggleClick(page: Page, at: Point, deadline: Deadline): Promise<void> {
   await moveMouse(page, at, deadline);
-  for (const type of ['mousePressed', 'mouseReleased'] as const) {
-    await page.guard(
-      deadline.race(
-        page.session.send('Input.dispatchMouseEvent', {
-          type,
-          x: at.x,
-          y: at.y,
-          button: 'left',
-          buttons: type === 'mousePressed' ? 1 : 0,
-          clickCount: 1,
-          modifiers: TOGGLE_MODIFIER,
-        }),
-        'the Control+click on the option',
-      ),
-    );
-  }
+  await clickAt(page, at, deadline, 1, { modifiers: TOGGLE_MODIFIER });
 }
 
 /**
