@@ -25,6 +25,8 @@ export interface ListedRequest {
   agoMs: number;
   pending?: true;
   routed?: string;
+  /** Made while no call ran (a kept page of the MCP server): full detail, as the call's own. */
+  betweenCommands?: true;
 }
 
 const MAX_URL = 300;
@@ -47,6 +49,7 @@ function fromRecord(r: RequestRecord, now: number): ListedRequest {
     agoMs: Math.max(0, now - r.startedMs),
     ...(r.done ? {} : { pending: true as const }),
     ...(r.routed ? { routed: r.routed } : {}),
+    ...(r.between ? { betweenCommands: true as const } : {}),
   };
 }
 

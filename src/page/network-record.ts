@@ -49,6 +49,8 @@ export interface RequestRecord {
   routed?: 'fulfilled' | 'aborted';
   /** The response body, read once. */
   body?: Promise<BodyRead>;
+  /** Made while no call ran, on a page the warm host kept watching (told in `betweenCommands`). */
+  between?: true;
 }
 
 /** Requests kept per command; more are counted, not kept. */
@@ -81,6 +83,8 @@ export class RequestLog {
   dropped = 0;
   /** HAR files the command's steps asked for, written when it ends (network-har.ts). */
   readonly harAsked: HarAsked[] = [];
+  /** Where the records made after the last command ended begin (a warm host's kept page), else undefined. */
+  #betweenFrom: number | undefined;
 
   /** Subscribes at once: made before Network.enable, so no request of the command is missed. */
   constructor(session: CdpSession) {
@@ -189,13 +193,31 @@ export class RequestLog {
    * log holds this command's requests only, as a new session's would (earlier ones: resource timing).
    */
   beginCommand(): void {
+    // Requests made while no call ran stay (with their bodies, which Chrome keeps for this session).
+    const between = this.#betweenFrom === undefined ? [] : this.#all.slice(this.#betweenFrom);
+    this.#betweenFrom = undefined;
     this.#byId.clear();
     this.#all.length = 0;
+    for (const r of between) {
+      r.between = true;
+      this.#all.push(r);
+      this.#byId.set(r.requestId, r);
+    }
     this.#early.clear();
     this.#routedEarly.clear();
     this.#eagerReads = 0;
     this.dropped = 0;
     this.harAsked.length = 0;
+  }
+
+  /** A call on the kept page ended: what comes from now on was made between calls. */
+  endCommand(): void {
+    this.#betweenFrom = this.#all.length;
+  }
+
+  /** The requests made since the last call ended (a warm host's kept page), oldest first. */
+  betweenCalls(): readonly RequestRecord[] {
+    return this.#betweenFrom === undefined ? [] : this.#all.slice(this.#betweenFrom);
   }
 
   /** Every request of the command so far, oldest first. */
@@ -210,9 +232,9 @@ export class RequestLog {
     else if (this.#routedEarly.size < MAX_RECORDS) this.#routedEarly.set(requestId, how);
   }
 
-  /** The failed requests of the command, oldest first. */
+  /** The failed requests of the command, oldest first (those made between calls were told then). */
   failed(): RequestRecord[] {
-    return this.#all.filter(hasFailed);
+    return this.#all.filter((r) => hasFailed(r) && !r.between);
   }
 
   /** The response body of `r`, read from Chrome once it finished (before, what has arrived, each time). */

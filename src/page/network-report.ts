@@ -4,7 +4,7 @@
 
 import type { Deadline } from '../common/index.js';
 import { showBody } from './network-body.js';
-import type { RequestLog, RequestRecord } from './network-record.js';
+import { hasFailed, type RequestLog, type RequestRecord } from './network-record.js';
 import { markUrlSecrets, redactHeaders } from './network-redact.js';
 
 export interface FailedRequest {
@@ -54,12 +54,13 @@ async function entry(log: RequestLog, r: RequestRecord, deadline: Deadline): Pro
   };
 }
 
-/** The command's failed requests, the first MAX_SHOWN with their bodies; `more` counts the rest. */
+/** The command's failed requests (or those of `among`), the first MAX_SHOWN with their bodies; `more` counts the rest. */
 export async function failedRequests(
   log: RequestLog,
   deadline: Deadline,
+  among?: readonly RequestRecord[],
 ): Promise<{ failed: FailedRequest[]; more?: number } | undefined> {
-  const all = log.failed();
+  const all = among ? among.filter(hasFailed) : log.failed();
   if (!all.length) return undefined;
   const shown = all.slice(0, MAX_SHOWN);
   const loading = shown.filter((r) => r.status !== undefined && !r.done);

@@ -5,7 +5,8 @@
 
 import type { Connection } from '../cdp/index.js';
 import { ConsoleCollector } from '../capture/index.js';
-import type { Page } from '../page/index.js';
+import { failedRequests, type Page } from '../page/index.js';
+import { Deadline } from '../common/index.js';
 
 /** One tab's watch, made when the warm host first attaches the tab; it starts paused (a call runs). */
 export interface BetweenCallsWatch {
@@ -65,14 +66,35 @@ export const watchConsole: BetweenCallsWatcher = (page) => {
   };
 };
 
+/** How long reading the bodies of requests that failed between calls may hold the next call. */
+const BETWEEN_BODIES_MS = 1_000;
+
 /**
- * The watches every kept tab gets, in answer order. Issue 21 adds its own here: a network log
- * (`network`: requests and failures while no call ran, from the page's NetworkTracker), downloads
- * (`downloads`: Browser.downloadWillBegin/downloadProgress on `conn`, files that landed), and
- * persisted routes (`routes`: armed once when the tab is first attached — Fetch.enable on the kept
- * session — and reporting what they answered between calls).
+ * The network: the kept session's request log goes on recording while no call runs; the next call
+ * is told how many requests were made and which failed (with the start of their bodies, as a call's
+ * own failures are), and its `network` step lists them with full detail.
  */
-export const BETWEEN_CALLS_WATCHERS: readonly BetweenCallsWatcher[] = [watchDialogs, watchConsole];
+export const watchNetwork: BetweenCallsWatcher = (page) => ({
+  name: 'network',
+  async take() {
+    const made = page.requests.betweenCalls();
+    if (!made.length) return undefined;
+    const failed = await failedRequests(page.requests, Deadline.after(BETWEEN_BODIES_MS), made);
+    return { requests: made.length, ...failed };
+  },
+  resume() {
+    page.requests.endCommand();
+  },
+  stop() {
+    /* the log goes with the page's session */
+  },
+});
+
+/**
+ * The watches every kept tab gets, in answer order. Downloads are watched per call (a late one is
+ * found in the folder by the next call, as in the CLI); persisted routes stay armed on the kept session.
+ */
+export const BETWEEN_CALLS_WATCHERS: readonly BetweenCallsWatcher[] = [watchDialogs, watchConsole, watchNetwork];
 
 /** What the watches saw since the previous call, keyed by name; undefined when nothing. */
 export async function takeBetweenCalls(

@@ -217,12 +217,11 @@ describe('between calls', () => {
     const tab = (await m.call({ steps: [{ openTab: { url: `${h.baseUrl}/dialogs.html`, port: h.port } }] })).out
       .tab as string;
     // #late opens a confirm 1.5 s after the click, when this call has long answered.
-    const first = await m.call({
-      tab,
-      steps: [{ click: '#late' }, { pageFunction: "setTimeout(() => console.error('logged between calls'), 200)" }],
-    });
+    const first = await m.call({ tab, steps: [{ click: '#late' }] });
     expect(first.out.dialogs).toBeUndefined();
     const page = await pageOf(tab);
+    // Logged surely between calls: by the test, over its own socket, after the call answered.
+    await page.value("(console.error('logged between calls'), true)");
     await until(page, "document.title === 'Dialogs: answered later'"); // the page itself saw the answer
     expect(await page.value("document.getElementById('answer').textContent")).toBe('late=true');
     const next = await m.call({ tab, steps: [{ query: { selector: '#answer', output: 'text' } }] });
@@ -233,6 +232,44 @@ describe('between calls', () => {
     const again = await m.call({ tab, steps: [{ query: { selector: '#answer', output: 'text' } }] });
     expect(again.out.betweenCommands).toBeUndefined(); // told once
     page.close();
+  });
+  it('records the requests made between calls: the next answer tells the failed one with its body, and network gives its detail', async () => {
+    const m = await mcp();
+    const tab = (await m.call({ steps: [{ openTab: { url: `${h.baseUrl}/net/settings`, port: h.port } }] })).out
+      .tab as string;
+    await fetch(`${h.baseUrl}/net/log?clear=1`);
+    const first = await m.call({
+      tab,
+      steps: [
+        {
+          pageFunction:
+            "setTimeout(() => fetch('/net/api/settings', { method: 'PUT', body: JSON.stringify({ timezone: 'Mars/Olympus' }) }), 300)",
+        },
+      ],
+    });
+    expect(first.out.network).toBeUndefined();
+    // The server's own log: the PUT arrived after the call answered.
+    let logged: { method: string; path: string }[] = [];
+    for (let i = 0; i < 50 && !logged.length; i++) {
+      logged = (await (await fetch(`${h.baseUrl}/net/log?clear=1`)).json()) as typeof logged;
+      if (!logged.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(logged.map((l) => `${l.method} ${l.path}`)).toEqual(['PUT /net/api/settings']);
+    const next = await m.call({ tab, steps: [{ network: { url: '/net/api/settings', body: true } }] });
+    expect(next.out.betweenCommands.network, JSON.stringify(next.out)).toMatchObject({
+      requests: 1,
+      failed: [{ method: 'PUT', status: 422, body: expect.stringContaining('Mars/Olympus') }],
+    });
+    expect(next.out.network).toBeUndefined(); // told once, as between calls
+    expect(next.out.steps[0].output).toMatchObject({
+      method: 'PUT',
+      status: 422,
+      request: { body: '{"timezone":"Mars/Olympus"}' },
+      response: { body: expect.stringContaining('"field":"timezone"') },
+    });
+    const again = await m.call({ tab, steps: [{ query: { selector: 'h1', output: 'text' } }] });
+    expect(again.out.betweenCommands).toBeUndefined();
+    await m.call({ steps: [{ closeTab: tab }] });
   });
 });
 
