@@ -86,7 +86,10 @@ export function takeFallbackNote(page: Page): FallbackNote | undefined {
 }
 
 /** Where keys would go now, named; `onBody` when only the document has focus. */
-export async function keyReceiver(scope: Scope, deadline: Deadline): Promise<{ target: string; onBody: boolean }> {
+export async function keyReceiver(
+  scope: Scope,
+  deadline: Deadline,
+): Promise<{ target: string; onBody: boolean; takesText: boolean }> {
   return scope.call((rt) => rt.effectWatch.keyReceiver(), undefined, {
     deadline,
     what: 'the focused element',

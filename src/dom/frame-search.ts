@@ -2,7 +2,7 @@
 // frame holds it (SPEC §13.3, click's searchFrames), the frame an <iframe> element shows, and a
 // chain of <iframe> selectors, one per level, each looked for inside the frame before it.
 
-import { ElementNotFoundError, ExecutionError, type Deadline } from '../common/index.js';
+import { ElementNotFoundError, ExecutionError, TimeoutError, type Deadline } from '../common/index.js';
 import type { FrameTarget, Scope } from '../page/index.js';
 import type { Protocol } from '../cdp/index.js';
 import { DEFAULT_ACTION_TIMEOUT_MS, locate, type Located, type RefHolder, type TargetSpec } from './locate.js';
@@ -36,10 +36,26 @@ export async function findFrameWith(
   timeoutMs: number,
   deadline: Deadline,
 ): Promise<{ scope: Scope; located: Located } | undefined> {
-  const original = scope.frame;
   const until = deadline.cap(timeoutMs);
+  try {
+    return await searchFrames(scope, target, refs, until);
+  } catch (err) {
+    // A round cut short by the search's own window (a loaded machine): not found, said as such.
+    if (err instanceof TimeoutError && until.expired()) return undefined;
+    throw err;
+  }
+}
+
+/** findFrameWith's rounds, every call bounded by the search's window `until`. */
+async function searchFrames(
+  scope: Scope,
+  target: TargetSpec,
+  refs: RefHolder,
+  until: Deadline,
+): Promise<{ scope: Scope; located: Located } | undefined> {
+  const original = scope.frame;
   while (true) {
-    const frames = await scope.page.guard(scope.page.frames.list(deadline));
+    const frames = await scope.page.guard(scope.page.frames.list(until));
     const order = [
       original?.frameId ?? frames[0]!.frameId,
       ...frames.map((f) => f.frameId).filter((id) => id !== (original?.frameId ?? frames[0]!.frameId)),
@@ -47,13 +63,13 @@ export async function findFrameWith(
     for (const frameId of order) {
       let where: FrameTarget | undefined;
       try {
-        where = frameId === frames[0]!.frameId ? undefined : await scope.page.frames.target(frameId, deadline);
+        where = frameId === frames[0]!.frameId ? undefined : await scope.page.frames.target(frameId, until);
       } catch {
         continue; // a frame still loading or just removed
       }
       try {
         const there = scope.at(where);
-        return { scope: there, located: await locate(there, target, refs, { timeoutMs: 0 }, deadline) };
+        return { scope: there, located: await locate(there, target, refs, { timeoutMs: 0 }, until) };
       } catch (err) {
         if (!(err instanceof ElementNotFoundError)) throw err;
       }
@@ -95,10 +111,11 @@ export async function framePath(
   for (const [i, selector] of rest.entries()) {
     const inside = scope.at(target);
     let el: Located;
+    const look = deadline.cap(Math.max(0, deadline.remainingMs() - FINAL_LOOK_MS));
     try {
-      el = await locate(inside, css(selector), refs, {}, deadline);
+      el = await locate(inside, css(selector), refs, { timeoutMs: look.remainingMs() }, look);
     } catch (err) {
-      if (!(err instanceof ElementNotFoundError)) throw err;
+      if (!(err instanceof ElementNotFoundError) && !(err instanceof TimeoutError && look.expired())) throw err;
       throw new ElementNotFoundError(
         `No element matches "${selector}" inside the frame ${JSON.stringify(path.slice(0, i + 1))} leads to (${inside.url}); ` +
           'list the frames with {"frame": {"list": true}}',

@@ -171,9 +171,20 @@ export function composedContains(outer: Element, inner: Node): boolean {
   return false;
 }
 
-/** Where typed keys would go now: the focused element, named, and whether it is only the document. */
-export function keyReceiver(): { target: string; onBody: boolean; handle?: number } {
+/**
+ * Where typed keys would go now: the focused element, named, whether it is only the document, and
+ * whether it takes text (a text field, an editable region, or a frame whose inside we do not see).
+ */
+export function keyReceiver(): { target: string; onBody: boolean; takesText: boolean } {
   const el = focusedDeep();
-  if (onBody(el)) return { target: 'the page body (no element has focus)', onBody: true };
-  return { target: targetName(el!), onBody: false };
+  if (onBody(el)) return { target: 'the page body (no element has focus)', onBody: true, takesText: false };
+  return { target: targetName(el!), onBody: false, takesText: takesText(el!) };
+}
+
+const NO_TEXT_INPUTS = /^(button|checkbox|color|file|hidden|image|radio|range|reset|submit)$/;
+
+function takesText(el: Element): boolean {
+  if ((el as HTMLElement).isContentEditable || el.ownerDocument.designMode === 'on') return true;
+  if (el.localName === 'input') return !NO_TEXT_INPUTS.test((el as HTMLInputElement).type);
+  return /^(textarea|select|iframe|frame|object|embed)$/.test(el.localName);
 }

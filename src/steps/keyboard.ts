@@ -80,7 +80,7 @@ async function focusIfTargeted(ctx: StepContext, t: Target): Promise<string | un
  * Where the keys will go, named; refused before any key is sent when the click before this step
  * fell back to element.click() and focus did not follow it (the keys would land elsewhere).
  */
-async function keysGoTo(ctx: StepContext, t: Target): Promise<{ target: string; onBody: boolean }> {
+async function keysGoTo(ctx: StepContext, t: Target, text = false): Promise<KeysTo> {
   const { page } = ctx.command.requireTab();
   const note = takeFallbackNote(page);
   const to = await keyReceiver(ctx.scope, ctx.deadline);
@@ -91,26 +91,36 @@ async function keysGoTo(ctx: StepContext, t: Target): Promise<{ target: string; 
       { category: 'no-effect', nextStep: { snapshot: true } },
     );
   }
-  // Keys to the body are watched: a page shortcut may take them; nothing reacting fails the step.
-  if (to.onBody) await watchEffects(ctx.scope, undefined, ctx.deadline);
-  return to;
+  // Keys to the body, and text to an element that takes none (a grid cell that starts an editor on
+  // a key), are watched: the page may take them; nothing reacting fails the step.
+  const watched = to.onBody || (text && !to.takesText);
+  if (watched) await watchEffects(ctx.scope, undefined, ctx.deadline);
+  return { ...to, watched };
+}
+
+interface KeysTo {
+  target: string;
+  onBody: boolean;
+  /** What followed the keys is read: nothing at all is a failure (checkKeysLanded). */
+  watched: boolean;
 }
 
 /** Keys the page body got and nothing reacted to went nowhere: a failure, not an ok. */
 async function checkKeysLanded(
   scope: Scope,
-  to: { onBody: boolean },
+  to: KeysTo,
   what: string,
   mark: ActionMark,
   settled: SettleResult,
   dialogs: number,
   deadline: Deadline,
 ): Promise<void> {
-  if (!to.onBody) return;
+  if (!to.watched) return;
   const e = await readEffects(scope, mark, settled, dialogs, deadline);
-  if (!e.focusOnBody || e.observable) return;
+  if (e.observable || (to.onBody && !e.focusOnBody)) return;
+  const where = to.onBody ? 'the page body (no element had focus)' : `${to.target}, which takes no text,`;
   throw new ExecutionError(
-    `${what} went to the page body (no element had focus) and nothing reacted: no change, no focus, no scroll. ` +
+    `${what} went to ${where} and nothing reacted: no change, no focus, no scroll. ` +
       'Name the element that should get the keys (selector | ref), or click it first',
     { category: 'no-effect', nextStep: { snapshot: true } },
   );
@@ -186,7 +196,7 @@ defineStep<TypeParams>({
       })) ||
       (desc !== undefined && isSecretText(desc));
     if (secret) markSecret(p.text);
-    const to = await keysGoTo(ctx, p);
+    const to = await keysGoTo(ctx, p, true);
     const mark = markBeforeAction(page);
     const dialogs = page.dialogs.length;
     const outcome = await page.guard(typeText(page.session, p.text, p.delayMs, ctx.deadline));

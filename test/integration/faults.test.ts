@@ -111,7 +111,7 @@ describe('faults', () => {
     expect(r.code).toBe(1);
     expect(r.out.status).toBe('error');
     expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'TimeoutError' });
-    expect(r.out.steps[0].error).toMatch(/Timed out after 2000ms/);
+    expect(r.out.steps[0].error).toMatch(/Timed out after (2000ms|\d+ms \(timeout 2000ms\))/); // a loaded machine answers a little late, and says so
     expect(r.ms).toBeLessThan(5_000);
     const next = await h.cli({ tab, steps: [{ pageFunction: 'document.title' }] });
     expect(next.out.status).toBe('ok');

@@ -150,6 +150,21 @@ describe('type', () => {
     expect(unknownRef.out.steps[0]).toMatchObject({ status: 'error', errorType: 'ElementNotFoundError' });
   });
 
+  it('text typed into an element that takes none, with nothing reacting, is no-effect — never ok', async () => {
+    const r = await run([{ type: { selector: '#send', text: 'abc' } }]);
+    expect(r.out.steps[0], r.stdout).toMatchObject({ status: 'error', category: 'no-effect' });
+    expect(r.out.steps[0].error).toMatch(/went to button "Send", which takes no text, and nothing reacted/);
+    // The page's own record: the keys did reach the button, and no field got text.
+    const events = await h.value(
+      tab,
+      "__events.filter((e) => e.type === 'keydown').map((e) => e.target + ':' + e.key)",
+    );
+    expect(events).toEqual(['send:a', 'send:b', 'send:c']);
+    expect(
+      await h.value(tab, "['field', 'other', 'area'].map((id) => document.getElementById(id).value).join('')"),
+    ).toBe('');
+  });
+
   it('focuses a target given by ref', async () => {
     const snap = await run([{ snapshot: true }]);
     const ref = /textbox "Notes" \[ref=(s\d+e\d+)\]/.exec(snap.out.steps[0].output.yaml)?.[1];

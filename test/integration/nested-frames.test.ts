@@ -141,8 +141,8 @@ describe('frames nested in frames', () => {
       tab,
       stopOnError: false,
       steps: [
-        { frame: ['#outer', '#nope'], timeout: 1500 },
-        { frame: '#nowhere', timeout: 1500 },
+        { frame: ['#outer', '#nope'], timeout: 3000 },
+        { frame: '#nowhere', timeout: 3000 },
       ],
     });
     expect(missing.out.steps[0].error).toMatch(
