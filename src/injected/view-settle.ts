@@ -18,6 +18,9 @@ interface SettleOutcome {
  */
 export const REACTION_GRACE_MS = 120;
 
+/** Longest wait for one animation frame: a page in a background tab gets none. */
+const FRAME_WAIT_MS = 34;
+
 /** Events that start a page's reaction to the agent's input. */
 const ACTIVATIONS = ['click', 'auxclick', 'contextmenu', 'keydown', 'paste'];
 
@@ -63,9 +66,9 @@ function within(p: Promise<unknown>, ms: number): Promise<unknown> {
  * Gives the page its turn to answer the agent's last click or key while the DOM shows no answer yet,
  * following the work it set going instead of a fixed wait: one task (a handler awaiting a promise or
  * a MessageChannel has run by then); a round trip to the browser behind the page's own when the page
- * can write the clipboard (its write asks the browser first, then resolves); then the animation
- * frames it requested, as long as it keeps requesting them, within the grace. Timers it set are left
- * to reactionDueAt (their delay cannot be seen). Once per activation.
+ * can write the clipboard (its write asks the browser first, then resolves); then a frame, and more
+ * while the page keeps requesting them, within the grace. Timers it set are left to reactionDueAt
+ * (their delay cannot be seen). Once per activation.
  */
 export async function giveReactionTurn(): Promise<void> {
   const clock = state.view.clock;
@@ -78,12 +81,13 @@ export async function giveReactionTurn(): Promise<void> {
       navigator.permissions.query({ name: 'clipboard-write' as PermissionName }).catch(() => undefined),
       left(),
     );
-  let framesSeen = 0;
+  // A frame, and more while the page keeps asking for them (a hidden page runs none: bounded).
+  let framesSeen = -1;
   for (;;) {
     const frames = pageWorkSince(clock.mark)?.frames ?? 0;
     if (frames <= framesSeen || !awaitingReaction(clock) || left() <= 0) break;
     framesSeen = frames;
-    await within(new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), left());
+    await within(new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), Math.min(FRAME_WAIT_MS, left()));
   }
   clock.turnFor = at;
 }
