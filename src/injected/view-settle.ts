@@ -1,7 +1,8 @@
 // Settling before the after-look (issue 13): after the steps, wait — bounded, driven by the page's
 // own events — until no finite animation or transition runs on a shown element and the DOM has been
-// quiet for a moment, so a dialog still closing or a row still fading in is seen as it ends up.
-// Mutations are timed from viewStart (view-diff.ts) on. Runs in the page.
+// quiet for a moment, so a dialog still closing or a row still fading in is seen as it ends up; and
+// before that, the page's turn to answer the agent's last click or key, following the work it set
+// going (page-work.ts). Mutations are timed from viewStart (view-diff.ts) on. Runs in the page.
 import { selectorFor } from './dom-describe.js';
 import { countOwnWork, markWork, pageWorkSince } from './page-work.js';
 import { state } from './state.js';
