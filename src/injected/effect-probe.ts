@@ -7,7 +7,7 @@ import { deepElements, syncCounters } from './ref-map.js';
 import type { Counters } from './ref-map.js';
 import { shadowOf } from './closed-shadow.js';
 import { state } from './state.js';
-import { reactionDueAt } from './view-settle.js';
+import { giveReactionTurn, reactionDueAt } from './view-settle.js';
 
 export interface EffectProbe {
   observers: MutationObserver[];
@@ -149,14 +149,15 @@ function disarmEffectProbe(probe: EffectProbe): void {
 
 /**
  * What the probe saw since it was armed (it stops). Not armed in this document: a new document, so
- * changed. When nothing was seen yet, the page first gets the rest of its moment to answer the
- * agent's last click or key (view-settle.ts reactionDueAt: a Copy button shows "Copied!" only
- * after its clipboard write resolves). Effects whose events only fire with the next frame (a
+ * changed. When nothing was seen yet, the page first gets its turn to answer the agent's last click
+ * or key, and the grace when it left a timer pending (view-settle.ts: a Copy button shows "Copied!"
+ * only after its clipboard write resolves). Effects whose events only fire with the next frame (a
  * container's scroll, an animation or transition starting) are read directly instead of waiting for
  * that frame: the scroll offsets and the running animations, against those at arming.
  */
 export async function takeEffects(): Promise<Effects> {
   const probe = state.effectProbe;
+  if (probe && !probe.seen) await giveReactionTurn();
   const dueAt = reactionDueAt();
   while (probe && !probe.seen && performance.now() < dueAt) await new Promise((r) => setTimeout(r, 10));
   const counters = syncCounters(undefined);

@@ -1,8 +1,10 @@
 // Settling before the after-look (issue 13): after the steps, wait — bounded, driven by the page's
 // own events — until no finite animation or transition runs on a shown element and the DOM has been
-// quiet for a moment, so a dialog still closing or a row still fading in is seen as it ends up.
-// Mutations are timed from viewStart (view-diff.ts) on. Runs in the page.
+// quiet for a moment, so a dialog still closing or a row still fading in is seen as it ends up; and
+// before that, the page's turn to answer the agent's last click or key, following the work it set
+// going (page-work.ts). Mutations are timed from viewStart (view-diff.ts) on. Runs in the page.
 import { selectorFor } from './dom-describe.js';
+import { countOwnWork, markWork, pageWorkSince } from './page-work.js';
 import { state } from './state.js';
 
 interface SettleOutcome {
@@ -11,26 +13,34 @@ interface SettleOutcome {
 }
 
 /**
- * How long the page gets to answer a trusted click or key before the look says it did nothing: a
- * handler that awaits first — `await navigator.clipboard.writeText(…)`, a promise, a timer — changes
- * the DOM a few to some tens of ms after the event (issue 21: "Copied!" shown after the look).
+ * How long the page gets to answer a trusted click or key when its turn (giveReactionTurn) left a
+ * timer of its own pending: a handler that waits on one — `setTimeout`, or a clipboard write and
+ * then a timer — changes the DOM some tens of ms after the event (issue 21: "Copied!" shown late).
  */
 export const REACTION_GRACE_MS = 120;
 
+/** Longest wait for one animation frame: a page in a background tab gets none. */
+const FRAME_WAIT_MS = 34;
+
 /** Events that start a page's reaction to the agent's input. */
 const ACTIVATIONS = ['click', 'auxclick', 'contextmenu', 'keydown', 'paste'];
+
+type Clock = NonNullable<typeof state.view.clock>;
 
 /** Records the time of the last DOM mutation and of the last trusted activation from now on (until viewSettle ends). */
 export function armMutationClock(): void {
   const slot = state.view;
   slot.clock?.observer.disconnect();
   slot.clock?.off();
+  countOwnWork();
   const onActivation = (e: Event): void => {
     if (e.isTrusted) clock.activatedAt = performance.now();
   };
-  const clock = {
+  const clock: Clock = {
     last: 0,
     activatedAt: -Infinity,
+    turnFor: -Infinity,
+    mark: markWork(),
     observer: new MutationObserver(() => {
       clock.last = performance.now();
     }),
@@ -43,14 +53,56 @@ export function armMutationClock(): void {
   slot.clock = clock;
 }
 
+/** The page may still be answering the last activation: there was one, and the DOM has not changed since. */
+function awaitingReaction(clock: Clock): boolean {
+  return clock.activatedAt > -Infinity && clock.last <= clock.activatedAt;
+}
+
+/** Resolves after `ms` at most, or with `p`, whichever comes first. */
+function within(p: Promise<unknown>, ms: number): Promise<unknown> {
+  return Promise.race([p, new Promise((r) => setTimeout(r, Math.max(0, ms)))]);
+}
+
 /**
- * Until when the page may still be answering the agent's last click or key: the activation plus
- * the grace, unless the DOM already changed after it (then quiet time decides, as for any change).
- * 0 when there was no activation.
+ * Gives the page its turn to answer the agent's last click or key while the DOM shows no answer yet,
+ * following the work it set going instead of a fixed wait: one task (a handler awaiting a promise or
+ * a MessageChannel has run by then); a round trip to the browser behind the page's own when the page
+ * can write the clipboard (its write asks the browser first, then resolves); then a frame, and more
+ * while the page keeps requesting them, within the grace. Timers it set are left to reactionDueAt
+ * (their delay cannot be seen). Once per activation.
+ */
+export async function giveReactionTurn(): Promise<void> {
+  const clock = state.view.clock;
+  if (!clock || !awaitingReaction(clock) || clock.turnFor === clock.activatedAt) return;
+  const at = clock.activatedAt;
+  const left = (): number => at + REACTION_GRACE_MS - performance.now();
+  await new Promise((r) => setTimeout(r, 0));
+  if (navigator.clipboard && navigator.permissions && awaitingReaction(clock))
+    await within(
+      navigator.permissions.query({ name: 'clipboard-write' as PermissionName }).catch(() => undefined),
+      left(),
+    );
+  // A frame, and more while the page keeps asking for them (a hidden page runs none: bounded).
+  let framesSeen = -1;
+  for (;;) {
+    const frames = pageWorkSince(clock.mark)?.frames ?? 0;
+    if (frames <= framesSeen || !awaitingReaction(clock) || left() <= 0) break;
+    framesSeen = frames;
+    await within(new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), Math.min(FRAME_WAIT_MS, left()));
+  }
+  clock.turnFor = at;
+}
+
+/**
+ * Until when the page may still be answering the agent's last click or key: 0 when there was no
+ * activation, when the DOM changed after it (then quiet time decides, as for any change), or when
+ * its turn showed no timer of the page's pending; else the activation plus the grace.
  */
 export function reactionDueAt(): number {
   const clock = state.view.clock;
-  if (!clock || clock.last > clock.activatedAt) return 0;
+  if (!clock || !awaitingReaction(clock)) return 0;
+  const work = pageWorkSince(clock.mark);
+  if (clock.turnFor === clock.activatedAt && work?.timers === 0) return 0;
   return clock.activatedAt + REACTION_GRACE_MS;
 }
 
@@ -74,9 +126,10 @@ function runningAnimation(withinMs: number): string | undefined {
  * Waits until nothing animates and the DOM was quiet for `quietMs`, at most `maxMs` (300 ms for DOM
  * changes alone). `keepClock`: the mutation clock stays armed (a settle between steps, before the capture's).
  */
-export function viewSettle(maxMs: number, quietMs: number, keepClock = false): Promise<SettleOutcome> {
+export async function viewSettle(maxMs: number, quietMs: number, keepClock = false): Promise<SettleOutcome> {
   const slot = state.view;
   const start = performance.now();
+  await giveReactionTurn();
   return new Promise((resolve) => {
     const tick = (): void => {
       const now = performance.now();
@@ -102,7 +155,7 @@ export function viewSettle(maxMs: number, quietMs: number, keepClock = false): P
         slot.clock?.observer.disconnect();
         slot.clock?.off();
         slot.clock = undefined;
-      }
+      } else if (slot.clock) slot.clock.mark = markWork(); // the next step's timers are counted from here
       resolve(o);
     };
     tick();

@@ -10,6 +10,7 @@ import { itemsHint } from './modal-layer.js';
 import { shadowOf } from './closed-shadow.js';
 import { type ClipState, enterContent, enterPosition, inClip, viewportClip } from './view-clip.js';
 import { state } from './state.js';
+import type { WorkMark } from './page-work.js';
 
 export interface ViewUnit {
   id: number;
@@ -74,8 +75,18 @@ export interface ViewState {
   /** Frame landmarks on screen at the before-look. */
   landmarks?: Element[];
   stop?: () => void;
-  /** The time of the last DOM mutation, and of the last trusted activation, since the before-look (view-settle.ts). */
-  clock?: { last: number; activatedAt: number; observer: MutationObserver; off: () => void };
+  /**
+   * The time of the last DOM mutation, and of the last trusted activation, since the before-look; the
+   * activation whose turn the page was given, and where the page's timers are counted from (view-settle.ts).
+   */
+  clock?: {
+    last: number;
+    activatedAt: number;
+    turnFor: number;
+    mark: WorkMark;
+    observer: MutationObserver;
+    off: () => void;
+  };
 }
 
 function viewIdOf(el: Element): number {

@@ -109,3 +109,52 @@ describe('capture by effect', () => {
     expect(Math.min(...refs)).toBeGreaterThan(given);
   });
 });
+
+// Issue 25 item 5: a click that shows nothing at once no longer waits a fixed grace; the page gets
+// its turn (a task, a browser round trip behind a clipboard write, the frames it asked for) and the
+// grace only when it set a timer. Each late answer must still be told; the oracle is the page's own
+// record of what it showed.
+describe('late answers to a click or key', () => {
+  let late: string;
+  const shown = () => h.value(late, 'document.getElementById("out").textContent');
+  beforeAll(async () => {
+    late = await h.open('late-answers.html');
+    await h.cli({ tab: late, steps: [{ click: '#quiet' }] }); // the pointer is on the page from here on
+  });
+
+  it('tells what the page shows after a timer, two frames, a message, a digest or a request', async () => {
+    const roads: [string, string][] = [
+      ['#timer', 'Saved by timer'],
+      ['#frames', 'Shown after frames'],
+      ['#message', 'Posted back'],
+      ['#digest', 'Digested'],
+      ['#fetch', 'Fetched'],
+    ];
+    for (const [button, text] of roads) {
+      const r = await h.cli({ tab: late, steps: [{ click: button }] });
+      const answers = await h.value(late, 'window.__answers');
+      expect(answers[answers.length - 1], button).toBe(text);
+      expect(await shown()).toBe(`${text} (${answers.length})`);
+      expect(JSON.stringify(r.out.changes), `${button}: ${r.stdout}`).toContain(`${text} (${answers.length})`);
+    }
+  });
+
+  it('tells a key the page answers after a debounce, and a timer answer before the next step acts', async () => {
+    const key = await h.cli({ tab: late, steps: [{ click: '#search' }, { press: 'Enter' }] });
+    let n = (await h.value(late, 'window.__answers')).length;
+    expect(await shown()).toBe(`Searched (${n})`);
+    expect(JSON.stringify(key.out.changes), key.stdout).toContain(`Searched (${n})`);
+    const both = await h.cli({ tab: late, steps: [{ click: '#timer' }, { click: '#quiet' }] });
+    n = (await h.value(late, 'window.__answers')).length;
+    expect(await shown()).toBe(`Saved by timer (${n})`);
+    expect(JSON.stringify(both.out.changes), both.stdout).toContain(`Saved by timer (${n})`);
+  });
+
+  it('a click the page answers with nothing is told as nothing', async () => {
+    const clicks = (await h.value(late, 'window.__quiet')) as number;
+    const r = await h.cli({ tab: late, steps: [{ click: '#quiet' }] });
+    expect(await h.value(late, 'window.__quiet')).toBe(clicks + 1);
+    expect(r.out.changes).toEqual({ summary: 'Nothing changed on the page.' });
+    expect(r.out.screenshot).toBeUndefined();
+  });
+});
