@@ -7,10 +7,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Each integration file runs its own Chromium. A file mostly waits (the page, its settle windows,
-    // Chrome's answers): on two cores two files kept them about half busy, three fill them better. Grid
-    // set-up waits for the grid to render, not a fixed time, so a busier machine does not break it.
-    maxWorkers: 3,
+    // Each integration file runs its own Chromium: two at a time. Files mostly wait (pages, settle windows,
+    // Chrome), so three would fill two cores better, but on a loaded machine a few timing-bound tests
+    // then failed (docs/develop.md); try `npx vitest run --maxWorkers=3`.
+    maxWorkers: 2,
     minWorkers: 1,
     // Longest files first: a long file started last would run alone on one worker at the end.
     sequence: { sequencer: LongestFirst },
