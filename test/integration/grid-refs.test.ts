@@ -6,7 +6,7 @@
 // which cell the element stood for when handed out (hot.getCoords, AG Grid's and MUI's row/column
 // of the node, the app's own map), and afterwards that no cell other than that one changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cdpToPage, startHarness, type CdpClient, type Harness } from './harness.js';
+import { cdpToPage, settleAfter, startHarness, type CdpClient, type Harness } from './harness.js';
 
 let h: Harness;
 const clients: CdpClient[] = [];
@@ -92,10 +92,12 @@ async function cellRefs(p: Page): Promise<{ ref: string; empty: boolean }[]> {
   }));
 }
 
-/** Scrolls a scroller as the page's own scripts would (setup, not the tool), and lets the grid render. */
+/** Scrolls a scroller as the page's own scripts would (setup, not the tool), and waits until the grid has rendered. */
 function scroll(p: Page, scroller: string, top: number, left: number): Promise<unknown> {
   return p.page.value(
-    `(() => { const s = document.querySelector(${JSON.stringify(scroller)}); s.scrollTop = ${top}; s.scrollLeft = ${left}; return new Promise((r) => setTimeout(() => requestAnimationFrame(() => r(true)), 150)); })()`,
+    settleAfter(
+      `(() => { const s = document.querySelector(${JSON.stringify(scroller)}); s.scrollTop = ${top}; s.scrollLeft = ${left}; })()`,
+    ),
   );
 }
 

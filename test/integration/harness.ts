@@ -241,3 +241,28 @@ export async function axNodeOfRef(client: CdpClient, contextId: number, ref: str
   });
   return nodes[0];
 }
+
+/**
+ * A page expression that runs `action` (page code that scrolls a list or grid, as the page's own
+ * scripts would: test set-up, not the tool) and resolves once the page has drawn the result: after
+ * two frames, at least `minMs`, and `quietMs` without a DOM change. A fixed sleep lost that race on a
+ * loaded machine (the grid had not rendered the new rows yet). Bounded by 10 s, then resolves anyway:
+ * the test's own assertions say what is missing.
+ */
+export function settleAfter(action: string, minMs = 150, quietMs = 150): string {
+  return `new Promise((done) => {
+    const start = performance.now();
+    let framed = false;
+    let quiet;
+    const finish = () => { mo.disconnect(); clearTimeout(quiet); clearTimeout(cap); done(true); };
+    const arm = () => {
+      clearTimeout(quiet);
+      if (framed) quiet = setTimeout(finish, Math.max(${quietMs}, ${minMs} - (performance.now() - start)));
+    };
+    const mo = new MutationObserver(arm);
+    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const cap = setTimeout(finish, 10000);
+    (${action});
+    requestAnimationFrame(() => requestAnimationFrame(() => { framed = true; arm(); }));
+  })`;
+}

@@ -140,11 +140,12 @@ describe('type', () => {
   });
 
   it('fails on a missing target, an invalid selector and an element that takes no focus', async () => {
-    const missing = await run([{ type: { selector: '#nope', text: 'a' } }]);
+    // A short wait: what is tested is the kind of failure, not the default 5 s wait before it.
+    const missing = await run([{ type: { selector: '#nope', text: 'a', timeout: 1000 } }]);
     expect(missing.out.steps[0]).toMatchObject({ status: 'error', errorType: 'ElementNotFoundError' });
     const invalid = await run([{ type: { selector: '[[bad', text: 'a' } }]);
     expect(invalid.out.steps[0]).toMatchObject({ status: 'error', errorType: 'StepValidationError' });
-    const plain = await run([{ type: { selector: '#plain', text: 'a' } }]);
+    const plain = await run([{ type: { selector: '#plain', text: 'a', timeout: 1000 } }]);
     expect(plain.out.steps[0]).toMatchObject({ status: 'error', errorType: 'ElementNotEditableError' });
     const unknownRef = await run([{ type: { ref: 's99e999', text: 'a' } }]);
     expect(unknownRef.out.steps[0]).toMatchObject({ status: 'error', errorType: 'ElementNotFoundError' });

@@ -4,7 +4,7 @@
 // the new content. Every claim is checked against the app's own state (the grid's API, the list's
 // click log), read with a pageFunction — never our answer read back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { settleAfter, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -32,12 +32,19 @@ async function openGrid(): Promise<string> {
   return tab;
 }
 
-/** Scrolls the list as a user's wheel would and waits two frames for the library to render. */
-function scrollList(tab: string, top: number): Promise<unknown> {
-  return h.value(
-    tab,
-    `(document.getElementById("list").scrollTop = ${top}, new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(document.getElementById("list").scrollTop)))))`,
-  );
+/**
+ * Runs page code that scrolls (test set-up, as the page's own scripts would) and waits until the
+ * library has rendered the result. Through the expression form of pageFunction, which awaits it
+ * (h.value wraps its expression in JSON.stringify, which would not).
+ */
+async function settle(tab: string, action: string, minMs: number): Promise<void> {
+  const r = await h.cli({ tab, steps: [{ pageFunction: { expression: settleAfter(action, minMs) } }] });
+  expect(r.out.status, r.stdout).toBe('ok');
+}
+
+/** Scrolls the list as a user's wheel would and waits until the library has rendered the new rows. */
+function scrollList(tab: string, top: number): Promise<void> {
+  return settle(tab, `document.getElementById("list").scrollTop = ${top}`, 0);
 }
 
 describe('TanStack Virtual: 10,000 items', () => {
@@ -128,7 +135,7 @@ describe('AG Grid Community: 5,000 rows', () => {
 
   it('a missing order scans the grid, scrolls it back, and never offers the near match ORD-00211 as a step', async () => {
     const tab = await openGrid();
-    await h.value(tab, '(gridApi.ensureIndexVisible(210, "top"), new Promise((r) => setTimeout(r, 300)))');
+    await settle(tab, 'gridApi.ensureIndexVisible(210, "top")', 300);
     const before = await h.value(tab, 'document.querySelector(".ag-grid-viewport, .ag-body-viewport").scrollTop');
     expect(await h.value(tab, '!!document.querySelector(\'[row-id="ORD-00211"]\')')).toBe(true);
     // ORD-09711 is not among the 5,000 orders; the step's timeout bounds the scan.
@@ -149,7 +156,7 @@ describe('AG Grid Community: 5,000 rows', () => {
     const found = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'Customer 3', exact: true } }] });
     const ref = found.out.steps[0].output.matches[0]?.ref;
     expect(ref, found.stdout).toMatch(/^s\d+e\d+$/);
-    await h.value(tab, '(gridApi.ensureIndexVisible(3000, "top"), new Promise((r) => setTimeout(r, 500)))');
+    await settle(tab, 'gridApi.ensureIndexVisible(3000, "top")', 500);
     const r = await h.cli({ tab, steps: [{ click: ref }] });
     // Stale (the row is not rendered) or re-resolved to Customer 3's own cell — never another row.
     if (r.out.status === 'ok') expect(await h.value(tab, '__cellClicks')).toEqual(['ORD-00003']);
@@ -171,7 +178,7 @@ describe('AG Grid: a ref to a repeated value', () => {
     });
     const ref = found.out.steps[0].output.matches[0]?.ref;
     expect(ref, found.stdout).toMatch(/^s\d+e\d+$/);
-    await h.value(tab, '(gridApi.ensureIndexVisible(700, "top"), new Promise((r) => setTimeout(r, 500)))');
+    await settle(tab, 'gridApi.ensureIndexVisible(700, "top")', 500);
     expect(
       await h.value(tab, '[...document.querySelectorAll(".ag-cell")].some((c) => c.textContent === "Training")'),
     ).toBe(true);
