@@ -57,7 +57,9 @@ describe('goto', () => {
     const r = await run([{ goto: `${h.baseUrl}/never`, timeout: 1500 }]);
     expect(r.code).toBe(1);
     expect(r.out.steps[0].errorType).toBe('TimeoutError');
-    expect(r.out.steps[0].error).toMatch(/Timed out after (1500ms|\d+ms \(timeout 1500ms\)) waiting for the load event of/);
+    expect(r.out.steps[0].error).toMatch(
+      /Timed out after (1500ms|\d+ms \(timeout 1500ms\)) waiting for the load event of/,
+    );
     const after = await run([{ goto: `${h.baseUrl}/basic.html` }]);
     expect(after.out.status).toBe('ok');
   });

@@ -25,6 +25,17 @@ async function openSheet(variant: string): Promise<string> {
   return tab;
 }
 
+/** Two frames of the page (the sheet renders for a scroll on the next): awaited, as h.value's JSON would not. */
+async function twoFrames(tab: string): Promise<void> {
+  const r = await h.cli({
+    tab,
+    steps: [
+      { pageFunction: '() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))' },
+    ],
+  });
+  expect(r.out.steps[0].output.value, r.stdout).toBe(true);
+}
+
 /** Where the rows scroll: Handsontable's master holder, or the page. */
 const topOf = (variant: string): string =>
   variant === 'page' ? 'scrollY' : 'document.querySelector(".ht_master .wtHolder").scrollTop';
@@ -60,7 +71,7 @@ describe('snapshotSearch scrolls the sheet that renders the rows', () => {
       const tab = await openSheet(variant);
       // Start part-way down (and, for the page, with the heading far above the rendered rows).
       await h.value(tab, `(${variant === 'page' ? 'scrollTo(0, 9000)' : 'hot.scrollViewportTo({ row: 400 })'}, true)`);
-      await h.value(tab, 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))');
+      await twoFrames(tab);
       const from = await h.value(tab, topOf(variant));
       expect(from).toBeGreaterThan(5_000);
       await h.value(tab, '(__seen.clear(), true)');
@@ -78,7 +89,7 @@ describe('snapshotSearch scrolls the sheet that renders the rows', () => {
   it('page: from far down the page, a code far above is found (the sheet in the page is seen as virtualised wherever it is scrolled)', async () => {
     const tab = await openSheet('page');
     await h.value(tab, '(scrollTo(0, 19000), true)');
-    await h.value(tab, 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))');
+    await twoFrames(tab);
     expect(await h.value(tab, 'hot.getDataAtCell(10, 0)')).toBe('CC-3310');
     const r = await h.cli({ tab, steps: [{ snapshotSearch: { text: 'CC-3310', exact: true }, timeout: 45_000 }] });
     const out = r.out.steps[0].output;
