@@ -55,6 +55,7 @@ function emit(output: unknown, exitCode: number): void {
   if (emitted) return;
   const text = `${JSON.stringify(output)}\n`; // before marking: if this throws, crash() still answers
   emitted = true;
+  if (running) record(running, output, text, exitCode);
   abandonAll(); // locks still held, a Chrome half launched: nothing outlives an answered command
   writeStdout(Buffer.from(text));
   process.exit(exitCode);
@@ -90,35 +91,54 @@ function tellLoaderWorthCaching(): void {
 }
 const LOADER_CACHE_EVENT = 'cdp-skill:captured-page';
 
+/** The JSON command this process runs: whatever answers it (the end, the deadline, a signal) records it once. */
+interface Running {
+  text: string;
+  startedMs: number;
+  debug: boolean;
+  request: unknown;
+  actions: string[];
+}
+let running: Running | undefined;
+
+/** CDP_METRICS_FILE's line and the --debug log of the command answered with `output`. */
+function record(r: Running, output: unknown, body: string, exitCode: number): void {
+  appendMetrics({
+    ts: new Date().toISOString(),
+    input_bytes: Buffer.byteLength(r.text),
+    output_bytes: Buffer.byteLength(body),
+    steps: r.actions.length,
+    time_ms: Date.now() - r.startedMs,
+  });
+  const tab = (output as { tab?: unknown }).tab;
+  if (r.debug)
+    writeDebugLog(
+      typeof tab === 'string' ? tab : undefined,
+      r.actions,
+      exitCode === 0 ? 'ok' : 'error',
+      r.request,
+      output,
+    );
+}
+
 async function runJson(text: string, debug: boolean): Promise<void> {
-  const startedMs = Date.now();
-  let request: unknown = text;
+  const me: Running = { text, startedMs: Date.now(), debug, request: text, actions: [] };
+  running = me;
   let output: Record<string, unknown>;
   let ok = false;
-  let tab: string | undefined;
-  let actions: string[] = [];
   try {
-    request = parseJson(text);
-    const command = await validateCommand(request);
-    actions = command.steps.map((s) => s.action);
+    me.request = parseJson(text);
+    const command = await validateCommand(me.request);
+    me.actions = command.steps.map((s) => s.action);
     startClock(command);
     watchDeadline();
     const result = await runCommand(command);
-    ({ output, ok, tab } = result);
+    ({ output, ok } = result);
     if (result.capturedPage) tellLoaderWorthCaching();
   } catch (err) {
     const c = classify(err);
     output = assemble({ status: 'error', error: { type: c.type, message: c.message } });
   }
-  const body = JSON.stringify(output);
-  appendMetrics({
-    ts: new Date().toISOString(),
-    input_bytes: Buffer.byteLength(text),
-    output_bytes: Buffer.byteLength(body) + 1,
-    steps: actions.length,
-    time_ms: Date.now() - startedMs,
-  });
-  if (debug) writeDebugLog(tab, actions, ok ? 'ok' : 'error', request, output);
   emit(output, ok ? 0 : 1);
 }
 

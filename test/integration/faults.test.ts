@@ -107,8 +107,17 @@ describe('faults', () => {
 
   it('times out a pageFunction stuck in an infinite loop and keeps the tab usable', async () => {
     const tab = await h.open('basic.html');
-    const r = await h.cli({ tab, timeout: 2_000, steps: [{ pageFunction: '() => { while (true) {} }' }] });
+    const metrics = join(h.tmp, 'loop-metrics.jsonl');
+    const r = await h.cli(
+      { tab, timeout: 2_000, steps: [{ pageFunction: '() => { while (true) {} }' }] },
+      { env: { ...h.env, CDP_METRICS_FILE: metrics } },
+    );
     expect(r.code).toBe(1);
+    // However the command was answered (its step's error or the deadline's), its metrics line is written.
+    expect(JSON.parse(readFileSync(metrics, 'utf8'))).toMatchObject({
+      steps: 1,
+      output_bytes: Buffer.byteLength(r.stdout),
+    });
     expect(r.out.status).toBe('error');
     expect(r.out.steps[0]).toMatchObject({ status: 'error', errorType: 'TimeoutError' });
     expect(r.out.steps[0].error).toMatch(/Timed out after (2000ms|\d+ms \(timeout 2000ms\))/); // a loaded machine answers a little late, and says so
