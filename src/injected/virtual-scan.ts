@@ -36,8 +36,8 @@ export interface ScanReport {
 const MAX_RENDER_FRAMES = 8;
 /** Rendered text is compared by this many characters to tell that a scroll showed other rows. */
 const SIGNATURE_CHARS = 20_000;
-/** Kept from a scan's budget to scroll the list back and answer (a render takes up to MAX_RENDER_FRAMES). */
-const RESTORE_MS = 400;
+/** Kept from a scan's budget to scroll the list back, see its rows again (RESTORE_RENDER_MS) and answer. */
+const RESTORE_MS = 700;
 
 function frame(): Promise<void> {
   return new Promise((resolve) => {
@@ -180,6 +180,7 @@ async function scan(
   ends: number,
 ): Promise<{ found: boolean; notRows?: true; report: ScanReport }> {
   const start = scrollTopOf(sc);
+  const shown = signature(sc);
   const report: ScanReport = { in: describeScroller(sc), fromY: Math.round(start), toY: Math.round(start), steps: 0 };
   const st: ScanState = { sc, start, y: start, seenTo: seenBottom(sc, start), wrapped: false, report };
   let outcome: StepOutcome = 'on';
@@ -190,11 +191,21 @@ async function scan(
     if (unseen) report.unseen = unseen;
     else report.whole = true;
   } else if (outcome === 'on') report.unseen = 'time';
-  setTop(sc, start);
-  await rendered(sc);
+  await restore(sc, start, shown);
   report.restored = true;
   report.toY = Math.round(start);
   return { found: false, report, ...(outcome === 'not-rows' ? { notRows: true as const } : {}) };
+}
+
+/** How long a scroller put back may take to show again the rows it showed (a loaded page renders late). */
+const RESTORE_RENDER_MS = 300;
+
+/** Puts the scroller back at `top` and waits, bounded, until it shows what it showed (`shown`) again. */
+async function restore(sc: Element, top: number, shown: string): Promise<void> {
+  setTop(sc, top);
+  await rendered(sc);
+  const until = performance.now() + RESTORE_RENDER_MS;
+  while (signature(sc) !== shown && performance.now() < until) await rendered(sc);
 }
 
 /** Scans the first of `scrollers` that scrolls rows; ones that move without showing other rows are passed over. */

@@ -126,7 +126,7 @@ describe('TanStack Virtual: 10,000 items', () => {
 describe('AG Grid Community: 5,000 rows', () => {
   it("selects a row by a cell text far below, the grid's own selection says so", async () => {
     const tab = await openGrid();
-    const r = await h.cli({ tab, steps: [{ click: { text: 'ORD-02210' } }] });
+    const r = await h.cli({ tab, steps: [{ click: { text: 'ORD-02210', timeout: 15_000 } }] });
     expect(r.out.status, r.stdout).toBe('ok');
     expect(r.out.steps[0].output.scrolledToFind).toMatchObject({ in: expect.stringMatching(/^div\.ag-/) });
     expect(await h.value(tab, 'gridApi.getSelectedRows().map((r) => r.order)')).toEqual(['ORD-02210']);
