@@ -73,7 +73,9 @@ export function viewChanges(): ObservedDiff | undefined {
     changes.push(change);
   }
   const changedEls = kept.map((f) => f.el);
-  const unchanged = frameLandmarks()
+  const landmarks = frameLandmarks();
+  slot.after = { walk: after, landmarks };
+  const unchanged = landmarks
     .filter((l) => slot.landmarks?.includes(l) && !changedEls.some((el) => l.contains(el)))
     .map((l) => {
       const role = roleOf(l);

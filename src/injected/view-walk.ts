@@ -76,6 +76,8 @@ export interface ViewState {
   stop?: () => void;
   /** The time of the last DOM mutation, and of the last trusted activation, since the before-look (view-settle.ts). */
   clock?: { last: number; activatedAt: number; observer: MutationObserver; off: () => void };
+  /** The walk the last viewChanges compared against, and the frame landmarks then: what the answer showed (last-look.ts). */
+  after?: { walk: ViewWalk; landmarks: Element[] };
 }
 
 function viewIdOf(el: Element): number {
