@@ -84,7 +84,7 @@ export function armInputWork(): void {
     clearTimer(id);
   } as typeof window.clearTimeout;
   if (typeof fetchOf !== 'function') return;
-  window.fetch = function fetch(...a: Parameters<typeof window.fetch>): Promise<Response> {
+  window.fetch = function trackedFetch(...a: Parameters<typeof window.fetch>): Promise<Response> {
     const answer = fetchOf.apply(window, a);
     if (originNow(w) === undefined) return answer;
     w.fetches++;

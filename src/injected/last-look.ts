@@ -4,8 +4,8 @@
 // Lives as long as the document (a new document has none). Runs in the page.
 import type { ObservedDiff } from '../shared/index.js';
 import { state } from './state.js';
-import { viewChanges } from './view-diff.js';
-import type { ViewWalk } from './view-walk.js';
+import { frameLandmarks, viewChanges } from './view-diff.js';
+import { walkView, type ViewWalk } from './view-walk.js';
 
 export interface LastLook {
   walk: ViewWalk;
@@ -15,15 +15,14 @@ export interface LastLook {
   observer: MutationObserver;
 }
 
-/** Keeps the walk the view diff just took (the page as this answer shows it) as the agent's last look. */
+/**
+ * Keeps the walk the view diff just took (the page as this answer shows it) as the agent's last
+ * look; a document's first answer (no diff: a navigation) walks the view for it.
+ */
 export function keepLastLook(): void {
   state.lastLook?.observer.disconnect();
-  const shown = state.view.after;
+  const shown = state.view.after ?? { walk: walkView(false), landmarks: frameLandmarks() };
   state.view.after = undefined;
-  if (!shown) {
-    state.lastLook = undefined;
-    return;
-  }
   const look: LastLook = {
     ...shown,
     changed: false,

@@ -85,7 +85,7 @@ export function viewChanges(): ObservedDiff | undefined {
 }
 
 /** Header, menu, footer and sidebar landmarks on screen, outermost only. */
-function frameLandmarks(): Element[] {
+export function frameLandmarks(): Element[] {
   const all = Array.from(document.querySelectorAll(FRAME_LANDMARKS)).filter(
     (el) => FRAME_ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el),
   );
