@@ -39,6 +39,8 @@ export * as refMap from './ref-map.js';
 export * as requestLog from './request-log.js';
 export * as scrolling from './scrolling.js';
 export * as secretValues from './secret-values.js';
+export * as inputWork from './input-work.js';
+export * as lastLook from './last-look.js';
 export * as viewDiff from './view-diff.js';
 export * as viewSettle from './view-settle.js';
 export * as toggleState from './toggle-state.js';

@@ -11,6 +11,8 @@ import type { ClosedShadowState } from './closed-shadow.js';
 import type { DatePickerState } from './date-calendar.js';
 import type { FeedWatch } from './scrolling.js';
 import type { HeldElements } from './locate.js';
+import type { InputWork } from './input-work.js';
+import type { LastLook } from './last-look.js';
 import type { LiveRecorder } from './live-recorder.js';
 import type { PipelineProgress } from './pipeline.js';
 import type { RefState } from './ref-map.js';
@@ -25,6 +27,10 @@ interface RuntimeState {
   closedShadow: ClosedShadowState;
   /** The view diff's element ids, its before-look and the mutation clock (view-walk.ts, view-diff.ts, view-settle.ts). */
   view: ViewState;
+  /** Timers and fetches the page started on trusted input (input-work.ts; the page's world). */
+  inputWork?: InputWork;
+  /** The view the last visual answer showed, and whether the DOM changed since (last-look.ts). */
+  lastLook?: LastLook;
   /** Whether the steps changed anything since the before-look (effect-probe.ts), and the element that scrolled. */
   effectProbe?: EffectProbe;
   scroller?: Element;

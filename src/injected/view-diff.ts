@@ -73,7 +73,9 @@ export function viewChanges(): ObservedDiff | undefined {
     changes.push(change);
   }
   const changedEls = kept.map((f) => f.el);
-  const unchanged = frameLandmarks()
+  const landmarks = frameLandmarks();
+  slot.after = { walk: after, landmarks };
+  const unchanged = landmarks
     .filter((l) => slot.landmarks?.includes(l) && !changedEls.some((el) => l.contains(el)))
     .map((l) => {
       const role = roleOf(l);
@@ -83,7 +85,7 @@ export function viewChanges(): ObservedDiff | undefined {
 }
 
 /** Header, menu, footer and sidebar landmarks on screen, outermost only. */
-function frameLandmarks(): Element[] {
+export function frameLandmarks(): Element[] {
   const all = Array.from(document.querySelectorAll(FRAME_LANDMARKS)).filter(
     (el) => FRAME_ROLES.includes(`,${roleOf(el)},`) && isOnScreen(el),
   );

@@ -87,6 +87,8 @@ export interface ViewState {
     observer: MutationObserver;
     off: () => void;
   };
+  /** The walk the last viewChanges compared against, and the frame landmarks then: what the answer showed (last-look.ts). */
+  after?: { walk: ViewWalk; landmarks: Element[] };
 }
 
 function viewIdOf(el: Element): number {
@@ -121,6 +123,8 @@ export function walkView(full: boolean, max = 20_000): ViewWalk {
 /** Roles that make an element a unit even without text of its own. */
 const UNIT_ROLES =
   ',heading,paragraph,cell,gridcell,columnheader,rowheader,row,listitem,img,dialog,alertdialog,alert,status,log,tooltip,menu,listbox,tabpanel,table,grid,treegrid,progressbar,meter,figure,blockquote,code,term,definition,caption,marquee,timer,';
+/** Containers whose items can move between them (crossMoves in view-diff.ts). */
+const LIST_ROLES = ',list,listbox,grid,treegrid,tree,tablist,menu,feed,rowgroup,';
 /** Roles whose content is announced as it changes. */
 const LIVE_ROLES = ',status,alert,log,marquee,timer,';
 
@@ -189,7 +193,8 @@ function walkViewElement(el: Element, owner: { text: string } | undefined, w: Vi
     }
   }
   if (tag === 'iframe' && walkViewFrame(el as HTMLIFrameElement, w, self)) content = true;
-  if (kids.length >= 2) {
+  // A list's only item too: a card moved out of a one-card column, or into an empty one, is a move.
+  if (kids.length >= 2 || (kids.length === 1 && LIST_ROLES.includes(`,${role},`))) {
     const id = viewIdOf(el);
     w.orders.set(id, kids);
     w.nodes.set(id, el);

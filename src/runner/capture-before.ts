@@ -1,12 +1,14 @@
 // The looks before the steps (looks.ts): the scope the steps act in, and from the top each
-// out-of-process frame it cannot read into, armed for the diff — sent early during the attach when
-// it can be, taken again after a step that chose a frame. capture.ts reads them after the steps.
+// out-of-process frame it cannot read into (from a chosen frame, the top outside it), armed for the
+// diff — sent early during the attach when it can be, taken again after a step that chose a frame.
+// capture.ts reads them after the steps.
 
 import { Deadline } from '../common/index.js';
 import { IsolatedWorlds, callIsolated, callIsolatedByUniqueId, type Scope } from '../page/index.js';
 import { isUnknownContext, type CdpSession, type TabEntry } from '../cdp/index.js';
 import type { AttachedTab } from '../steps/index.js';
-import { ARM, arm, CAPTURE_TIMEOUT_MS, frameLooks, type Armed, type Look } from './looks.js';
+import { armInputWork } from './settle-work.js';
+import { ARM, arm, CAPTURE_TIMEOUT_MS, frameLooks, outsideLook, type Armed, type Look } from './looks.js';
 
 export interface BeforeCapture {
   /** The looks armed before the steps: the steps' own scope first, then the frames seen from the top. */
@@ -83,10 +85,13 @@ export async function captureBefore(
     const { page } = tab;
     const scope = page.scope(Deadline.after(CAPTURE_TIMEOUT_MS));
     const steps: Look = { scope };
+    const tracking = armInputWork(scope);
     const armed = await page.guard((await earlyStands(scope, started)) ? started!.look : arm(steps));
+    await tracking;
     const frames = armed.closedFrames && !scope.frame ? await frameLooks(scope) : [];
+    const outside = await outsideLook(scope);
     return {
-      looks: [steps, ...frames],
+      looks: [steps, ...frames, ...(outside ? [outside] : [])],
       scrollY: armed.scrollY,
       networkMark: page.network.mark,
       shownFrameId: shown ? shown.frameId : scope.frameId,

@@ -19,6 +19,7 @@ import { describe, type AfterCapture, type DescribeOptions, type PageState } fro
 import type { BeforeCapture } from './capture-before.js';
 import { CAPTURE_TIMEOUT_MS, joinViews, read, type Look, type Read, type ReadAsk, type ViewSettle } from './looks.js';
 import { settleRequests } from './settle-view.js';
+import { NO_CHANGE_WHILE_WAITING, NOTHING_SINCE_LAST_LOOK, onlyWaited } from './since-last-look.js';
 
 export type { AfterCapture } from './describe.js';
 export type { BeforeCapture } from './capture-before.js';
@@ -43,6 +44,8 @@ interface EffectLook {
   counters?: TabEntry['counters'];
   context?: PageState['context'];
   scrollY?: number;
+  /** Whether the DOM changed since the agent's last look (undefined: the document keeps none). */
+  sinceLastLook?: boolean;
 }
 
 /**
@@ -60,9 +63,10 @@ async function effectsSinceBefore(scope: Scope, before: BeforeCapture | undefine
     const look = await scope.call(
       async (rt) => {
         const effects = await rt.effectProbe.takeEffects();
+        const sinceLastLook = rt.lastLook.lastLookChanged();
         return effects.changed
-          ? { effects }
-          : { effects, context: rt.pageContext.pageContext(), scrollY: Math.round(window.scrollY) };
+          ? { effects, sinceLastLook }
+          : { effects, sinceLastLook, context: rt.pageContext.pageContext(), scrollY: Math.round(window.scrollY) };
       },
       undefined,
       { what: 'the effect probe' },
@@ -72,6 +76,7 @@ async function effectsSinceBefore(scope: Scope, before: BeforeCapture | undefine
       counters: look.effects.counters,
       context: look.context,
       scrollY: look.scrollY,
+      sinceLastLook: look.sinceLastLook,
     };
   } catch {
     return { changed: true }; // unknown: take the whole capture, as before
@@ -91,11 +96,6 @@ async function readyForFirstLook(tab: AttachedTab, startUrl: string): Promise<st
 
 /** What a command that changed nothing says instead of a diff. */
 export const NO_EFFECT = { summary: 'Nothing changed on the page.' };
-/**
- * The same when the command only waited (poll, wait): the diff is over this call alone, and what
- * arrived between the agent's calls is in the page, not in the diff — so no "nothing changed" claim.
- */
-const NO_CHANGE_WHILE_WAITING = { summary: 'Nothing changed during this call (changes before it are not compared).' };
 
 type CaptureOptions = {
   visual: boolean;
@@ -129,14 +129,16 @@ async function unchangedAnswer(tab: AttachedTab, opts: CaptureOptions): Promise<
   const scope = tab.page.scope(Deadline.after(CAPTURE_TIMEOUT_MS));
   const look = await effectsSinceBefore(scope, opts.before);
   if (look.counters) tab.entry.counters = look.counters;
-  if (look.changed) return undefined;
+  const waited = onlyWaited(opts.actions);
+  // Something came since the agent's last look: the full capture tells it (since-last-look.ts).
+  if (look.changed || (waited && look.sinceLastLook)) return undefined;
   // Described as a read-only command's capture would describe it (the context, read alongside the probe).
   const out = look.context
     ? describe(tab, describeOptions(opts, scope), { context: look.context, live: [], scrollY: look.scrollY ?? 0 })
     : await captureFull(tab, { ...opts, visual: false });
   // Steps that only wait (poll, wait) are what an agent runs to learn whether something came.
-  const onlyWaited = opts.actions.length > 0 && opts.actions.every((a) => a.waits);
-  return out.context && !out.navigated ? { ...out, changes: onlyWaited ? NO_CHANGE_WHILE_WAITING : NO_EFFECT } : out;
+  const waitedAnswer = look.sinceLastLook === false ? NOTHING_SINCE_LAST_LOOK : NO_CHANGE_WHILE_WAITING;
+  return out.context && !out.navigated ? { ...out, changes: waited ? waitedAnswer : NO_EFFECT } : out;
 }
 
 /** What describe needs of the options: the diff's baseline (the steps' own look) and where the steps act now. */
@@ -164,17 +166,22 @@ function looksAfter(
   before: BeforeCapture | undefined,
   snapshot?: SnapshotOptions,
   settle?: ViewSettle,
+  sinceLastLook = false,
 ): [Look, ReadAsk][] {
   const top = scope.at(undefined);
   // A read-only command: the tab's context alone.
   if (!snapshot) return [[{ scope: top }, { context: true, view: false }]];
   const steps: [Look, ReadAsk] = [
     { scope },
-    { context: !scope.frame, snapshot, view: true, ...(settle ? { settle } : {}) },
+    { context: !scope.frame, snapshot, view: true, sinceLastLook, ...(settle ? { settle } : {}) },
   ];
-  // Inside a chosen frame its own changes are the answer; the context is still the tab's.
-  if (scope.frame) return [steps, [{ scope: top }, { context: true, view: false }]];
-  const frames = (before?.looks.slice(1) ?? []).map((l): [Look, ReadAsk] => [
+  // Inside a chosen frame its own changes are the answer, with the top's outside frames (Look.outside); the context is the tab's.
+  if (scope.frame) {
+    const outside = before?.looks.find((l) => l.outside);
+    const look = outside ? { ...outside, scope: outside.scope.within(scope.deadline) } : { scope: top };
+    return [steps, [look, { context: true, view: !!outside }]];
+  }
+  const frames = (before?.looks.slice(1).filter((l) => !l.outside) ?? []).map((l): [Look, ReadAsk] => [
     { ...l, scope: l.scope.within(scope.deadline) },
     { context: false, view: true },
   ]);
@@ -192,8 +199,9 @@ async function readLooks(
   before: BeforeCapture | undefined,
   snapshot: SnapshotOptions | undefined,
   settle?: ViewSettle,
+  sinceLastLook = false,
 ): Promise<{ page?: PageState; unread?: string }> {
-  const plan = looksAfter(scope, before, snapshot, settle);
+  const plan = looksAfter(scope, before, snapshot, settle, sinceLastLook);
   const reads = await Promise.allSettled(plan.map(([look, ask]) => read(look, ask, tab.entry)));
   const got = (r: PromiseSettledResult<Read>): Read | undefined => (r.status === 'fulfilled' ? r.value : undefined);
   const withContext = reads[plan.findIndex(([, ask]) => ask.context)]!;
@@ -253,8 +261,10 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   // The snapshot and diff are of the scope the steps act in; the context is the tab's.
   const scope = tab.page.scope(Deadline.after(CAPTURE_TIMEOUT_MS));
   const snapshot = opts.visual ? internalOptions(tab.entry) : undefined;
-  const settled = opts.visual && opts.before ? await settle(scope, opts.before) : undefined;
-  const looked = readLooks(tab, scope, opts.before, snapshot, settled);
+  const settled = opts.visual && opts.before ? await settle(scope, opts.before) : {};
+  // Work the steps started that the bound did not cover is said with what the first look may miss.
+  if (settled.pending) pending.push(settled.pending);
+  const looked = readLooks(tab, scope, opts.before, snapshot, settled.view, onlyWaited(opts.actions));
   // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
   const shot = opts.visual ? startScreenshot(tab, scope.at(undefined)) : undefined;
   const { page, unread } = await looked;
@@ -286,13 +296,15 @@ const errorText = (err: unknown): string => ((err as Error)?.message || String(e
  * the steps' own look is the only one (the common case), the page settles in that look's own
  * evaluation (one round trip fewer): the view settle is returned for it; else it is waited here.
  */
-async function settle(scope: Scope, before: BeforeCapture): Promise<ViewSettle | undefined> {
+async function settle(scope: Scope, before: BeforeCapture): Promise<{ view?: ViewSettle; pending?: string }> {
+  let pending: string | undefined;
   try {
-    const { view } = await settleRequests(scope, before.networkMark);
-    if (!scope.frame && before.looks.length <= 1) return view;
+    const { view, workPending } = await settleRequests(scope, before.networkMark);
+    pending = workPending;
+    if (!scope.frame && before.looks.length <= 1) return { view, pending };
     await scope.call((rt, a) => rt.viewSettle.viewSettle(a.maxMs, a.quietMs), view, { what: 'the page to settle' });
   } catch {
     // Best effort: an unsettled page is still looked at, as it is.
   }
-  return undefined;
+  return { pending };
 }

@@ -17,6 +17,7 @@ import {
 import { MAX_LINES, tellChanges, type ObservedDiff, type StepVerb, type ViewportChanges } from '../diff/index.js';
 import type { AttachedTab } from '../steps/index.js';
 import type { PageContext, SnapshotOutcome } from './looks.js';
+import { labelSinceLastLook } from './since-last-look.js';
 
 export interface AfterCapture {
   /** Why a visual command has no screenshot (a full disk, a tab that did not paint in time). */
@@ -36,6 +37,8 @@ export interface PageState {
   snapshot?: SnapshotOutcome;
   live: string[];
   view?: ObservedDiff;
+  /** `view` is since the agent's last look, not since the before-look (since-last-look.ts). */
+  sinceLastLook?: true;
   scrollY: number;
 }
 
@@ -88,6 +91,7 @@ export function describe(tab: AttachedTab, opts: DescribeOptions, state: PageSta
   const base = opts.baseline;
   const view = base?.frameId === opts.frameId ? state.view : undefined;
   const changes = view && tellChanges({ diff: view, actions: opts.actions, live, shownNow: fullYaml });
+  if (changes && state.sinceLastLook) labelSinceLastLook(changes);
   if (changes) out.changes = changes;
   // The screen is sent again only when the agent's picture of it is out of date and `changes`
   // cannot stand for it: a new document or frame, a scroll, or isStructuralChange.

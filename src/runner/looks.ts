@@ -17,6 +17,11 @@ export interface Look {
   readonly scope: Scope;
   /** The name its changes are told under: a cross-origin frame's; none for the steps' own scope. */
   readonly under?: string;
+  /**
+   * The top document, looked at while the steps act in a chosen frame: only its changes outside
+   * frames are told (a word counter beside a framed editor); the frame's are the steps' own look's.
+   */
+  readonly outside?: true;
 }
 
 /** A look's answer before the steps: the document's scroll, and (the steps' own scope) the frames it cannot read. */
@@ -35,6 +40,8 @@ export interface ReadAsk {
   view: boolean;
   /** Let the page settle first, in the same evaluation (one round trip): how long at most, and the quiet that counts. */
   settle?: ViewSettle;
+  /** The changes since the agent's last look rather than since the before-look, when the document has one (a call that only waits). */
+  sinceLastLook?: boolean;
 }
 
 /** How long the page may still take to settle in view (injected/view-settle.ts), and the quiet that counts. */
@@ -52,6 +59,8 @@ export interface Read {
   snapshot?: SnapshotOutcome;
   live: string[];
   view?: ObservedDiff;
+  /** `view` is since the agent's last look (injected/last-look.ts), not since the before-look. */
+  sinceLastLook?: true;
   scrollY: number;
 }
 
@@ -77,23 +86,32 @@ export const ARM = (rt: PageRuntime, full: boolean): Armed => {
 
 /**
  * Reads a look in one evaluation: the page settled first when asked, then what `a` asks for, in this
- * order (the snapshot before the changes are taken).
+ * order (the snapshot before the changes are taken). The view the steps' own look read is kept as
+ * the agent's last look (the page as this answer shows it).
  */
 const READ = async (rt: PageRuntime, a: ReadAsk) => {
   if (a.settle) await rt.viewSettle.viewSettle(a.settle.maxMs, a.settle.quietMs);
-  return {
+  const head = {
     ...(a.context ? { context: rt.pageContext.pageContext() } : {}),
     ...(a.snapshot
       ? { snapshot: rt.ariaSnapshot.ariaSnapshot(a.snapshot), live: rt.liveRecorder.takeLiveRecords() }
       : { live: [] as string[] }),
-    ...(a.view ? { view: rt.viewDiff.viewChanges() } : {}),
+  };
+  const sinceLast = a.view && a.sinceLastLook ? rt.lastLook.changesSinceLastLook() : undefined;
+  const view = sinceLast ?? (a.view ? rt.viewDiff.viewChanges() : undefined);
+  if (a.view && a.snapshot) rt.lastLook.keepLastLook();
+  return {
+    ...head,
+    ...(view ? { view } : {}),
+    ...(sinceLast ? { sinceLastLook: true as const } : {}),
     scrollY: Math.round(window.scrollY),
   };
 };
 
 export function arm(look: Look): Promise<Armed> {
-  return look.scope.call(ARM, look.under === undefined, {
-    what: look.under === undefined ? 'the before-look' : 'the look at a cross-origin frame',
+  const own = look.under === undefined && !look.outside;
+  return look.scope.call(ARM, own, {
+    what: own ? 'the before-look' : look.outside ? 'the look at the top document' : 'the look at a cross-origin frame',
   });
 }
 
@@ -107,7 +125,27 @@ export async function read(look: Look, ask: ReadAsk, book: FrameBook): Promise<R
         : 'the frame snapshot';
   const r = (await look.scope.call(READ, ask, { what })) as Read;
   if (look.under !== undefined && r.view) underFrame(r.view, look.under, knownFramePrefix(book, look.scope.frameId));
+  if (look.outside && r.view) r.view = outsideFrames(r.view);
   return r;
+}
+
+/** The top document's changes outside its frames (what happened inside them is their own looks'). */
+function outsideFrames(view: ObservedDiff): ObservedDiff {
+  const counts = { ...view.counts };
+  for (const c of view.changes) if (c.frame) counts[c.kind] = Math.max(0, (counts[c.kind] ?? 1) - 1);
+  return { ...view, changes: view.changes.filter((c) => !c.frame), counts, unchanged: [] };
+}
+
+/** The look at the top document while the steps act in a chosen frame (see Look.outside), armed; undefined when it can't be. */
+export async function outsideLook(steps: Scope): Promise<Look | undefined> {
+  if (!steps.frame) return undefined;
+  const look: Look = { scope: steps.at(undefined), outside: true };
+  try {
+    await arm(look);
+    return look;
+  } catch {
+    return undefined; // the frame's own changes are still told
+  }
 }
 
 /** A frame's changes, told under its name; a ref only as the agent has it (f2s1e7, from the frame's snapshot). */

@@ -1,9 +1,9 @@
 // The diff oracle (issue 13): seeded random DOM changes (text edits, inserts, removals, reorders,
 // hiding and showing, checkbox states, scrolls, frame content, and what a block is with the same text:
-// its role, aria-checked, a strike-through — issue 22 item 5) and, for each, the truth computed by
-// this test from Chrome's own DOM snapshots and accessibility tree (DOMSnapshot.captureSnapshot and
-// Accessibility.getFullAXTree over its own socket, elements known by backendNodeId): every line of
-// `changes` must be true, and every visible change must be listed or counted.
+// its role, aria-checked, a strike-through — issue 22 item 5; items moved between two lists) and, for
+// each, the truth computed by this test from Chrome's own DOM snapshots and accessibility tree
+// (DOMSnapshot.captureSnapshot and Accessibility.getFullAXTree over its own socket, elements known by
+// backendNodeId): every line of `changes` must be true, and every visible change must be listed or counted.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cdpToPage, startHarness, type CdpClient, type Harness } from './harness.js';
 
@@ -29,6 +29,8 @@ interface Seen {
   ariaChecked?: string;
   /** Its own computed text-decoration-line draws a line through. */
   struck?: boolean;
+  /** A list item's list (its parent's id). */
+  list?: string;
 }
 interface Truth {
   els: Map<number, Seen>;
@@ -104,6 +106,7 @@ async function truth(send: Send): Promise<Truth> {
         ...(tag === 'INPUT' ? { checked: checked.has(i) } : {}),
         ...(tag === 'TR' ? { row: true as const } : {}),
         ...(struck.has(i) ? { struck: true } : {}),
+        ...(tag === 'LI' ? { list: attr(n.parentIndex[i], 'id') ?? '' } : {}),
       });
     });
     if (di === 0) {
@@ -279,3 +282,45 @@ it('reports every visible change of 60 seeded random mutation batches, and nothi
   expect(missed).toEqual([]);
   expect(truths).toBeGreaterThan(40);
 }, 240_000);
+
+it('tells items moved between two lists as moved, never gone and appeared, never silent (24 seeds)', async () => {
+  const tab = await h.open('diff-oracle.html?moves');
+  const client = await cdpToPage(h.port, `${h.baseUrl}/diff-oracle.html?moves`);
+  const falseReports: string[] = [];
+  const missed: string[] = [];
+  let crossings = 0;
+  try {
+    await h.cli({ tab, steps: [{ pageFunction: '() => window.transfer(0, 0)' }] });
+    let before = await truth(client.send);
+    for (let seed = 1; seed <= 24; seed++) {
+      const r = await h.cli({ tab, steps: [{ pageFunction: `() => window.transfer(${seed}, ${1 + (seed % 2)})` }] });
+      const after = await truth(client.send);
+      const shown = (x?: Seen): x is Seen => !!x && x.rendered && x.inView && x.text !== '';
+      // Chrome's DOM: items on screen before and after whose list is another now.
+      const crossed = new Set<string>();
+      for (const [id, a] of after.els) {
+        const b = before.els.get(id);
+        if (a.list !== undefined && shown(a) && shown(b) && b.list !== a.list) crossed.add(a.text);
+      }
+      before = after;
+      crossings += crossed.size;
+      const c = r.out.changes ?? {};
+      const why = (x: string): string => `seed ${seed} (${JSON.stringify(r.out.steps[0].output?.value)}): ${x}`;
+      const movedLines = (c.moved ?? []) as string[];
+      for (const line of movedLines) if (!crossed.has(quotes(line)[0]!)) falseReports.push(why(`moved: ${line}`));
+      for (const kind of ['gone', 'appeared', 'leftView', 'enteredView'])
+        for (const line of (c[kind] ?? []) as string[])
+          if (crossed.has(quotes(line)[0]!)) falseReports.push(why(`${kind}: ${line}`));
+      for (const text of crossed)
+        if (!movedLines.some((l) => quotes(l)[0] === text) && !(c.more?.moved > 0))
+          missed.push(why(`${text} moved | ${JSON.stringify(c)}`));
+    }
+  } finally {
+    client.close();
+  }
+  console.log(
+    `cross-list moves: ${crossings} items moved, ${missed.length} missed, ${falseReports.length} false reports`,
+  );
+  expect({ falseReports, missed }).toEqual({ falseReports: [], missed: [] });
+  expect(crossings).toBeGreaterThan(20);
+}, 180_000);

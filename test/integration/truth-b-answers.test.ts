@@ -157,7 +157,7 @@ describe('modal means modal (item 8)', () => {
 });
 
 describe('poll after a message arrived between calls', () => {
-  it('does not answer "Nothing changed on the page."', async () => {
+  it('tells the message, since the page was last shown (not "Nothing changed on the page.")', async () => {
     const tab = await h.open('agent-tasks.html?message');
     await new Promise((r) => setTimeout(r, 800));
     const before = await h.value(tab, 'performance.now()');
@@ -167,7 +167,8 @@ describe('poll after a message arrived between calls', () => {
     expect(r.out.status, r.stdout).toBe('ok');
     expect(r.out.steps[0].output.resolved).toBe(true);
     expect(r.out.changes?.summary).not.toBe('Nothing changed on the page.');
-    expect(r.out.changes?.summary, r.stdout).toMatch(/during this call/);
+    expect(r.out.changes?.summary, r.stdout).toMatch(/^Since the page was last shown: .*New message from Ana/);
+    expect(r.out.changes?.since).toBe('lastShown');
   });
 });
 
