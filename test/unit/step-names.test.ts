@@ -36,6 +36,7 @@ const WORDS_IN: Record<string, [number, string]> = {
     'the failure category switched on, and the remedy kind (steps/registry.ts RemedyKind)',
   ],
   'runner/between-calls.ts: console': [1, "a between-calls watcher's name, its field in betweenCommands"],
+  'runner/between-calls.ts: network': [1, "a between-calls watcher's name, its field in betweenCommands"],
   'runner/output.ts: console': [1, 'an answer field (OUTPUT_ORDER)'],
   'runner/output.ts: network': [1, 'an answer field (OUTPUT_ORDER)'],
   'runner/output.ts: screenshot': [1, 'an answer field (OUTPUT_ORDER)'],
