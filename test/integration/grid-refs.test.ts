@@ -153,7 +153,9 @@ async function recycledSteps(g: Grid, p: Page, r: () => number, seed: number): P
   const what = `seed ${seed}: ${chosen.ref} (${cell}, ${chosen.empty ? 'empty' : 'filled'}) → ${out.stdout.slice(0, 600)}`;
   if (out.out.status === 'ok') expect(changed, what).toEqual([`${cell}=7777`]);
   else {
-    expect(out.out.steps[0].category, what).toBe('stale-ref');
+    // Refused as stale, or the keys went nowhere (a grid that never opened its editor, under load): told, and nothing changed.
+    const failed = out.out.steps.find((x: { status: string }) => x.status === 'error');
+    expect(failed.category, what).toBe(failed.action === 'click' ? 'stale-ref' : 'no-effect');
     expect(changed, what).toEqual([]);
   }
 }
