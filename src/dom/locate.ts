@@ -194,6 +194,7 @@ const UNSEEN_WORDS: Record<NonNullable<ScanReport['unseen']>, string> = {
   time: 'before time ran out',
   columns: 'through every row, but only the columns in view (the grid renders the others when scrolled sideways)',
   gaps: 'but it jumped past rows it did not render',
+  stuck: 'until it stopped moving (the list would not scroll further)',
 };
 
 /** How the answer says a list was scrolled to find the target. */

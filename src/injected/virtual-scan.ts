@@ -20,8 +20,8 @@ export interface ScanReport {
   steps: number;
   /** Not found: every position from top to bottom was looked at, its rows rendered and seen (else see `unseen`). */
   whole?: true;
-  /** Not found and not whole: why not — the time ran out, columns off to the side were never rendered, or the scroller skipped rows. */
-  unseen?: 'time' | 'columns' | 'gaps';
+  /** Not found and not whole: why not — the time ran out, columns off to the side were never rendered, the scroller skipped rows, or it stopped moving. */
+  unseen?: 'time' | 'columns' | 'gaps' | 'stuck';
   /** Not found: the scroller was put back where it was. */
   restored?: true;
   /** Scrollers that moved but whose rows did not change (not the list's own scroller), passed over. */
@@ -155,8 +155,14 @@ async function scanStep(st: ScanState, hit: (sc: Element) => boolean): Promise<S
   setTop(sc, target);
   report.steps++;
   await rendered(sc);
-  const now = scrollTopOf(sc);
-  if (Math.abs(now - st.y) < 1 && target !== 0) return 'stuck';
+  let now = scrollTopOf(sc);
+  if (Math.abs(now - st.y) < 1 && target !== 0) {
+    // A library that syncs its scrollers may put a late position back (AG Grid under load): once more.
+    setTop(sc, target);
+    await rendered(sc);
+    now = scrollTopOf(sc);
+    if (Math.abs(now - st.y) < 1) return 'stuck';
+  }
   // It moved, yet shows the same rows: not the element that scrolls them (a synced clone, a spacer).
   if (before !== undefined && signature(sc) === before) return 'not-rows';
   if (target === 0) st.seenTo = 0;
@@ -191,6 +197,7 @@ async function scan(
     if (unseen) report.unseen = unseen;
     else report.whole = true;
   } else if (outcome === 'on') report.unseen = 'time';
+  else if (outcome === 'stuck') report.unseen = 'stuck';
   await restore(sc, start, shown);
   report.restored = true;
   report.toY = Math.round(start);
@@ -205,7 +212,10 @@ async function restore(sc: Element, top: number, shown: string): Promise<void> {
   setTop(sc, top);
   await rendered(sc);
   const until = performance.now() + RESTORE_RENDER_MS;
-  while (signature(sc) !== shown && performance.now() < until) await rendered(sc);
+  while ((signature(sc) !== shown || Math.abs(scrollTopOf(sc) - top) >= 1) && performance.now() < until) {
+    if (Math.abs(scrollTopOf(sc) - top) >= 1) setTop(sc, top); // put back again if the library moved it
+    await rendered(sc);
+  }
 }
 
 /** Scans the first of `scrollers` that scrolls rows; ones that move without showing other rows are passed over. */

@@ -166,7 +166,8 @@ describe('downloads between commands', () => {
     // Started by the page itself (not a click, whose own time varies with the machine's load),
     // with a step timeout well short of the download's 6 s.
     const slow = '/state/export.csv?rows=40&slowMs=6000&name=slow.csv';
-    const r = await run([{ pageFunction: `location.href = ${JSON.stringify(slow)}`, timeout: 3000 }]);
+    // `download: true`: the step waits for it to begin (a loaded machine's server may answer after the step).
+    const r = await run([{ pageFunction: `location.href = ${JSON.stringify(slow)}`, download: true, timeout: 3000 }]);
     expect(r.out.status, r.stdout).toBe('ok');
     expect(r.out.downloads).toHaveLength(1);
     expect(r.out.downloads[0]).toMatchObject({ name: 'slow.csv', state: 'inProgress' });
