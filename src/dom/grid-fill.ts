@@ -59,6 +59,23 @@ async function waitFor<T>(look: () => Promise<T | undefined>, ms: number, deadli
   }
 }
 
+/** The double-click did not reach the cell found: the grid moved it under the pointer. */
+class CellMoved extends Error {}
+
+/** Whether the cell is still where it was double-clicked (`local`: the point in its frame). */
+function cellStillThere(
+  scope: Scope,
+  cell: string,
+  local: { x: number; y: number },
+  deadline: Deadline,
+): Promise<boolean> {
+  return scope.call(
+    (rt, a) => rt.gridEdit.cellAt(a.cell, a.x, a.y),
+    { cell, ...local },
+    { deadline, what: 'the cell' },
+  );
+}
+
 /** Double-clicks the cell (Enter if that opened nothing), types into the editor the grid opened, commits with Enter. */
 async function editInGrid(
   scope: Scope,
@@ -74,6 +91,12 @@ async function editInGrid(
   const editorOver = () =>
     scope.call((rt, ref) => rt.gridEdit.editorOver(ref), found.cell, { deadline, what: "the grid's editor" });
   let editor = await waitFor(editorOver, EDITOR_WAIT_MS, deadline);
+  if (!editor && !(await cellStillThere(scope, found.cell, at.local, deadline))) {
+    // The grid re-rendered under the pointer (a late scroll): the double-click went to another
+    // cell. Its editor, if any, is cancelled unchanged; the cell is found again (fillCell).
+    await press(scope, 'Escape', deadline);
+    throw new CellMoved();
+  }
   if (!editor) {
     await press(scope, 'Enter', deadline);
     editor = await waitFor(editorOver, EDITOR_ENTER_WAIT_MS, deadline);
@@ -150,6 +173,36 @@ async function describeChanges(
   return `${list.join('; ')}${keys.length > 5 ? `; and ${keys.length - 5} more` : ''}`;
 }
 
+/** Finds the cell and edits it; once more from the finding when the grid moved it under the pointer. */
+async function findAndEdit(scope: Scope, c: CellValue, refs: RefHolder, opts: CellOptions, deadline: Deadline) {
+  for (let attempt = 1; ; attempt++) {
+    // The same row named again (three months of one row): its key from the last cell finds it at once.
+    const rowSpec = JSON.stringify(c.row);
+    const found = await findCell(scope, c, refs, opts.within, deadline, opts.rowKeys.get(rowSpec));
+    if (found.rowKey) opts.rowKeys.set(rowSpec, found.rowKey);
+    opts.wheels += found.wheels;
+    const read = () =>
+      scope.call((rt, a) => ({ cells: rt.gridEdit.renderedCells(a.grid), cell: rt.gridEdit.readCell(a.cell) }), found, {
+        deadline,
+        what: 'the grid',
+      });
+    const before = await read();
+    try {
+      const secret = found.control
+        ? await editInControl(scope, found.control, c.value, refs, opts, deadline)
+        : await editInGrid(scope, found, c.value, refs, opts, deadline);
+      return { found, before, secret, read };
+    } catch (err) {
+      if (!(err instanceof CellMoved)) throw err;
+      if (attempt >= 2)
+        throw new ExecutionError(
+          `${describeCell(c)}: the grid moved the cell from under the pointer twice (it kept scrolling); nothing was typed`,
+          { category: 'stale-ref' },
+        );
+    }
+  }
+}
+
 /** Fills one cell and proves it: the cell shows the value (or its formatting of it); no other cell took it. */
 async function fillCell(
   scope: Scope,
@@ -158,20 +211,7 @@ async function fillCell(
   opts: CellOptions,
   deadline: Deadline,
 ): Promise<CellFilled & { warning?: string }> {
-  // The same row named again (three months of one row): its key from the last cell finds it at once.
-  const rowSpec = JSON.stringify(c.row);
-  const found = await findCell(scope, c, refs, opts.within, deadline, opts.rowKeys.get(rowSpec));
-  if (found.rowKey) opts.rowKeys.set(rowSpec, found.rowKey);
-  opts.wheels += found.wheels;
-  const read = () =>
-    scope.call((rt, a) => ({ cells: rt.gridEdit.renderedCells(a.grid), cell: rt.gridEdit.readCell(a.cell) }), found, {
-      deadline,
-      what: 'the grid',
-    });
-  const before = await read();
-  const secret = found.control
-    ? await editInControl(scope, found.control, c.value, refs, opts, deadline)
-    : await editInGrid(scope, found, c.value, refs, opts, deadline);
+  const { found, before, secret, read } = await findAndEdit(scope, c, refs, opts, deadline);
   const after = await read();
   const key = before.cell?.key ?? '';
   const shows = after.cell?.shows ?? after.cells[key] ?? '';

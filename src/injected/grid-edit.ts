@@ -5,6 +5,7 @@ import { isSecretInput } from './aria-name.js';
 import { deepActiveElement, isHtml, isVisible } from './dom-describe.js';
 import { COL_KEY_ATTRS, ROW_SELECTOR, cellText, cellsOf, columnPosition, placeOf, rowKeyOf } from './grid-place.js';
 import { heldElement, holdElement } from './locate.js';
+import { pointReaches } from './actionability.js';
 import { resolveRef } from './ref-map.js';
 
 /** Rendered cells read per look: a virtualised grid renders a few hundred. */
@@ -68,6 +69,12 @@ export function describeCells(grid: number, keys: string[]): Record<string, stri
 function cellNow(ref: string): Element | undefined {
   const r = resolveRef(ref);
   return r.ok ? r.el : undefined;
+}
+
+/** Whether the cell the ref names is still the one at (x, y) of its document (a late scroll moves it away). */
+export function cellAt(ref: string, x: number, y: number): boolean {
+  const cell = cellNow(ref);
+  return !!cell && pointReaches(cell, x, y) === true;
 }
 
 /** What the cell shows and its key, or undefined when the grid no longer renders it. */
