@@ -65,32 +65,40 @@ function within(p: Promise<unknown>, ms: number): Promise<unknown> {
 
 /**
  * Gives the page its turn to answer the agent's last click or key while the DOM shows no answer yet,
- * following the work it set going instead of a fixed wait: one task (a handler awaiting a promise or
- * a MessageChannel has run by then); a round trip to the browser behind the page's own when the page
- * can write the clipboard (its write asks the browser first, then resolves); then a frame, and more
- * while the page keeps requesting them, within the grace. Timers it set are left to reactionDueAt
- * (their delay cannot be seen). Once per activation.
+ * following the work it set going instead of a fixed wait, all at once (the longest of them, not
+ * their sum): one task (a handler awaiting a promise or a MessageChannel has run by then); a round
+ * trip to the browser behind the page's own when the page can write the clipboard (its write asks
+ * the browser first, then resolves); a frame, and more while the page keeps requesting them —
+ * including frames it asked for only once the task or the round trip let it go on — within the
+ * grace. Timers it set are left to reactionDueAt (their delay cannot be seen). Once per activation.
  */
 export async function giveReactionTurn(): Promise<void> {
   const clock = state.view.clock;
   if (!clock || !awaitingReaction(clock) || clock.turnFor === clock.activatedAt) return;
   const at = clock.activatedAt;
   const left = (): number => at + REACTION_GRACE_MS - performance.now();
-  await new Promise((r) => setTimeout(r, 0));
-  if (navigator.clipboard && navigator.permissions && awaitingReaction(clock))
-    await within(
-      navigator.permissions.query({ name: 'clipboard-write' as PermissionName }).catch(() => undefined),
-      left(),
-    );
-  // A frame, and more while the page keeps asking for them (a hidden page runs none: bounded).
-  let framesSeen = -1;
+  const task = new Promise((r) => setTimeout(r, 0));
+  const trip =
+    navigator.clipboard && navigator.permissions
+      ? within(navigator.permissions.query({ name: 'clipboard-write' as PermissionName }).catch(() => undefined), left())
+      : undefined;
+  const seen = await Promise.all([task, trip, followFrames(clock, left, -1)]);
+  await followFrames(clock, left, seen[2]);
+  clock.turnFor = at;
+}
+
+/**
+ * Waits a frame while the page asked for more frames than `framesSeen` since the mark (a hidden
+ * page runs none: each wait bounded, all of them by the grace); answers the count last seen.
+ */
+async function followFrames(clock: Clock, left: () => number, framesSeen: number): Promise<number> {
+  let seen = framesSeen;
   for (;;) {
     const frames = pageWorkSince(clock.mark)?.frames ?? 0;
-    if (frames <= framesSeen || !awaitingReaction(clock) || left() <= 0) break;
-    framesSeen = frames;
+    if (frames <= seen || !awaitingReaction(clock) || left() <= 0) return seen;
+    seen = frames;
     await within(new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), Math.min(FRAME_WAIT_MS, left()));
   }
-  clock.turnFor = at;
 }
 
 /**

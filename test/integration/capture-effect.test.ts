@@ -122,8 +122,14 @@ describe('late answers to a click or key', () => {
     await h.cli({ tab: late, steps: [{ click: '#quiet' }] }); // the pointer is on the page from here on
   });
 
-  it('tells what the page shows after a timer, two frames, a message, a digest or a request', async () => {
+  it('tells what the page shows after a timer, two frames, a message, a digest, a request, a clipboard write and a frame, IndexedDB or the cache', async () => {
     const roads: [string, string][] = [
+      // Storage answers after browser round trips that take about a frame: each is tried a few times.
+      ...Array.from({ length: 4 }, (): [string, string][] => [
+        ['#idb', 'Saved in IndexedDB'],
+        ['#cache', 'Saved in the cache'],
+      ]).flat(),
+      ['#copyframe', 'Copied after a frame'],
       ['#timer', 'Saved by timer'],
       ['#frames', 'Shown after frames'],
       ['#message', 'Posted back'],
