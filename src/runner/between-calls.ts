@@ -3,9 +3,9 @@
 // next call's answer (`betweenCommands.<name>`). A new kind of watch is one more entry in
 // BETWEEN_CALLS_WATCHERS: the network log, downloads and persisted routes (issue 21) plug in here.
 
-import type { Connection } from '../cdp/index.js';
+import { isLoopbackHost, type Connection } from '../cdp/index.js';
 import { ConsoleCollector } from '../capture/index.js';
-import { failedRequests, type Page } from '../page/index.js';
+import { DownloadWatch, failedRequests, type Page } from '../page/index.js';
 import { Deadline } from '../common/index.js';
 
 /** One tab's watch, made when the warm host first attaches the tab; it starts paused (a call runs). */
@@ -91,10 +91,47 @@ export const watchNetwork: BetweenCallsWatcher = (page) => ({
 });
 
 /**
- * The watches every kept tab gets, in answer order. Downloads are watched per call (a late one is
- * found in the folder by the next call, as in the CLI); persisted routes stay armed on the kept session.
+ * Downloads (local browsers only: the files land on this machine): the kept connection follows
+ * Chrome's download events while no call runs, so a file the page sends later is put under its name
+ * as soon as it is whole, and the next call lists it (`state: "inProgress"` when still coming: the
+ * call after the one it finishes in finds it in the folder, as in the CLI).
  */
-export const BETWEEN_CALLS_WATCHERS: readonly BetweenCallsWatcher[] = [watchDialogs, watchConsole, watchNetwork];
+export const watchDownloads: BetweenCallsWatcher = (page, conn) => {
+  let host: string;
+  try {
+    host = new URL(conn.url).hostname.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    host = '';
+  }
+  const local = isLoopbackHost(host);
+  let watch: Promise<DownloadWatch | undefined> | undefined;
+  const end = async (): Promise<DownloadWatch | undefined> => {
+    const w = await watch;
+    watch = undefined;
+    return w;
+  };
+  return {
+    name: 'downloads',
+    async take() {
+      const reports = await (await end())?.finish().catch(() => undefined);
+      return reports?.length ? reports : undefined;
+    },
+    resume() {
+      if (local) watch = DownloadWatch.start(conn, page.session, page.targetId).catch(() => undefined);
+    },
+    stop() {
+      void end().then((w) => w?.finish().catch(() => undefined));
+    },
+  };
+};
+
+/** The watches every kept tab gets, in answer order; persisted routes stay armed on the kept session. */
+export const BETWEEN_CALLS_WATCHERS: readonly BetweenCallsWatcher[] = [
+  watchDialogs,
+  watchConsole,
+  watchNetwork,
+  watchDownloads,
+];
 
 /** What the watches saw since the previous call, keyed by name; undefined when nothing. */
 export async function takeBetweenCalls(

@@ -2,11 +2,12 @@
 // spawning `node dist/cli.js mcp` as a user's client does. Oracles: the page's own state over the
 // test's own CDP socket, Chrome's target list, and the tab registry on disk.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvRows } from '../fixtures/routes/state.mjs';
 import { CLI, cdpTo, startHarness, type CdpClient, type Harness } from './harness.js';
 
 let h: Harness;
@@ -267,6 +268,32 @@ describe('between calls', () => {
       request: { body: '{"timezone":"Mars/Olympus"}' },
       response: { body: expect.stringContaining('"field":"timezone"') },
     });
+    const again = await m.call({ tab, steps: [{ query: { selector: 'h1', output: 'text' } }] });
+    expect(again.out.betweenCommands).toBeUndefined();
+    await m.call({ steps: [{ closeTab: tab }] });
+  });
+});
+
+describe('downloads between calls', () => {
+  it('puts a file the page sends between calls under its name at once, and the next answer lists it once', async () => {
+    const m = await mcp();
+    const tab = (
+      await m.call({ steps: [{ openTab: { url: `${h.baseUrl}/state/downloads.html?lateMs=800`, port: h.port } }] })
+    ).out.tab as string;
+    const first = await m.call({ tab, steps: [{ click: '#late' }] });
+    expect(first.out.downloads).toBeUndefined();
+    // The file system is the oracle: whole and under its own name before any other call (a stateless
+    // process could only find Chrome's guid file in .incoming with the next command).
+    const downloads = join(h.tmp, 'cdp-skill', 'downloads');
+    const file = join(downloads, 'late.csv');
+    for (let i = 0; i < 150 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(file, 'utf8')).toBe(csvRows(7));
+    expect(readdirSync(join(downloads, '.incoming')).filter((f) => !f.startsWith('.'))).toEqual([]);
+    const next = await m.call({ tab, steps: [{ query: { selector: 'h1', output: 'text' } }] });
+    expect(next.out.betweenCommands?.downloads, JSON.stringify(next.out)).toEqual([
+      { name: 'late.csv', path: file, bytes: Buffer.byteLength(csvRows(7)), state: 'completed' },
+    ]);
+    expect(next.out.downloads).toBeUndefined(); // told once, as between calls
     const again = await m.call({ tab, steps: [{ query: { selector: 'h1', output: 'text' } }] });
     expect(again.out.betweenCommands).toBeUndefined();
     await m.call({ steps: [{ closeTab: tab }] });
