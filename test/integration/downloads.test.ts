@@ -169,7 +169,7 @@ describe('downloads between commands', () => {
     // `download: true`: the step waits for it to begin (a loaded machine's server may answer after the step).
     const r = await run([{ pageFunction: `location.href = ${JSON.stringify(slow)}`, download: true, timeout: 3000 }]);
     expect(r.out.status, r.stdout).toBe('ok');
-    expect(r.out.downloads).toHaveLength(1);
+    expect(r.out.downloads, r.stdout).toHaveLength(1);
     expect(r.out.downloads[0]).toMatchObject({ name: 'slow.csv', state: 'inProgress' });
     expect(r.out.downloads[0].path).toBeUndefined(); // not there yet
     // Chrome finishes it with no command connected: a whole file under its guid.
