@@ -122,13 +122,8 @@ describe('late answers to a click or key', () => {
     await h.cli({ tab: late, steps: [{ click: '#quiet' }] }); // the pointer is on the page from here on
   });
 
-  it('tells what the page shows after a timer, two frames, a message, a digest, a request, a clipboard write and a frame, IndexedDB or the cache', async () => {
+  it('tells what the page shows after a timer, two frames, a message, a digest, a request, or a clipboard write and a frame', async () => {
     const roads: [string, string][] = [
-      // Storage answers after browser round trips that take about a frame: each is tried a few times.
-      ...Array.from({ length: 4 }, (): [string, string][] => [
-        ['#idb', 'Saved in IndexedDB'],
-        ['#cache', 'Saved in the cache'],
-      ]).flat(),
       ['#copyframe', 'Copied after a frame'],
       ['#timer', 'Saved by timer'],
       ['#frames', 'Shown after frames'],
@@ -142,6 +137,27 @@ describe('late answers to a click or key', () => {
       expect(answers[answers.length - 1], button).toBe(text);
       expect(await shown()).toBe(`${text} (${answers.length})`);
       expect(JSON.stringify(r.out.changes), `${button}: ${r.stdout}`).toContain(`${text} (${answers.length})`);
+    }
+  });
+
+  it('tells what IndexedDB or the Cache API saved within the grace', async () => {
+    // The claim (docs/speed.md) is for storage that answers within the 120 ms grace: the page's own
+    // clock says how long each took, and a slower one (a loaded machine) is not judged. Up to twelve of each
+    // are tried until two in the bound were judged; without the storage counting 6 of 15 were told.
+    for (const [button, text] of [
+      ['#idb', 'Saved in IndexedDB'],
+      ['#cache', 'Saved in the cache'],
+    ] as const) {
+      let judged = 0;
+      for (let i = 0; i < 12 && judged < 2; i++) {
+        const r = await h.cli({ tab: late, steps: [{ click: button }] });
+        const answers = await h.value(late, 'window.__answers');
+        expect(answers[answers.length - 1], button).toBe(text);
+        if ((await h.value(late, 'window.__took')) > 100) continue;
+        judged++;
+        expect(JSON.stringify(r.out.changes), `${button}: ${r.stdout}`).toContain(`${text} (${answers.length})`);
+      }
+      expect(judged, `${button}: no save came within the grace in 12 tries`).toBeGreaterThan(0);
     }
   });
 

@@ -2,7 +2,7 @@
 // a private Chromium (own port, own TMPDIR and HOME) and the fixture server.
 
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,12 @@ export interface Harness {
     command: unknown,
     options?: { stdin?: string; args?: string[]; env?: NodeJS.ProcessEnv; timeoutMs?: number },
   ): Promise<CliResult>;
-  /** The JSON value of a page expression, read through the CLI's pageFunction (throws on failure). */
+  /**
+   * The JSON value of a page expression (throws on failure): read over the test's own CDP socket to
+   * the tab (an oracle independent of the CLI, and no command in between to change what the tab's
+   * next answer compares against); through the CLI's pageFunction only for a tab whose commands act
+   * in a chosen frame, or one in another browser.
+   */
   value(tab: string, expression: string): Promise<any>;
   /** Opens a fixture page in a new tab of this harness's Chrome; returns the alias. */
   open(path: string): Promise<string>;
@@ -136,6 +141,26 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
       o.stdin,
       o.timeoutMs,
     );
+  // The test's own sockets to tabs (by target id), opened on first use and kept while they are open.
+  const sockets = new Map<string, Promise<PageSocket | undefined>>();
+  const ownSocket = async (tab: string): Promise<PageSocket | undefined> => {
+    let entry: { targetId?: string; frame?: unknown } | undefined;
+    try {
+      entry = JSON.parse(readFileSync(join(tmp, 'cdp-skill', 'tabs.json'), 'utf8')).tabs?.[tab];
+    } catch {
+      return undefined;
+    }
+    if (!entry?.targetId || entry.frame) return undefined;
+    const { targetId } = entry;
+    let socket = sockets.get(targetId);
+    if (!socket) {
+      socket = pageSocket(port, targetId, () => sockets.delete(targetId)).catch(() => undefined);
+      sockets.set(targetId, socket);
+    }
+    const open = await socket;
+    if (!open) sockets.delete(targetId);
+    return open;
+  };
   if (options.launch !== false) {
     const r = await cli({ steps: [{ chromeStatus: { port } }] });
     if (r.out.status !== 'ok' || !r.out.steps?.[0]?.output?.running)
@@ -148,6 +173,8 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
     baseUrl: server.url,
     cli,
     async value(tab, expression) {
+      const own = await ownSocket(tab);
+      if (own) return own.evaluateJson(expression);
       const r = await cli({ tab, steps: [{ pageFunction: `JSON.stringify(${expression})` }] });
       const out = r.out.steps?.[0]?.output;
       if (r.out.status !== 'ok' || out?.type !== 'string')
@@ -160,6 +187,7 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
       return r.out.tab as string;
     },
     async close() {
+      for (const s of sockets.values()) void s.then((c) => c?.close());
       await closeChrome(port);
       await server.close();
       removeTmp(tmp);
@@ -181,6 +209,67 @@ export interface CdpClient {
   /** A page expression's value (JSON-safe), evaluated in the page's own world and awaited. */
   value: (expression: string) => Promise<any>;
   close: () => void;
+}
+
+/** How long an evaluation over the test's own socket may take. */
+const OWN_EVAL_MS = 60_000;
+
+interface PageSocket {
+  evaluateJson(expression: string): Promise<any>;
+  close(): void;
+}
+
+/** The test's own socket to the page target `targetId` of the Chrome on `port`; `gone` when it closes. */
+async function pageSocket(port: number, targetId: string, gone: () => void): Promise<PageSocket | undefined> {
+  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    id: string;
+    webSocketDebuggerUrl?: string;
+  }[];
+  const url = list.find((t) => t.id === targetId)?.webSocketDebuggerUrl;
+  if (!url) return undefined;
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  let id = 0;
+  const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  ws.on('message', (d) => {
+    const m = JSON.parse(d.toString());
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.error) p?.reject(new Error(`${m.error.message}`));
+    else p?.resolve(m.result);
+  });
+  ws.on('close', () => {
+    gone();
+    for (const p of pending.values()) p.reject(new Error('the tab closed'));
+    pending.clear();
+  });
+  ws.on('error', () => ws.close());
+  return {
+    async evaluateJson(expression) {
+      const i = ++id;
+      const answer = new Promise<any>((resolve, reject) => {
+        pending.set(i, { resolve, reject });
+        setTimeout(() => reject(new Error(`no answer within ${OWN_EVAL_MS} ms`)), OWN_EVAL_MS).unref();
+      });
+      ws.send(
+        JSON.stringify({
+          id: i,
+          method: 'Runtime.evaluate',
+          params: { expression: `JSON.stringify(${expression})`, awaitPromise: true, returnByValue: true },
+        }),
+      );
+      const r = await answer.catch((err: Error) => {
+        throw new Error(`evaluating ${expression} failed: ${err.message}`);
+      });
+      if (r.exceptionDetails || typeof r.result?.value !== 'string')
+        throw new Error(`evaluating ${expression} failed: ${JSON.stringify(r.exceptionDetails ?? r.result)}`);
+      return JSON.parse(r.result.value);
+    },
+    close: () => ws.close(),
+  };
 }
 
 /** Opens a CdpClient on the page target at `url` (exactly) of the Chrome on `port`. */

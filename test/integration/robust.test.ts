@@ -162,7 +162,8 @@ describe('safety by default', () => {
     } finally {
       page.close();
     }
-    expect(await h.value(tab, "document.querySelector('#authToken').value")).toBe('••••');
+    const read = await h.cli({ tab, steps: [{ pageFunction: "document.querySelector('#authToken').value" }] });
+    expect(read.out.steps[0].output.value, read.stdout).toBe('••••');
     const logs = readdirSync(join(cwd, 'log'))
       .map((f) => readFileSync(join(cwd, 'log', f), 'utf8'))
       .join('\n');
