@@ -2,7 +2,7 @@
 // a private Chromium (own port, own TMPDIR and HOME) and the fixture server.
 
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,7 +75,11 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string, t
       } catch {
         out = { unparsable: stdout };
       }
-      resolve({ code, out, stdout, stderr, ms: Date.now() - started });
+      const ms = Date.now() - started;
+      // CDP_TEST_CALL_LOG=file: one line per CLI call (the suite's time per call, for the benchmarks of the suite itself).
+      if (process.env.CDP_TEST_CALL_LOG)
+        appendFileSync(process.env.CDP_TEST_CALL_LOG, `${ms}\t${args.join(' ').slice(0, 80).replace(/\s+/g, ' ')}\n`);
+      resolve({ code, out, stdout, stderr, ms });
     });
   });
 }
