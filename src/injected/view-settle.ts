@@ -80,7 +80,10 @@ export async function giveReactionTurn(): Promise<void> {
   const task = new Promise((r) => setTimeout(r, 0));
   const trip =
     navigator.clipboard && navigator.permissions
-      ? within(navigator.permissions.query({ name: 'clipboard-write' as PermissionName }).catch(() => undefined), left())
+      ? within(
+          navigator.permissions.query({ name: 'clipboard-write' as PermissionName }).catch(() => undefined),
+          left(),
+        )
       : undefined;
   const seen = await Promise.all([task, trip, followFrames(clock, left, -1)]);
   await followFrames(clock, left, seen[2]);
