@@ -286,9 +286,11 @@ describe('downloads between calls', () => {
     // process could only find Chrome's guid file in .incoming with the next command).
     const downloads = join(h.tmp, 'cdp-skill', 'downloads');
     const file = join(downloads, 'late.csv');
-    for (let i = 0; i < 150 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+    // Placed means: the file under its name, and Chrome's guid file and our record of it gone from .incoming.
+    const left = (): string[] => readdirSync(join(downloads, '.incoming')).filter((f) => !f.startsWith('.'));
+    for (let i = 0; i < 150 && !(existsSync(file) && !left().length); i++) await new Promise((r) => setTimeout(r, 100));
     expect(readFileSync(file, 'utf8')).toBe(csvRows(7));
-    expect(readdirSync(join(downloads, '.incoming')).filter((f) => !f.startsWith('.'))).toEqual([]);
+    expect(left()).toEqual([]);
     const next = await m.call({ tab, steps: [{ query: { selector: 'h1', output: 'text' } }] });
     expect(next.out.betweenCommands?.downloads, JSON.stringify(next.out)).toEqual([
       { name: 'late.csv', path: file, bytes: Buffer.byteLength(csvRows(7)), state: 'completed' },
