@@ -10,6 +10,7 @@ import { composedContains, stopEffects, watchFrom } from './effect-watch.js';
 import { describeElement, heldElement } from './locate.js';
 // The runtime's state object, by another name: `state` here is a probe's own.
 import { state as runtimeState } from './state.js';
+import { startReactionTurn } from './view-settle.js';
 
 export interface ProbeState {
   target: Element;
@@ -208,6 +209,7 @@ export function readClickProbe(clickCount = 1, expect: ClickEvent = 'click'): Pr
     state.reached.includes(expect) && (expect !== 'click' || clickCount < 2 || state.reached.includes('dblclick'));
   const pressed = state.reached.includes('pointerdown') || state.reached.includes('mousedown');
   if (clicked || !pressed) stopEffects();
+  startReactionTurn(); // the page's turn runs while the Node side finishes the step
   const report: ProbeReport = {
     armed: true,
     reached: state.reached,

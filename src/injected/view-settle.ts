@@ -72,9 +72,24 @@ function within(p: Promise<unknown>, ms: number): Promise<unknown> {
  * including frames it asked for only once the task or the round trip let it go on — within the
  * grace. Timers it set are left to reactionDueAt (their delay cannot be seen). Once per activation.
  */
-export async function giveReactionTurn(): Promise<void> {
+export function giveReactionTurn(): Promise<void> {
   const clock = state.view.clock;
-  if (!clock || !awaitingReaction(clock) || clock.turnFor === clock.activatedAt) return;
+  if (!clock || !awaitingReaction(clock) || clock.turnFor === clock.activatedAt) return Promise.resolve();
+  if (clock.turning?.at === clock.activatedAt) return clock.turning.done;
+  const done = reactionTurn(clock);
+  clock.turning = { at: clock.activatedAt, done };
+  return done;
+}
+
+/**
+ * Starts the page's turn as soon as the click is known to have happened (the click probe is read
+ * right after the release): the capture's effect probe then waits only for what is left of it.
+ */
+export function startReactionTurn(): void {
+  void giveReactionTurn();
+}
+
+async function reactionTurn(clock: Clock): Promise<void> {
   const at = clock.activatedAt;
   const left = (): number => at + REACTION_GRACE_MS - performance.now();
   const task = new Promise((r) => setTimeout(r, 0));

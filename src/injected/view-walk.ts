@@ -83,6 +83,8 @@ export interface ViewState {
     last: number;
     activatedAt: number;
     turnFor: number;
+    /** The turn under way, for the activation at `at`: a second caller waits for it (view-settle.ts). */
+    turning?: { at: number; done: Promise<void> };
     mark: WorkMark;
     observer: MutationObserver;
     off: () => void;

@@ -158,10 +158,13 @@ describe('modal means modal (item 8)', () => {
 
 describe('poll after a message arrived between calls', () => {
   it('tells the message, since the page was last shown (not "Nothing changed on the page.")', async () => {
-    const tab = await h.open('agent-tasks.html?message');
+    const tab = await h.open('agent-tasks.html');
+    const shownAt = await h.value(tab, '(window.__deliverMessage(300), performance.now())');
     await new Promise((r) => setTimeout(r, 800));
     const before = await h.value(tab, 'performance.now()');
-    // Page truth: the message arrived before this call began.
+    // Page truth: the message arrived after the tab was last shown (openTab's answer)…
+    expect(await h.value(tab, 'window.__msgAt')).toBeGreaterThan(shownAt);
+    // …and before this call began.
     expect(await h.value(tab, 'window.__msgAt')).toBeLessThan(before);
     const r = await h.cli({ tab, steps: [{ poll: '() => !!document.getElementById("msg")' }] });
     expect(r.out.status, r.stdout).toBe('ok');
