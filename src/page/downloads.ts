@@ -119,11 +119,17 @@ export class DownloadWatch {
       ours,
     };
     this.#items.set(e.guid, item);
-    try {
-      writeRecord(e.guid, { name, ...(item.target ? { target: item.target } : {}) });
-    } catch {
-      // Without the record the next command cannot name the file; this command still can.
-    }
+    // The record is written by the process whose tab started the download, once that is known:
+    // every client Chrome sends the event to sees it, and another's record written after this one
+    // dropped its own would be left behind for good (measured: two MCP servers on one Chrome).
+    void ours.then((mine) => {
+      if (!mine) return;
+      try {
+        writeRecord(e.guid, { name, ...(item.target ? { target: item.target } : {}) });
+      } catch {
+        // Without the record the next command cannot name the file; this command still can.
+      }
+    });
     this.#notify();
   }
 
@@ -135,7 +141,10 @@ export class DownloadWatch {
     item.state = e.state;
     if (e.state === 'canceled') {
       item.report = { name: item.name, state: 'canceled' };
-      dropRecord(item.guid);
+      item.ours = item.ours.then((ours) => {
+        if (ours) dropRecord(item.guid); // after the record was written (both wait for the owner check)
+        return ours;
+      });
     } else {
       item.ours = item.ours.then((ours) => {
         // Only our own are moved now: another tab's command, or the next command, reports the rest.
