@@ -76,6 +76,8 @@ export class RequestLog {
   readonly #waiters = new Set<() => void>();
   /** Raw request headers that came before their request. */
   readonly #early = new Map<string, Record<string, string>>();
+  /** Raw response headers that came before their request was seen (the network service answers apart from the renderer). */
+  readonly #earlyResponse = new Map<string, Record<string, string>>();
   /** Routes that answered a request before Chrome reported it. */
   readonly #routedEarly = new Map<string, 'fulfilled' | 'aborted'>();
   #eagerReads = 0;
@@ -104,7 +106,10 @@ export class RequestLog {
     });
     session.on('Network.responseReceivedExtraInfo', (e) => {
       const r = this.#byId.get(e.requestId);
-      if (!r) return;
+      if (!r) {
+        if (this.#earlyResponse.size < MAX_RECORDS) this.#earlyResponse.set(e.requestId, lowerKeys(e.headers));
+        return;
+      }
       r.responseHeaders = { ...r.responseHeaders, ...lowerKeys(e.headers) };
       r.extraSeen = true;
       r.extraPending = false;
@@ -161,6 +166,12 @@ export class RequestLog {
     };
     this.#early.delete(e.requestId);
     this.#routedEarly.delete(e.requestId);
+    const raw = this.#earlyResponse.get(e.requestId);
+    if (raw) {
+      r.responseHeaders = raw;
+      r.extraSeen = true;
+      this.#earlyResponse.delete(e.requestId);
+    }
     this.#byId.set(e.requestId, r);
     this.#all.push(r);
   }
@@ -204,6 +215,7 @@ export class RequestLog {
       this.#byId.set(r.requestId, r);
     }
     this.#early.clear();
+    this.#earlyResponse.clear();
     this.#routedEarly.clear();
     this.#eagerReads = 0;
     this.dropped = 0;

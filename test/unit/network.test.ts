@@ -229,4 +229,29 @@ describe('raw response headers that come after the request finished (under load)
     expect(await waiting).toBe(true);
     expect(r.responseHeaders).toEqual({ 'content-type': 'text/plain', 'set-cookie': 'a=b' });
   });
+
+  it('keeps raw response headers that came before their request was seen', async () => {
+    const handlers = new Map<string, (e: never) => void>();
+    const session = { on: (name: string, fn: (e: never) => void) => handlers.set(name, fn) } as any;
+    const log = new RequestLog(session);
+    const emit = (name: string, e: object) => handlers.get(name)!(e);
+    emit('Network.responseReceivedExtraInfo', { requestId: 'r2', headers: { 'Set-Cookie': 'refresh=x' } });
+    emit('Network.requestWillBeSent', {
+      requestId: 'r2',
+      request: { url: 'http://127.0.0.1/profile', method: 'GET', headers: {} },
+      type: 'Fetch',
+      wallTime: 1,
+      timestamp: 1,
+    });
+    emit('Network.responseReceived', {
+      requestId: 'r2',
+      type: 'Fetch',
+      hasExtraInfo: true,
+      response: { status: 200, statusText: 'OK', headers: { 'Content-Type': 'application/json' }, mimeType: 'x' },
+    });
+    emit('Network.loadingFinished', { requestId: 'r2', timestamp: 2, encodedDataLength: 10 });
+    const r = log.all[0]!;
+    expect(await log.whenHeaders([r], Deadline.after(50))).toBe(true); // nothing left to wait for
+    expect(r.responseHeaders).toEqual({ 'content-type': 'application/json', 'set-cookie': 'refresh=x' });
+  });
 });
