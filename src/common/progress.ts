@@ -36,6 +36,8 @@ export interface Progress {
   /** The failure of the running step, known before its failure context is gathered. */
   failed?: { action: string; status: 'error'; error: string; errorType?: string; category: string; type: string };
   tab?: string;
+  /** What the command's downloads are known to be now (an answer the deadline cuts short still tells them). */
+  downloads?: () => unknown[];
   /** The command's first step and its own timeout (its window may be longer: MIN_FIRST_WINDOW_MS). */
   firstStep?: { action: string; timeoutMs: number };
 }

@@ -24,7 +24,7 @@ export async function scrollTo(
   return { ...r, ...(el.reResolved ? { reResolved: true } : {}) };
 }
 
-/** How long the bottom is watched for a feed to append, when no request is under way. */
+/** How long the bottom is watched for a feed to append (from the scroll event; longer when the page set timers since), when no request is under way. */
 const FEED_QUIET_MS = 400;
 /** How long requests the scroll started may take before the feed is looked at again. */
 const FEED_REQUEST_MS = 3_000;
@@ -47,8 +47,8 @@ async function scrollToBottom(
   if ('error' in r) throw new ExecutionError(`The container ${r.error}`, { category: 'stale-ref' });
   const look = (waitMs: number, done: boolean) =>
     scope.call(
-      (rt, a) => rt.scrolling.feedGrowth(a.waitMs, a.done),
-      { waitMs: Math.min(waitMs, Math.max(0, deadline.remainingMs() - 300)), done },
+      (rt, a) => rt.scrolling.feedGrowth(a.waitMs, a.done, a.boundMs),
+      { waitMs, done, boundMs: Math.max(0, deadline.remainingMs() - 300) },
       { deadline, what: 'new content at the bottom' },
     );
   let g = await look(FEED_QUIET_MS, false);

@@ -2,6 +2,7 @@
 // scroll-behavior, and reporting where it ended up. Runs in the page.
 import { isVisible } from './dom-describe.js';
 import { heldElement } from './locate.js';
+import { countOwnWork, markWork, pageWorkSince, type WorkMark } from './page-work.js';
 import { deepElements } from './ref-map.js';
 import { state } from './state.js';
 
@@ -79,6 +80,14 @@ export interface FeedWatch {
   added: Element[];
   lastChange: number;
   mo: MutationObserver;
+  /** The scroll moved: a scroll event is due (the page's loader runs on it). */
+  scrollDue: boolean;
+  /** When the scroll event came. */
+  scrolledAt?: number;
+  /** The page's timers are counted from here (page-work.ts). */
+  mark: WorkMark;
+  /** The extra wait for the page's timers was given (once per scroll). */
+  timersWaited?: true;
 }
 
 /** Scrolls the page (or the held container) to the bottom, watching for content an infinite feed appends. */
@@ -89,6 +98,7 @@ export function scrollToBottomWatched(
   if (containerHandle !== undefined && !container) return { error: 'the container is gone' };
   const el = container ?? document.scrollingElement ?? document.documentElement;
   state.feed?.mo.disconnect();
+  countOwnWork();
   const watch: FeedWatch = {
     el,
     height: el.scrollHeight,
@@ -99,28 +109,56 @@ export function scrollToBottomWatched(
       for (const r of records)
         for (const n of Array.from(r.addedNodes)) if (n.nodeType === 1) watch.added.push(n as Element);
     }),
+    scrollDue: false,
+    mark: markWork(),
   };
   watch.mo.observe(container ?? document.documentElement, { childList: true, subtree: true });
   state.feed = watch;
+  const before = el.scrollTop;
+  (container ?? document).addEventListener(
+    'scroll',
+    () => {
+      watch.scrolledAt = performance.now();
+    },
+    { once: true, capture: true },
+  );
   el.scrollTo({ top: el.scrollHeight, left: el.scrollLeft, behavior: 'instant' });
+  watch.scrollDue = el.scrollTop !== before;
   return scrollPosition(container);
 }
 
+/** How long the scroll event may take to come (it comes with a frame; a loaded machine's are late). */
+const SCROLL_EVENT_MS = 1_000;
+/** The extra wait when the page set timers after the scroll and nothing came yet (a loader behind a timer). */
+const FEED_TIMERS_MS = 1_200;
+
 /**
- * Waits up to `waitMs` for the content to grow after scrollToBottomWatched, then for the additions
- * to stop (150 ms quiet, at most 1 s more). `loaded`: the elements added to the one parent that got
- * the most (the feed's new items).
+ * Waits up to `waitMs` (counted from the scroll event) for the content to grow after
+ * scrollToBottomWatched — longer, within `boundMs`, when the page set timers since the scroll —
+ * then for the additions to stop (150 ms quiet, at most 1 s more). `loaded`: the elements added to
+ * the one parent that got the most (the feed's new items).
  */
 export async function feedGrowth(
   waitMs: number,
   done: boolean,
+  boundMs: number,
 ): Promise<{ grew: boolean; loaded: number; scrollX: number; scrollY: number }> {
   const w = state.feed;
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
   if (!w) return { grew: false, loaded: 0, ...scrollPosition(undefined) };
   const grown = (): boolean => w.el.scrollHeight > w.height + 1;
-  const ends = performance.now() + waitMs;
-  while (!grown() && performance.now() < ends) await sleep(50);
+  const bound = performance.now() + boundMs;
+  const until = async (at: number, more: () => boolean = () => true): Promise<void> => {
+    while (!grown() && more() && performance.now() < Math.min(at, bound)) await sleep(20);
+  };
+  // The page's handler runs on the scroll event: the quiet window starts there.
+  if (w.scrollDue) await until(performance.now() + SCROLL_EVENT_MS, () => w.scrolledAt === undefined);
+  await until(Math.max(performance.now(), (w.scrolledAt ?? 0) + waitMs));
+  // Timers the page set since (a loader behind a timer, a debounce): they get their time, once.
+  if (!grown() && !w.timersWaited && (pageWorkSince(w.mark)?.timers ?? 0) > 0) {
+    w.timersWaited = true;
+    await until(performance.now() + FEED_TIMERS_MS);
+  }
   const grew = grown();
   if (grew) {
     const cap = performance.now() + 1000;

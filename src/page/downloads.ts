@@ -31,6 +31,8 @@ interface Download {
   receivedBytes: number;
   /** Whether our tab (a frame of it, or a tab it opened) started it; settled before the report. */
   ours: Promise<boolean>;
+  /** `ours` once settled. */
+  mine?: boolean;
   report?: DownloadReport;
 }
 
@@ -48,6 +50,10 @@ async function startedBy(conn: Connection, session: CdpSession, targetId: string
   const { targetInfo } = await conn.browser().send('Target.getTargetInfo', { targetId: frameId });
   return targetInfo.openerId === targetId;
 }
+
+/** A download as the answer tells it: where it landed, or how far it got. */
+const reportOf = (d: Download): DownloadReport =>
+  d.report ?? { name: d.name, ...(d.receivedBytes ? { bytes: d.receivedBytes } : {}), state: 'inProgress' };
 
 export class DownloadWatch {
   readonly #items = new Map<string, Download>();
@@ -123,6 +129,7 @@ export class DownloadWatch {
     // every client Chrome sends the event to sees it, and another's record written after this one
     // dropped its own would be left behind for good (measured: two MCP servers on one Chrome).
     void ours.then((mine) => {
+      item.mine = mine;
       if (!mine) return;
       try {
         writeRecord(e.guid, { name, ...(item.target ? { target: item.target } : {}) });
@@ -181,20 +188,27 @@ export class DownloadWatch {
   /**
    * Waits, within the step's deadline, for the downloads our tab began since `mark` to finish —
    * and first for `need` of them to begin (else a TimeoutError if none did).
-   * Returns how many begun; one still running at the deadline is left to the report.
+   * Returns how many begun; one still running at `finishBy` (the deadline unless sooner) is left
+   * to the report.
    */
-  async settle(mark: number, deadline: Deadline, need: number): Promise<number> {
+  async settle(mark: number, deadline: Deadline, need: number, finishBy = deadline): Promise<number> {
     for (;;) {
       const changed = this.#changed;
       const ours = await this.#oursSince(mark);
-      const running = ours.filter((d) => d.state === 'inProgress');
-      if (ours.length >= need && !running.length) return ours.length;
+      const begun = ours.length >= need;
+      if (begun && (!ours.some((d) => d.state === 'inProgress') || finishBy.expired())) return ours.length;
       if (deadline.expired()) {
         if (!ours.length) throw deadline.timeoutError('a download to begin');
         return ours.length;
       }
-      await deadline.race(changed, 'downloads to finish').catch(() => undefined);
+      const by = begun ? finishBy : deadline;
+      await by.race(changed, begun ? 'downloads to finish' : 'a download to begin').catch(() => undefined);
     }
+  }
+
+  /** What is known now of our tab's downloads, for an answer the command's deadline cuts short. */
+  known(): DownloadReport[] {
+    return [...this.#items.values()].filter((d) => d.mine).map(reportOf);
   }
 
   /**
@@ -206,11 +220,7 @@ export class DownloadWatch {
     if (until) await this.settle(0, until, 0);
     for (const off of this.#off.splice(0)) off();
     const mine = await this.#oursSince(0);
-    const reports = mine.map(
-      (d): DownloadReport =>
-        d.report ?? { name: d.name, ...(d.receivedBytes ? { bytes: d.receivedBytes } : {}), state: 'inProgress' },
-    );
-    return [...reports, ...collectLanded(new Set(this.#items.keys()))];
+    return [...mine.map(reportOf), ...collectLanded(new Set(this.#items.keys()))];
   }
 }
 

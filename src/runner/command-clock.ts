@@ -45,28 +45,32 @@ export function deadlineAnswer(): { output: Record<string, unknown>; code: numbe
   // A step that failed before the deadline is the answer; only its failure context was cut short.
   const { failed } = progress;
   const done = progress.steps ?? [];
+  // What the download watch knows is told even so: a file that began (or landed) is not left unsaid.
+  const known = progress.downloads?.() ?? [];
+  const downloads = known.length ? known : undefined;
   if (failed) {
     const { type, ...step } = failed;
     const steps = done.some((s) => (s as { error?: string }).error === failed.error) ? done : [...done, step];
-    return failedAnswer(steps, { type, message: failed.error, category: failed.category });
+    return failedAnswer(steps, { type, message: failed.error, category: failed.category }, downloads);
   }
   if (progress.phase === CAPTURE_PHASE && done.every((s) => (s as { status?: string }).status !== 'error')) {
     const warning =
       `The steps are done, but the look at the page afterwards did not finish within the ${progress.windowMs}ms timeout` +
       `${waiting.length ? ` (waiting for ${waiting.join('; ')})` : ''}: no screenshot or snapshot this time.`;
-    return { code: 0, output: assemble({ status: 'ok', tab: progress.tab, steps: done, warning }) };
+    return { code: 0, output: assemble({ status: 'ok', tab: progress.tab, downloads, steps: done, warning }) };
   }
-  return failedAnswer(done, {
-    type: chrome ? 'CONNECTION' : 'EXECUTION',
-    message,
-    category: chrome ? 'connection' : 'timeout',
-  });
+  return failedAnswer(
+    done,
+    { type: chrome ? 'CONNECTION' : 'EXECUTION', message, category: chrome ? 'connection' : 'timeout' },
+    downloads,
+  );
 }
 
 /** The answer of a command that failed: the steps so far and the error. */
 function failedAnswer(
   steps: unknown[],
   error: Record<string, unknown>,
+  downloads: unknown[] | undefined,
 ): { output: Record<string, unknown>; code: number } {
-  return { code: 1, output: assemble({ status: 'error', tab: progress.tab, steps, error }) };
+  return { code: 1, output: assemble({ status: 'error', tab: progress.tab, downloads, steps, error }) };
 }

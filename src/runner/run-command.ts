@@ -92,6 +92,8 @@ function startRun(cmd: Command, host: TabHost | undefined): Run {
     visual && cmd.tab !== undefined && !first.def.providesTab && first.def.replacesDocument === undefined;
   const onAttach = (tab: AttachedTab, between?: Record<string, unknown>): void => {
     progress.tab = tab.alias;
+    const { downloads } = run.session;
+    progress.downloads = downloads && (() => downloads.known());
     run.watch?.console.stop(); // a second tab (openTab after a tab was attached): its console is the one told
     run.watch = {
       tab,

@@ -47,6 +47,8 @@ export interface StepRun {
 const STEP_GRACE_MS = 200;
 /** How long a step that clicked a download link waits for its download to begin. */
 const DOWNLOAD_LINK_MS = 5_000;
+/** Of a step's time, what a running download's wait leaves for the look after the steps (at most a quarter). */
+const LOOK_RESERVE_MS = 1_000;
 
 /** A step reports non-fatal issues as `warnings` in its output; the result carries them as `warning` (SPEC §10.5). */
 export function splitWarnings(raw: unknown): { output: unknown; warning?: string } {
@@ -157,7 +159,10 @@ async function withDownloads<T>(
     // Download links were clicked: their downloads begin when the server answers (a bounded wait, no error).
     if (step.download === undefined && links)
       await session.downloads?.settle(mark, deadline.cap(DOWNLOAD_LINK_MS), links).catch(() => 0);
-    await session.downloads?.settle(mark, deadline, step.download !== undefined ? 1 : 0);
+    // A download still running is waited for short of the deadline: the look after the steps gets
+    // its time (else the answer would come from the deadline, with no screenshot).
+    const finishBy = deadline.cap(deadline.remainingMs() - Math.min(LOOK_RESERVE_MS, deadline.totalMs / 4));
+    await session.downloads?.settle(mark, deadline, step.download !== undefined ? 1 : 0, finishBy);
     return result;
   } finally {
     session.downloads?.expect(undefined);

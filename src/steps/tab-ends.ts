@@ -7,6 +7,7 @@ import {
   contextNames,
   disposeIfEmpty,
   forgetTab,
+  isTargetClosed,
   listPageTargets,
   loadRegistry,
   namedProfileDir,
@@ -67,4 +68,25 @@ export async function endWithTab(
   });
   end.chromeClosed = profile;
   return end;
+}
+
+/**
+ * Waits (at most `ms`) until Chrome no longer knows `targetId`: `Target.closeTarget` answers when
+ * the close is under way, and the tab is still listed for a moment after — a `closed` told then
+ * would be read back as a lie by whoever lists the tabs next. Whether it went in time.
+ */
+export async function untilGone(conn: Connection, targetId: string, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const listed = await conn
+      .browser()
+      .sendWith('Target.getTargetInfo', { targetId }, { timeoutMs: Math.max(1, end - Date.now()) })
+      .then(
+        () => true,
+        (err: unknown) => !isTargetClosed(err),
+      );
+    if (!listed) return true;
+    if (Date.now() >= end) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

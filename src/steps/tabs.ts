@@ -38,7 +38,7 @@ import {
 } from '../cdp/index.js';
 import { navigate } from '../page/index.js';
 import { defineStep, keysOf, type ParamSchema, type AttachedTab, type StepContext } from './registry.js';
-import { contextOfTarget, endWithTab } from './tab-ends.js';
+import { contextOfTarget, endWithTab, untilGone } from './tab-ends.js';
 import {
   navigableUrl,
   obj,
@@ -308,6 +308,7 @@ defineStep<CloseTabParams>({
       let wasOpen = true;
       let conn: Connection | undefined;
       let browserContextId: string | undefined;
+      const lingering: string[] = [];
       try {
         conn = await ctx.command.browser(address);
         browserContextId = await contextOfTarget(conn, targetId);
@@ -315,6 +316,9 @@ defineStep<CloseTabParams>({
           conn.browser().send('Target.closeTarget', { targetId }),
           `Chrome to close ${alias ?? targetId}`,
         );
+        // Told closed only once Chrome no longer lists it (at most 2 s, within the step's time).
+        if (!(await untilGone(conn, targetId, Math.min(2_000, ctx.deadline.remainingMs()))))
+          lingering.push(`Chrome still lists ${alias ?? targetId} after closing it; listTabs shows when it is gone`);
       } catch (err) {
         // A farm browser that is gone (a reaped Grid session) took the tab with it: the farm said so.
         if (alias && err instanceof ConnectionError && err.details.browserGone) {
@@ -336,7 +340,11 @@ defineStep<CloseTabParams>({
       const released = await releaseIfLast(address, ctx.deadline.remainingMs()); // a farm session with its last tab
       const gone = `${alias} was already closed (by another program, or Chrome restarted); its alias is forgotten`;
       const ended = wasOpen && conn ? await endWithTab(conn, targetId, browserContextId, address.profile) : {};
-      const warnings = [...((released.warnings as string[] | undefined) ?? []), ...(wasOpen ? [] : [gone])];
+      const warnings = [
+        ...((released.warnings as string[] | undefined) ?? []),
+        ...(wasOpen ? [] : [gone]),
+        ...lingering,
+      ];
       return {
         closed: alias ?? targetId,
         ...released,

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRows } from '../fixtures/routes/state.mjs';
-import { startHarness, type Harness } from './harness.js';
+import { cdpToPage, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let tab: string;
@@ -206,5 +206,33 @@ describe('downloads between commands', () => {
       },
     ]);
     expect(rowsOf(join(downloads, 'late.csv'))).toBe(7);
+  });
+});
+
+describe('an answer the deadline cuts short', () => {
+  it('still lists the download the step saw begin (the page paused in the debugger during the look after it)', async () => {
+    // Its own tab, paused a second after the download begins by a debugger the test holds: the look
+    // after the step cannot finish and the answer comes from the command's deadline.
+    const frozen = await h.open('state/downloads.html?cut=1');
+    const debug = await cdpToPage(h.port, `${h.baseUrl}/state/downloads.html?cut=1`);
+    await debug.send('Debugger.enable');
+    try {
+      const slow = '/state/export.csv?rows=5&slowMs=6000&name=cut.csv';
+      const r = await h.cli({
+        tab: frozen,
+        steps: [
+          {
+            pageFunction: `setTimeout(() => { debugger; }, 1000); location.href = ${JSON.stringify(slow)}`,
+            download: true,
+            timeout: 3000,
+          },
+        ],
+      });
+      expect(r.out.warning ?? r.out.error?.message, r.stdout).toMatch(/did not finish|No answer within/);
+      expect(r.out.downloads, r.stdout).toEqual([expect.objectContaining({ name: 'cut.csv', state: 'inProgress' })]);
+    } finally {
+      await debug.send('Debugger.resume');
+      debug.close();
+    }
   });
 });

@@ -80,4 +80,13 @@ describe('scroll to the bottom of an infinite feed', () => {
     expect(await count()).toBe(60);
     expect(await pageEval(url, 'document.getElementById("end").hidden')).toBe(false);
   });
+
+  it('waits for a loader the page put behind a timer longer than the quiet window (a slow fetch on a loaded machine)', async () => {
+    // 900 ms: more than the 400 ms the bottom is watched when no request is under way.
+    const tab = await h.open('feed.html?delayMs=900');
+    const url = `${h.baseUrl}/feed.html?delayMs=900`;
+    const r = await h.cli({ tab, steps: [{ scroll: 'bottom' }] });
+    expect(r.out.steps[0].output, r.stdout).toMatchObject({ loaded: 20 });
+    expect(await pageEval(url, 'document.querySelectorAll("#feed .post").length')).toBe(40);
+  });
 });
