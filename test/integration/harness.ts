@@ -223,27 +223,26 @@ interface PageSocket {
   close(): void;
 }
 
-/** The test's own socket to the page target `targetId` of the Chrome on `port`; `gone` when it closes. */
-async function pageSocket(port: number, targetId: string, gone: () => void): Promise<PageSocket | undefined> {
-  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
-    id: string;
-    webSocketDebuggerUrl?: string;
-  }[];
-  const url = list.find((t) => t.id === targetId)?.webSocketDebuggerUrl;
-  if (!url) return undefined;
+/** One CDP message's answer: its result, or the error Chrome gave. */
+type Answer = { result?: any; error?: { message: string } };
+
+/**
+ * A socket of the test's own to one target's `webSocketDebuggerUrl`: each call answers (result or
+ * error), fails when the socket closes, or after OWN_EVAL_MS; `gone` when it closes.
+ */
+async function socketTo(url: string, gone: () => void = () => {}) {
   const ws = new WebSocket(url);
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
   });
   let id = 0;
-  const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (v: Answer) => void; reject: (e: Error) => void }>();
   ws.on('message', (d) => {
     const m = JSON.parse(d.toString());
     const p = pending.get(m.id);
     pending.delete(m.id);
-    if (m.error) p?.reject(new Error(`${m.error.message}`));
-    else p?.resolve(m.result);
+    p?.resolve(m);
   });
   ws.on('close', () => {
     gone();
@@ -252,27 +251,41 @@ async function pageSocket(port: number, targetId: string, gone: () => void): Pro
   });
   ws.on('error', () => ws.close());
   return {
-    async evaluateJson(expression) {
+    call(method: string, params: object = {}): Promise<Answer> {
       const i = ++id;
-      const answer = new Promise<any>((resolve, reject) => {
+      const answer = new Promise<Answer>((resolve, reject) => {
         pending.set(i, { resolve, reject });
-        setTimeout(() => reject(new Error(`no answer within ${OWN_EVAL_MS} ms`)), OWN_EVAL_MS).unref();
+        setTimeout(() => reject(new Error(`no answer to ${method} within ${OWN_EVAL_MS} ms`)), OWN_EVAL_MS).unref();
       });
-      ws.send(
-        JSON.stringify({
-          id: i,
-          method: 'Runtime.evaluate',
-          params: { expression: `JSON.stringify(${expression})`, awaitPromise: true, returnByValue: true },
-        }),
-      );
-      const r = await answer.catch((err: Error) => {
+      ws.send(JSON.stringify({ id: i, method, params }));
+      return answer;
+    },
+    close: () => ws.close(),
+  };
+}
+
+type JsonTarget = { id: string; type: string; url: string; webSocketDebuggerUrl?: string };
+const targetsOf = async (port: number): Promise<JsonTarget[]> =>
+  (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as JsonTarget[];
+
+/** The test's own socket to the page target `targetId` of the Chrome on `port`; `gone` when it closes. */
+async function pageSocket(port: number, targetId: string, gone: () => void): Promise<PageSocket | undefined> {
+  const url = (await targetsOf(port)).find((t) => t.id === targetId)?.webSocketDebuggerUrl;
+  if (!url) return undefined;
+  const socket = await socketTo(url, gone);
+  return {
+    async evaluateJson(expression) {
+      const params = { expression: `JSON.stringify(${expression})`, awaitPromise: true, returnByValue: true };
+      const m = await socket.call('Runtime.evaluate', params).catch((err: Error) => {
         throw new Error(`evaluating ${expression} failed: ${err.message}`);
       });
+      if (m.error) throw new Error(`evaluating ${expression} failed: ${m.error.message}`);
+      const r = m.result;
       if (r.exceptionDetails || typeof r.result?.value !== 'string')
         throw new Error(`evaluating ${expression} failed: ${JSON.stringify(r.exceptionDetails ?? r.result)}`);
       return JSON.parse(r.result.value);
     },
-    close: () => ws.close(),
+    close: socket.close,
   };
 }
 
@@ -287,34 +300,21 @@ export async function cdpTo(
   pick: (t: { type: string; url: string }) => boolean,
   what = 'the target asked for',
 ): Promise<CdpClient> {
-  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
-    type: string;
-    url: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const target = list.find(pick);
-  if (!target) throw new Error(`no target at ${what}`);
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((r) => ws.on('open', r));
-  let id = 0;
-  const pending = new Map<number, (v: any) => void>();
-  ws.on('message', (d) => {
-    const m = JSON.parse(d.toString());
-    pending.get(m.id)?.(m.result ?? m.error);
-    pending.delete(m.id);
-  });
-  const send = (method: string, params: object = {}): Promise<any> =>
-    new Promise((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
+  const target = (await targetsOf(port)).find(pick);
+  if (!target?.webSocketDebuggerUrl) throw new Error(`no target at ${what}`);
+  const socket = await socketTo(target.webSocketDebuggerUrl);
+  // Chrome's error is the answer too: tests look at it (a refused command is a fact they check).
+  const send = async (method: string, params: object = {}): Promise<any> => {
+    const m = await socket.call(method, params);
+    return m.result ?? m.error;
+  };
   return {
     send,
     value: async (expression) => {
       const r = await send('Runtime.evaluate', { expression: `JSON.stringify(${expression})`, awaitPromise: true });
       return r.result.value === undefined ? undefined : JSON.parse(r.result.value);
     },
-    close: () => ws.close(),
+    close: socket.close,
   };
 }
 

@@ -198,58 +198,51 @@ describe('secrets in headers and bodies', () => {
   });
 });
 
+/** A request log on a fake session whose events the test emits, and the raw headers of request `id`. */
+function fakeLog(id: string) {
+  const handlers = new Map<string, (e: never) => void>();
+  const log = new RequestLog({ on: (name: string, fn: (e: never) => void) => handlers.set(name, fn) } as any);
+  const emit = (name: string, e: object) => handlers.get(name)!(e);
+  const extraInfo = (headers: Record<string, string>) =>
+    emit('Network.responseReceivedExtraInfo', { requestId: id, headers });
+  return { log, emit, extraInfo };
+}
+
+/** The events of one fetch, up to its end: sent, answered (raw headers announced), finished. */
+function finish(emit: (name: string, e: object) => void, id: string, url: string, contentType: string): void {
+  emit('Network.requestWillBeSent', {
+    requestId: id,
+    request: { url, method: 'GET', headers: {} },
+    type: 'Fetch',
+    wallTime: 1,
+    timestamp: 1,
+  });
+  emit('Network.responseReceived', {
+    requestId: id,
+    type: 'Fetch',
+    hasExtraInfo: true,
+    response: { status: 200, statusText: 'OK', headers: { 'Content-Type': contentType }, mimeType: contentType },
+  });
+  emit('Network.loadingFinished', { requestId: id, timestamp: 2, encodedDataLength: 10 });
+}
+
 describe('raw response headers that come after the request finished (under load)', () => {
   it('whenHeaders waits for the ExtraInfo Chrome announced, and they land in the record', async () => {
-    const handlers = new Map<string, (e: never) => void>();
-    const session = { on: (name: string, fn: (e: never) => void) => handlers.set(name, fn) } as any;
-    const log = new RequestLog(session);
-    const emit = (name: string, e: object) => handlers.get(name)!(e);
-    emit('Network.requestWillBeSent', {
-      requestId: 'r1',
-      request: { url: 'http://127.0.0.1/x', method: 'GET', headers: {} },
-      type: 'Fetch',
-      wallTime: 1,
-      timestamp: 1,
-    });
-    emit('Network.responseReceived', {
-      requestId: 'r1',
-      type: 'Fetch',
-      hasExtraInfo: true,
-      response: { status: 200, statusText: 'OK', headers: { 'Content-Type': 'text/plain' }, mimeType: 'text/plain' },
-    });
-    emit('Network.loadingFinished', { requestId: 'r1', timestamp: 2, encodedDataLength: 10 });
+    const { log, emit, extraInfo } = fakeLog('r1');
+    finish(emit, 'r1', 'http://127.0.0.1/x', 'text/plain');
     const r = log.all[0]!;
     expect(r.done).toBe(true);
     expect(await log.whenHeaders([r], Deadline.after(50))).toBe(false); // announced, not come
     const waiting = log.whenHeaders([r], Deadline.after(2_000));
-    setTimeout(
-      () => emit('Network.responseReceivedExtraInfo', { requestId: 'r1', headers: { 'Set-Cookie': 'a=b' } }),
-      20,
-    );
+    setTimeout(() => extraInfo({ 'Set-Cookie': 'a=b' }), 20);
     expect(await waiting).toBe(true);
     expect(r.responseHeaders).toEqual({ 'content-type': 'text/plain', 'set-cookie': 'a=b' });
   });
 
   it('keeps raw response headers that came before their request was seen', async () => {
-    const handlers = new Map<string, (e: never) => void>();
-    const session = { on: (name: string, fn: (e: never) => void) => handlers.set(name, fn) } as any;
-    const log = new RequestLog(session);
-    const emit = (name: string, e: object) => handlers.get(name)!(e);
-    emit('Network.responseReceivedExtraInfo', { requestId: 'r2', headers: { 'Set-Cookie': 'refresh=x' } });
-    emit('Network.requestWillBeSent', {
-      requestId: 'r2',
-      request: { url: 'http://127.0.0.1/profile', method: 'GET', headers: {} },
-      type: 'Fetch',
-      wallTime: 1,
-      timestamp: 1,
-    });
-    emit('Network.responseReceived', {
-      requestId: 'r2',
-      type: 'Fetch',
-      hasExtraInfo: true,
-      response: { status: 200, statusText: 'OK', headers: { 'Content-Type': 'application/json' }, mimeType: 'x' },
-    });
-    emit('Network.loadingFinished', { requestId: 'r2', timestamp: 2, encodedDataLength: 10 });
+    const { log, emit, extraInfo } = fakeLog('r2');
+    extraInfo({ 'Set-Cookie': 'refresh=x' });
+    finish(emit, 'r2', 'http://127.0.0.1/profile', 'application/json');
     const r = log.all[0]!;
     expect(await log.whenHeaders([r], Deadline.after(50))).toBe(true); // nothing left to wait for
     expect(r.responseHeaders).toEqual({ 'content-type': 'application/json', 'set-cookie': 'refresh=x' });
