@@ -289,6 +289,11 @@ async function pageSocket(port: number, targetId: string, gone: () => void): Pro
   };
 }
 
+/** A CdpClient on a browser endpoint (`/json/version`'s webSocketDebuggerUrl): Target and Browser domains. */
+export async function cdpToBrowser(wsUrl: string): Promise<CdpClient> {
+  return clientOf(await socketTo(wsUrl));
+}
+
 /** Opens a CdpClient on the page target at `url` (exactly) of the Chrome on `port`. */
 export function cdpToPage(port: number, url: string): Promise<CdpClient> {
   return cdpTo(port, (t) => t.url === url, url);
@@ -302,7 +307,10 @@ export async function cdpTo(
 ): Promise<CdpClient> {
   const target = (await targetsOf(port)).find(pick);
   if (!target?.webSocketDebuggerUrl) throw new Error(`no target at ${what}`);
-  const socket = await socketTo(target.webSocketDebuggerUrl);
+  return clientOf(await socketTo(target.webSocketDebuggerUrl));
+}
+
+function clientOf(socket: Awaited<ReturnType<typeof socketTo>>): CdpClient {
   // Chrome's error is the answer too: tests look at it (a refused command is a fact they check).
   const send = async (method: string, params: object = {}): Promise<any> => {
     const m = await socket.call(method, params);

@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { cdpToBrowser, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,7 +12,34 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** The target id the registry holds for `alias`. */
+const registryTarget = (alias: string): string =>
+  JSON.parse(readFileSync(join(h.tmp, 'cdp-skill', 'tabs.json'), 'utf8')).tabs[alias].targetId;
+
 describe('tabs', () => {
+  it("opens each tab in a window of its own without the browser's WebUI pages that keep a renderer busy", async () => {
+    const a = await h.open('basic.html');
+    const b = await h.open('basic.html');
+    // Chrome's own list of what it runs, over the test's own socket: the tabs, no omnibox popup pages
+    // (Chromium 156 builds two per window; 20 idle tabs then kept 1.6 of 2 cores busy).
+    const version = (await (await fetch(`http://127.0.0.1:${h.port}/json/version`)).json()) as {
+      webSocketDebuggerUrl: string;
+    };
+    const browser = await cdpToBrowser(version.webSocketDebuggerUrl);
+    try {
+      const { targetInfos } = await browser.send('Target.getTargets', { filter: [{}] });
+      const ui = targetInfos.filter((t: { type: string }) => t.type === 'browser_ui');
+      expect(ui.map((t: { url: string }) => t.url)).toEqual([]);
+      const ours = [a, b].map((alias) => registryTarget(alias));
+      const windows = await Promise.all(
+        ours.map(async (targetId) => (await browser.send('Browser.getWindowForTarget', { targetId })).windowId),
+      );
+      expect(new Set(windows).size).toBe(2);
+    } finally {
+      browser.close();
+    }
+  });
+
   it('opens a tab, loads the page and reports context and an auto screenshot', async () => {
     const r = await h.cli({ steps: [{ openTab: { url: `${h.baseUrl}/basic.html`, port: h.port } }] });
     expect(r.code).toBe(0);
