@@ -7,10 +7,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Each integration file runs its own Chromium: two at a time. Files mostly wait (pages, settle windows,
-    // Chrome), so three would fill two cores better, but on a loaded machine a few timing-bound tests
-    // then failed (docs/develop.md); try `npx vitest run --maxWorkers=3`.
-    maxWorkers: 2,
+    // Each integration file runs its own Chromium: three at a time on two cores. Files mostly wait
+    // (pages, settle windows, Chrome): with two, a third of the CPU stayed idle (docs/develop.md).
+    maxWorkers: 3,
     minWorkers: 1,
     // Longest files first: a long file started last would run alone on one worker at the end.
     sequence: { sequencer: LongestFirst },
