@@ -5,6 +5,7 @@
 
 import { ConnectionError } from '../common/index.js';
 import { farmRequest, shownUrl, webDriverMessage } from './farm-http.js';
+import { BUSY_WINDOW_FEATURES } from './launcher.js';
 import type { GridSession } from './tab-registry.js';
 
 /** A Grid as a step names it: its URL, and a session to join or capabilities for a new one. */
@@ -60,6 +61,26 @@ function w3cCapabilities(given: Record<string, unknown> = {}): Record<string, un
   return { alwaysMatch: { browserName: 'chrome', ...given } };
 }
 
+/**
+ * The farm's Chrome without the WebUI pages each window carries (BUSY_WINDOW_FEATURES: each tab has
+ * a window of its own): added to alwaysMatch's `goog:chromeOptions.args` for a Chrome session —
+ * unless the agent's capabilities name Chrome's options elsewhere (firstMatch) or their own
+ * `--disable-features` (a second one would replace theirs), or hold args Chrome would refuse anyway.
+ */
+function withQuietWindows(caps: Record<string, unknown>): Record<string, unknown> {
+  const always = caps.alwaysMatch as Record<string, unknown>;
+  const first = Array.isArray(caps.firstMatch) ? caps.firstMatch : [];
+  if (always.browserName !== 'chrome' || first.some((m) => m && typeof m === 'object' && OPTIONS in m)) return caps;
+  const options = always[OPTIONS] ?? {};
+  if (typeof options !== 'object' || options === null) return caps;
+  const { args = [] } = options as { args?: unknown };
+  if (!Array.isArray(args) || args.some((a) => String(a).startsWith('--disable-features'))) return caps;
+  const quiet = { ...options, args: [...args, `--disable-features=${BUSY_WINDOW_FEATURES}`] };
+  return { ...caps, alwaysMatch: { ...always, [OPTIONS]: quiet } };
+}
+
+const OPTIONS = 'goog:chromeOptions';
+
 /** Creates a WebDriver session; its browser's CDP endpoint is se:cdp, reached through the Grid. */
 export async function createGridSession(
   grid: GridTarget,
@@ -68,7 +89,7 @@ export async function createGridSession(
   const url = gridPath(grid.url, 'session');
   const answer = await farmRequest(url, {
     method: 'POST',
-    body: { capabilities: w3cCapabilities(grid.capabilities) },
+    body: { capabilities: withQuietWindows(w3cCapabilities(grid.capabilities)) },
     timeoutMs,
     what: 'the Selenium Grid creating a session',
   });

@@ -33,6 +33,13 @@ export function defaultHeadless(): boolean {
   return false;
 }
 
+/**
+ * The omnibox popups Chromium builds for each window as WebUI pages (two per window, measured on
+ * Chromium 156) keep a renderer busy: 20 idle windows (one per tab) took 1.6 cores, 4 % without.
+ * Turned off in every Chrome we start, a farm's too (grid.ts).
+ */
+export const BUSY_WINDOW_FEATURES = 'WebUIOmniboxPopup,WebUIOmniboxAimPopup';
+
 export function chromeArgs(port: number, profileDir: string, headless: boolean): string[] {
   const args = [
     `--remote-debugging-port=${port}`,
@@ -45,9 +52,7 @@ export function chromeArgs(port: number, profileDir: string, headless: boolean):
     '--disable-sync',
     '--disable-default-apps',
     '--disable-extensions',
-    // The omnibox popups Chromium builds for each window as WebUI pages (two per window, measured on
-    // Chromium 156) keep a renderer busy: 20 idle windows (one per tab) took 1.6 cores, 4 % without.
-    '--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+    `--disable-features=Translate,MediaRouter,OptimizationHints,${BUSY_WINDOW_FEATURES}`,
     // Tabs an agent left behind must keep rendering: no throttling of hidden or occluded pages.
     '--disable-background-timer-throttling',
     '--disable-backgrounding-occluded-windows',

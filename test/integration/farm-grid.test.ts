@@ -75,6 +75,9 @@ describe.skipIf(missing)('Selenium Grid farms', () => {
     const cdp = await cdpOf(standalone, session);
     try {
       expect(await pageUrls(cdp)).toContain(url);
+      // The Grid's Chrome was started without the WebUI pages each window would carry (a core busy).
+      const { targetInfos } = await cdp.send('Target.getTargets', { filter: [{}] });
+      expect(targetInfos.filter((t: { type: string }) => t.type === 'browser_ui')).toEqual([]);
       const r = await h.cli({ tab, steps: [{ click: '#reveal' }, { fill: { selector: '#name', value: 'grid' } }] });
       expect(r.out.status, r.stdout).toBe('ok');
       expect(await cdp.valueIn(url, 'window.__events')).toContain('click:reveal');
