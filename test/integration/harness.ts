@@ -42,15 +42,23 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
+/**
+ * A free port for a Chrome the test starts on a port it names: below the kernel's ephemeral range
+ * (32768–60999 here), which every outgoing connection and every listener on port 0 draws from — a
+ * port taken from that range and freed could be held again, by a connection of another test file,
+ * before Chrome bound it (then neither launcher try found Chrome there; seen in 2 of 5 clean runs).
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-    srv.on('error', reject);
-  });
+    if (free) return port;
+    if (attempt > 50) throw new Error('no free port below the ephemeral range');
+  }
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string, timeoutMs = 90_000): Promise<CliResult> {
@@ -133,7 +141,7 @@ export function privateEnv(tmp: string): NodeJS.ProcessEnv {
 export async function startHarness(options: { launch?: boolean } = {}): Promise<Harness> {
   const tmp = mkdtempSync(join(tmpdir(), 'cdp-skill-test-'));
   const env = privateEnv(tmp);
-  const port = await freePort();
+  let port = await freePort();
   const server = await startFixtureServer();
   const cli: Harness['cli'] = (command, o = {}) =>
     runCli(
@@ -166,7 +174,15 @@ export async function startHarness(options: { launch?: boolean } = {}): Promise<
     return open;
   };
   if (options.launch !== false) {
-    const r = await cli({ steps: [{ chromeStatus: { port } }] });
+    let r = await cli({ steps: [{ chromeStatus: { port } }] });
+    if (r.out.status !== 'ok' && /did not open port/.test(r.stdout)) {
+      // Seen in 2 of 5 clean runs on 28 Nov 2026 (about 80 starts each), before freePort left the
+      // ephemeral range: neither launcher try had an answer on that port in 10 s while every other
+      // file's Chrome started. Once more on another port; a failure there fails the file.
+      console.warn(`[harness] Chrome did not open port ${port}; once more on another port`);
+      port = await freePort();
+      r = await cli({ steps: [{ chromeStatus: { port } }] });
+    }
     if (r.out.status !== 'ok' || !r.out.steps?.[0]?.output?.running)
       throw new Error(`Chrome did not start: ${r.stdout}${r.stderr}`);
   }
