@@ -89,6 +89,10 @@ describe('context says what changed', () => {
 describe('files and YAML that carry nothing new', () => {
   it('leaves fullSnapshot out while the file already holds the page, and gives it again when the page changes', async () => {
     const tab = await h.open('actions.html?delta=4');
+    // The page adds a button 400 ms after load: the file compared against is written after it came
+    // (under load it came after the click's answer, and the scroll's answer rightly gave the file again).
+    for (let i = 0; i < 100 && !(await pageValue('delta=4', '!!document.getElementById("late")')); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const first = await h.cli({ tab, steps: [{ click: '#save' }] });
     const path = first.out.fullSnapshot ?? `${h.tmp}/cdp-skill/${tab}.after.yaml`;
     const written = statSync(path).mtimeMs;
