@@ -67,7 +67,7 @@ function w3cCapabilities(given: Record<string, unknown> = {}): Record<string, un
  * unless the agent's capabilities name Chrome's options elsewhere (firstMatch) or their own
  * `--disable-features` (a second one would replace theirs), or hold args Chrome would refuse anyway.
  */
-function withQuietWindows(caps: Record<string, unknown>): Record<string, unknown> {
+export function withQuietWindows(caps: Record<string, unknown>): Record<string, unknown> {
   const always = caps.alwaysMatch as Record<string, unknown>;
   const first = Array.isArray(caps.firstMatch) ? caps.firstMatch : [];
   if (always.browserName !== 'chrome' || first.some((m) => m && typeof m === 'object' && OPTIONS in m)) return caps;

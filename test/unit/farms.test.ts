@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gridCdpUrl, throughGrid } from '../../src/cdp/grid.js';
+import { gridCdpUrl, throughGrid, withQuietWindows } from '../../src/cdp/grid.js';
 import { parseRegistry } from '../../src/cdp/tab-registry.js';
 import { httpAnswerOnSocket, WebSocketClient } from '../../src/cdp/websocket.js';
 import { endpointSecrets, knownSecrets, urlSecretsIn } from '../../src/common/secrets.js';
@@ -30,6 +30,30 @@ describe('the Grid reached through the address the agent gave', () => {
 /** What browserless writes onto an upgraded socket when a connection's time runs out (its writeResponse). */
 const BROWSERLESS_408 =
   'HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Encoding: UTF-8\r\nAccept-Ranges: bytes\r\nConnection: keep-alive\r\n\r\nRequest has timed out';
+
+describe("the Grid's Chrome without the per-window WebUI pages", () => {
+  const QUIET = '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup';
+  const argsOf = (caps: Record<string, any>) => caps.alwaysMatch['goog:chromeOptions']?.args;
+
+  it("adds the flag to the agent's args, keeping their other options", () => {
+    const caps = { alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': { args: ['--a'], binary: '/b' } } };
+    expect(withQuietWindows(caps)).toEqual({
+      alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': { args: ['--a', QUIET], binary: '/b' } },
+    });
+    expect(argsOf(withQuietWindows({ alwaysMatch: { browserName: 'chrome' } }))).toEqual([QUIET]);
+  });
+
+  it("leaves the agent's own --disable-features, options in firstMatch, odd args and other browsers alone", () => {
+    const own = { alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': { args: ['--disable-features=X'] } } };
+    expect(withQuietWindows(own)).toBe(own);
+    const first = { alwaysMatch: { browserName: 'chrome' }, firstMatch: [{ 'goog:chromeOptions': { args: [] } }] };
+    expect(withQuietWindows(first)).toBe(first);
+    const odd = { alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': { args: '--bad' } } };
+    expect(withQuietWindows(odd)).toBe(odd);
+    const firefox = { alwaysMatch: { browserName: 'firefox' } };
+    expect(withQuietWindows(firefox)).toBe(firefox);
+  });
+});
 
 describe("a browser service's HTTP answer on an open WebSocket", () => {
   it('is told by its status and message, with what a 408 means', () => {
