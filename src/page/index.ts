@@ -26,7 +26,7 @@ export { failedRequests, type FailedRequest } from './network-report.js';
 export { listRequests, type ListedRequest, type RequestList } from './network-list.js';
 export { requestDetail, type RequestDetail } from './network-detail.js';
 export { writeAskedHars, type HarAsked } from './network-har.js';
-export { RequestLog, type RequestRecord } from './network-record.js';
+export { hasFailed, RequestLog, type RequestRecord } from './network-record.js';
 export { RouteTable, type RouteRule, type RouteHits } from './network-route.js';
 export { RESOURCE_TYPES, type RequestFilter, type StatusFilter } from './network-match.js';
 export { isSecretHeader } from './network-redact.js';

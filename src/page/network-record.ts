@@ -49,8 +49,10 @@ export interface RequestRecord {
   routed?: 'fulfilled' | 'aborted';
   /** The response body, read once. */
   body?: Promise<BodyRead>;
-  /** Made while no call ran, on a page the warm host kept watching (told in `betweenCommands`). */
+  /** Made while no call ran, on a page the warm host kept watching (counted in `betweenCommands`). */
   between?: true;
+  /** Its outcome (done, or failed) was told in a `betweenCommands` answer; one still loading then is the call's to tell. */
+  told?: true;
 }
 
 /** Requests kept per command; more are counted, not kept. */
@@ -244,9 +246,9 @@ export class RequestLog {
     else if (this.#routedEarly.size < MAX_RECORDS) this.#routedEarly.set(requestId, how);
   }
 
-  /** The failed requests of the command, oldest first (those made between calls were told then). */
+  /** The failed requests of the command, oldest first (those whose failure was told between calls are not). */
   failed(): RequestRecord[] {
-    return this.#all.filter((r) => hasFailed(r) && !r.between);
+    return this.#all.filter((r) => hasFailed(r) && !r.told);
   }
 
   /** The response body of `r`, read from Chrome once it finished (before, what has arrived, each time). */

@@ -18,6 +18,8 @@ export interface FailedRequest {
   bodyNote?: string;
   /** A route answered it: the failure is the mock's. */
   routed?: string;
+  /** Made while no call ran; its failure came during this call. */
+  betweenCommands?: true;
 }
 
 /** Requests shown per answer: an agent otherwise never sees a failing API call. */
@@ -51,6 +53,7 @@ async function entry(log: RequestLog, r: RequestRecord, deadline: Deadline): Pro
     ...(shown.body ? { body: shown.body } : {}),
     ...(note ? { bodyNote: note } : {}),
     ...(r.routed ? { routed: r.routed } : {}),
+    ...(r.between && !r.told ? { betweenCommands: true as const } : {}),
   };
 }
 

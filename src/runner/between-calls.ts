@@ -5,7 +5,7 @@
 
 import { isLoopbackHost, type Connection } from '../cdp/index.js';
 import { ConsoleCollector } from '../capture/index.js';
-import { DownloadWatch, failedRequests, type Page } from '../page/index.js';
+import { DownloadWatch, failedRequests, hasFailed, type Page } from '../page/index.js';
 import { Deadline } from '../common/index.js';
 
 /** One tab's watch, made when the warm host first attaches the tab; it starts paused (a call runs). */
@@ -80,7 +80,11 @@ export const watchNetwork: BetweenCallsWatcher = (page) => ({
     const made = page.requests.betweenCalls();
     if (!made.length) return undefined;
     const failed = await failedRequests(page.requests, Deadline.after(BETWEEN_BODIES_MS), made);
-    return { requests: made.length, ...failed };
+    // One still waiting for its answer is not told as fine: it is counted as pending, and if it
+    // fails during the call, the call's own `network.failed` tells it.
+    for (const r of made) if (r.done || hasFailed(r)) r.told = true;
+    const pending = made.filter((r) => !r.told).length;
+    return { requests: made.length, ...(pending ? { pending } : {}), ...failed };
   },
   resume() {
     page.requests.endCommand();

@@ -62,6 +62,16 @@ async function until(page: CdpClient, expression: string): Promise<void> {
   throw new Error(`never true: ${expression}`);
 }
 
+/** The server's own log of the /net/ requests since the last look (polled until one came), as `METHOD path`. */
+async function serverLog(): Promise<string[]> {
+  let logged: { method: string; path: string }[] = [];
+  for (let i = 0; i < 50 && !logged.length; i++) {
+    logged = (await (await fetch(`${h.baseUrl}/net/log?clear=1`)).json()) as typeof logged;
+    if (!logged.length) await new Promise((r) => setTimeout(r, 100));
+  }
+  return logged.map((l) => `${l.method} ${l.path}`);
+}
+
 beforeAll(async () => {
   h = await startHarness();
 });
@@ -244,18 +254,16 @@ describe('between calls', () => {
       steps: [
         {
           pageFunction:
-            "setTimeout(() => fetch('/net/api/settings', { method: 'PUT', body: JSON.stringify({ timezone: 'Mars/Olympus' }) }), 300)",
+            "setTimeout(() => fetch('/net/api/settings', { method: 'PUT', body: JSON.stringify({ timezone: 'Mars/Olympus' }) }).then((r) => r.text()).then((t) => { window.__put = t }), 300)",
         },
       ],
     });
     expect(first.out.network).toBeUndefined();
     // The server's own log: the PUT arrived after the call answered.
-    let logged: { method: string; path: string }[] = [];
-    for (let i = 0; i < 50 && !logged.length; i++) {
-      logged = (await (await fetch(`${h.baseUrl}/net/log?clear=1`)).json()) as typeof logged;
-      if (!logged.length) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(logged.map((l) => `${l.method} ${l.path}`)).toEqual(['PUT /net/api/settings']);
+    expect(await serverLog()).toEqual(['PUT /net/api/settings']);
+    const page = await pageOf(tab);
+    await until(page, 'window.__put !== undefined'); // the page had its answer before the next call
+    page.close();
     const next = await m.call({ tab, steps: [{ network: { url: '/net/api/settings', body: true } }] });
     expect(next.out.betweenCommands.network, JSON.stringify(next.out)).toMatchObject({
       requests: 1,
@@ -270,6 +278,31 @@ describe('between calls', () => {
     });
     const again = await m.call({ tab, steps: [{ query: { selector: 'h1', output: 'text' } }] });
     expect(again.out.betweenCommands).toBeUndefined();
+    await m.call({ steps: [{ closeTab: tab }] });
+  });
+  it('tells a request made between calls and still unanswered as pending, and its failure in the call it comes in', async () => {
+    const m = await mcp();
+    const tab = (await m.call({ steps: [{ openTab: { url: `${h.baseUrl}/net/settings`, port: h.port } }] })).out
+      .tab as string;
+    await fetch(`${h.baseUrl}/net/log?clear=1`);
+    await m.call({
+      tab,
+      steps: [
+        {
+          pageFunction:
+            "setTimeout(() => fetch('/net/api/settings?delay=2000', { method: 'PUT', body: JSON.stringify({ timezone: 'Mars/Olympus' }) }), 200)",
+        },
+      ],
+    });
+    expect(await serverLog()).toEqual(['PUT /net/api/settings?delay=2000']); // made, and not answered for 2 s
+    const next = await m.call({ tab, steps: [{ wait: 2500 }] });
+    expect(next.out.betweenCommands.network, JSON.stringify(next.out)).toEqual({ requests: 1, pending: 1 });
+    expect(next.out.network, JSON.stringify(next.out)).toMatchObject({
+      failed: [{ method: 'PUT', status: 422, betweenCommands: true, body: expect.stringContaining('Mars/Olympus') }],
+    });
+    const again = await m.call({ tab, steps: [{ query: { selector: 'h1', output: 'text' } }] });
+    expect(again.out.betweenCommands).toBeUndefined();
+    expect(again.out.network).toBeUndefined(); // told once
     await m.call({ steps: [{ closeTab: tab }] });
   });
 });
