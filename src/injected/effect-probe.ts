@@ -8,6 +8,7 @@ import type { Counters } from './ref-map.js';
 import { shadowOf } from './closed-shadow.js';
 import { state } from './state.js';
 import { giveReactionTurn, reactionDueAt } from './view-settle.js';
+import { hoverMayShow } from './hover-style.js';
 
 export interface EffectProbe {
   observers: MutationObserver[];
@@ -22,6 +23,12 @@ export interface EffectProbe {
   offsets: Map<Element, string>;
   /** Animations and transitions running at arming. */
   animations: Set<Animation>;
+  /** Something other than the pointer entering an element was seen (a mutation, another event). */
+  beyondHover?: true;
+  /** Taken with only a hover seen: it goes on watching until the after-look asks (stillOnlyHover). */
+  hoverTaken?: true;
+  /** The element the pointer left at its first move (null: it came from outside the page). */
+  hoverFrom?: { el: Element | null };
 }
 
 interface Effects {
@@ -122,12 +129,16 @@ export function armEffectProbe(): void {
   for (const root of roots) {
     const observer = new MutationObserver(() => {
       probe.seen ??= 'mutation';
+      probe.beyondHover = true;
     });
     observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
     probe.observers.push(observer);
     if (root.nodeType !== 9) continue;
     const listener = (e: Event): void => {
-      probe.seen ??= effectEvent(e);
+      const effect = effectEvent(e);
+      probe.seen ??= effect;
+      if (e.type === 'mouseover') probe.hoverFrom ??= { el: (e as MouseEvent).relatedTarget as Element | null };
+      if (effect && effect !== 'mouseover') probe.beyondHover = true;
       // The element that scrolled, for context.scroll (page-context.ts); the document's own scroll is window's.
       if (e.type === 'scroll' && (e.target as Node | null)?.nodeType === 1) state.scroller = e.target as Element;
     };
@@ -141,10 +152,22 @@ export function armEffectProbe(): void {
 
 function disarmEffectProbe(probe: EffectProbe): void {
   for (const o of probe.observers) {
-    if (o.takeRecords().length) probe.seen ??= 'mutation';
+    if (o.takeRecords().length) {
+      probe.seen ??= 'mutation';
+      probe.beyondHover = true;
+    }
     o.disconnect();
   }
   for (const off of probe.off) off();
+}
+
+/** Mutations observed but not yet delivered to the observers' callbacks count as seen. */
+function flushMutations(probe: EffectProbe): void {
+  for (const o of probe.observers)
+    if (o.takeRecords().length) {
+      probe.seen ??= 'mutation';
+      probe.beyondHover = true;
+    }
 }
 
 /**
@@ -154,6 +177,9 @@ function disarmEffectProbe(probe: EffectProbe): void {
  * only after its clipboard write resolves). Effects whose events only fire with the next frame (a
  * container's scroll, an animation or transition starting) are read directly instead of waiting for
  * that frame: the scroll offsets and the running animations, against those at arming.
+ *
+ * When the pointer entering an element is all it saw (`why: 'pointer entered'`: a CSS :hover may have changed
+ * what shows, nothing else did), it goes on watching: the after-look asks stillOnlyHover().
  */
 export async function takeEffects(): Promise<Effects> {
   const probe = state.effectProbe;
@@ -162,27 +188,56 @@ export async function takeEffects(): Promise<Effects> {
   while (probe && !probe.seen && performance.now() < dueAt) await new Promise((r) => setTimeout(r, 10));
   const counters = syncCounters(undefined);
   if (!probe) return { changed: true, why: 'new document', counters };
+  flushMutations(probe);
+  const hover = probe.seen === 'mouseover' && !probe.beyondHover;
+  const seen = unseenEffect(probe, hover ? undefined : probe.seen);
+  if (hover && !seen) {
+    probe.hoverTaken = true;
+    return { changed: true, why: 'pointer entered', counters };
+  }
   state.effectProbe = undefined;
   disarmEffectProbe(probe);
-  if (!probe.seen && location.href !== probe.url) probe.seen = 'url';
-  if (!probe.seen && `${window.scrollX},${window.scrollY}` !== probe.scroll) probe.seen = 'scroll';
-  if (!probe.seen && viewSize() !== probe.view) probe.seen = 'viewport';
-  if (!probe.seen && document.activeElement?.localName === 'iframe') probe.seen = 'focus in a frame';
-  // A container's scroll event comes with the next frame: the element that scrolled is found by its
-  // offsets, for context.scroll (page-context.ts), whether or not something else was seen first.
-  if (!probe.seen || !state.scroller) {
-    const roots: Array<Document | ShadowRoot> = [];
-    const offsets = new Map<Element, string>();
-    effectRoots(document, roots, 0, offsets);
-    const scrolled = scrolledSince(probe.offsets, offsets);
-    if (scrolled && !state.scroller) state.scroller = scrolled;
-    if (probe.seen) return { changed: true, why: probe.seen, counters };
-    if (controlStates(roots) !== probe.controls) probe.seen = "a control's state";
-    else if (scrolled) probe.seen = 'scroll in a container';
-    else if (document.getAnimations().some((a) => !probe.animations.has(a) && a.playState === 'running'))
-      probe.seen = 'animation';
-  }
-  return probe.seen ? { changed: true, why: probe.seen, counters } : { changed: false, counters };
+  return seen ? { changed: true, why: seen, counters } : { changed: false, counters };
+}
+
+/**
+ * `seen`, or an effect no event told: another URL, a scroll, a resize, focus in a frame, a control's
+ * state, a container scrolled, an animation started. The container that scrolled is looked for
+ * whatever was seen first: context.scroll (page-context.ts) names it.
+ */
+function unseenEffect(probe: EffectProbe, seenFirst: string | undefined): string | undefined {
+  let seen = seenFirst;
+  if (!seen && location.href !== probe.url) seen = 'url';
+  if (!seen && `${window.scrollX},${window.scrollY}` !== probe.scroll) seen = 'scroll';
+  if (!seen && viewSize() !== probe.view) seen = 'viewport';
+  if (!seen && document.activeElement?.localName === 'iframe') seen = 'focus in a frame';
+  if (seen && state.scroller) return seen;
+  // A container's scroll event comes with the next frame: the element that scrolled is found by its offsets.
+  const roots: Array<Document | ShadowRoot> = [];
+  const offsets = new Map<Element, string>();
+  effectRoots(document, roots, 0, offsets);
+  const scrolled = scrolledSince(probe.offsets, offsets);
+  if (scrolled && !state.scroller) state.scroller = scrolled;
+  if (seen) return seen;
+  if (controlStates(roots) !== probe.controls) return "a control's state";
+  if (scrolled) return 'scroll in a container';
+  if (document.getAnimations().some((a) => !probe.animations.has(a) && a.playState === 'running')) return 'animation';
+  return undefined;
+}
+
+/**
+ * After a hover-only take: whether still nothing but the hover happened (no mutation, no other
+ * event, no animation started) up to now, and no :hover rule styles an element the pointer entered
+ * or left (hover-style.ts) — the after-look asks once the page settled. It stops.
+ */
+export function stillOnlyHover(): boolean {
+  const probe = state.effectProbe;
+  if (!probe?.hoverTaken) return false;
+  state.effectProbe = undefined;
+  disarmEffectProbe(probe);
+  return (
+    !probe.beyondHover && unseenEffect(probe, undefined) === undefined && !hoverMayShow(probe.hoverFrom?.el ?? null)
+  );
 }
 
 /** The first element whose scroll offsets differ between two walks (one absent counts as at its origin). */

@@ -11,7 +11,7 @@ import { captureScreenshot } from '../capture/index.js';
 import { waitPageReady, type Scope } from '../page/index.js';
 import type { TabEntry } from '../cdp/index.js';
 import { fillFrameSlots, hasFrameSlots } from '../aria/index.js';
-import type { StepVerb } from '../diff/index.js';
+import { NO_VISIBLE_CHANGE, type StepVerb } from '../diff/index.js';
 import type { SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
 import { contextToSend } from './context-delta.js';
@@ -41,6 +41,8 @@ function internalOptions(entry: TabEntry): SnapshotOptions {
 /** What the effect probe says, and the page's context with it when nothing changed (no second look needed). */
 interface EffectLook {
   changed: boolean;
+  /** The first effect seen; `pointer entered` when the pointer entering an element is all so far. */
+  why?: string;
   counters?: TabEntry['counters'];
   context?: PageState['context'];
   scrollY?: number;
@@ -73,6 +75,7 @@ async function effectsSinceBefore(scope: Scope, before: BeforeCapture | undefine
     );
     return {
       changed: look.effects.changed,
+      why: look.effects.why,
       counters: look.effects.counters,
       context: look.context,
       scrollY: look.scrollY,
@@ -104,6 +107,8 @@ type CaptureOptions = {
   actions: readonly StepVerb[];
   /** The whole context, not what changed: the command opened or connected its tab. */
   whole?: boolean;
+  /** The effect probe saw only the pointer entering an element (a CSS :hover may show something). */
+  pointerOnly?: boolean;
 };
 
 /**
@@ -111,7 +116,8 @@ type CaptureOptions = {
  * (context-delta.ts): whole on a tab's first answer and after a navigation.
  */
 export async function captureAfter(tab: AttachedTab, opts: CaptureOptions): Promise<AfterCapture> {
-  const out = (opts.visual && (await unchangedAnswer(tab, opts))) || (await captureFull(tab, opts));
+  const probed = opts.visual ? await unchangedAnswer(tab, opts) : undefined;
+  const out = probed?.answer ?? (await captureFull(tab, { ...opts, pointerOnly: probed?.pointerOnly }));
   if (out.context) {
     const context = contextToSend(
       tab,
@@ -124,21 +130,27 @@ export async function captureAfter(tab: AttachedTab, opts: CaptureOptions): Prom
   return out;
 }
 
-/** The answer when the effect probe says the steps changed nothing: as a read-only command's, and "nothing changed". */
-async function unchangedAnswer(tab: AttachedTab, opts: CaptureOptions): Promise<AfterCapture | undefined> {
+/**
+ * The answer when the effect probe says the steps changed nothing: as a read-only command's, and
+ * "nothing changed". Else no answer, and whether the pointer entering an element is all it saw.
+ */
+async function unchangedAnswer(
+  tab: AttachedTab,
+  opts: CaptureOptions,
+): Promise<{ answer?: AfterCapture; pointerOnly?: boolean }> {
   const scope = tab.page.scope(Deadline.after(CAPTURE_TIMEOUT_MS));
   const look = await effectsSinceBefore(scope, opts.before);
   if (look.counters) tab.entry.counters = look.counters;
   const waited = onlyWaited(opts.actions);
   // Something came since the agent's last look: the full capture tells it (since-last-look.ts).
-  if (look.changed || (waited && look.sinceLastLook)) return undefined;
+  if (look.changed || (waited && look.sinceLastLook)) return { pointerOnly: look.why === 'pointer entered' };
   // Described as a read-only command's capture would describe it (the context, read alongside the probe).
   const out = look.context
     ? describe(tab, describeOptions(opts, scope), { context: look.context, live: [], scrollY: look.scrollY ?? 0 })
     : await captureFull(tab, { ...opts, visual: false });
   // Steps that only wait (poll, wait) are what an agent runs to learn whether something came.
   const waitedAnswer = look.sinceLastLook === false ? NOTHING_SINCE_LAST_LOOK : NO_CHANGE_WHILE_WAITING;
-  return out.context && !out.navigated ? { ...out, changes: waited ? waitedAnswer : NO_EFFECT } : out;
+  return { answer: out.context && !out.navigated ? { ...out, changes: waited ? waitedAnswer : NO_EFFECT } : out };
 }
 
 /** What describe needs of the options: the diff's baseline (the steps' own look) and where the steps act now. */
@@ -160,21 +172,20 @@ function describeOptions(opts: CaptureOptions, scope: Scope): DescribeOptions {
   };
 }
 
+/** What the steps' own look asks beside its snapshot and changes (ReadAsk). */
+type StepsAsk = Pick<ReadAsk, 'settle' | 'sinceLastLook' | 'pointerOnly'>;
+
 /** The looks to read after the steps, each with what it reads; the first reads the steps' own scope. */
 function looksAfter(
   scope: Scope,
   before: BeforeCapture | undefined,
   snapshot?: SnapshotOptions,
-  settle?: ViewSettle,
-  sinceLastLook = false,
+  own: StepsAsk = {},
 ): [Look, ReadAsk][] {
   const top = scope.at(undefined);
   // A read-only command: the tab's context alone.
   if (!snapshot) return [[{ scope: top }, { context: true, view: false }]];
-  const steps: [Look, ReadAsk] = [
-    { scope },
-    { context: !scope.frame, snapshot, view: true, sinceLastLook, ...(settle ? { settle } : {}) },
-  ];
+  const steps: [Look, ReadAsk] = [{ scope }, { context: !scope.frame, snapshot, view: true, ...own }];
   // Inside a chosen frame its own changes are the answer, with the top's outside frames (Look.outside); the context is the tab's.
   if (scope.frame) {
     const outside = before?.looks.find((l) => l.outside);
@@ -198,10 +209,9 @@ async function readLooks(
   scope: Scope,
   before: BeforeCapture | undefined,
   snapshot: SnapshotOptions | undefined,
-  settle?: ViewSettle,
-  sinceLastLook = false,
+  own?: StepsAsk,
 ): Promise<{ page?: PageState; unread?: string }> {
-  const plan = looksAfter(scope, before, snapshot, settle, sinceLastLook);
+  const plan = looksAfter(scope, before, snapshot, own);
   const reads = await Promise.allSettled(plan.map(([look, ask]) => read(look, ask, tab.entry)));
   const got = (r: PromiseSettledResult<Read>): Read | undefined => (r.status === 'fulfilled' ? r.value : undefined);
   const withContext = reads[plan.findIndex(([, ask]) => ask.context)]!;
@@ -264,12 +274,19 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
   const settled = opts.visual && opts.before ? await settle(scope, opts.before) : {};
   // Work the steps started that the bound did not cover is said with what the first look may miss.
   if (settled.pending) pending.push(settled.pending);
-  const looked = readLooks(tab, scope, opts.before, snapshot, settled.view, onlyWaited(opts.actions));
-  // The tree is rendered, diffed and written while Chrome still encodes the screenshot.
-  const shot = opts.visual ? startScreenshot(tab, scope.at(undefined)) : undefined;
+  const pointerOnly = opts.visual && opts.pointerOnly === true;
+  const looked = readLooks(tab, scope, opts.before, snapshot, {
+    ...(settled.view ? { settle: settled.view } : {}),
+    sinceLastLook: onlyWaited(opts.actions),
+    ...(pointerOnly ? { pointerOnly } : {}),
+  });
+  // The tree is rendered, diffed and written while Chrome still encodes the screenshot; after a
+  // hover alone, the look first says whether there is anything to picture.
+  let shot = opts.visual && !pointerOnly ? startScreenshot(tab, scope.at(undefined)) : undefined;
   const { page, unread } = await looked;
   if (snapshot) await fillFrames(tab, scope, page, snapshot);
   const out = describe(tab, describeOptions(opts, scope), page);
+  if (pointerOnly && !(page?.onlyPointer && shownUnchanged(out))) shot = startScreenshot(tab, scope.at(undefined));
   // An answer without the page's context, snapshot or diff says why they are missing (a huge page,
   // a busy renderer or machine), rather than looking like a page with nothing to show.
   if (unread)
@@ -286,6 +303,15 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
     }
   }
   return out;
+}
+
+/**
+ * The answer says nothing visible changed. After a hover alone (nothing but the pointer entering an
+ * element, DOM and all else untouched) such an answer goes without a screenshot: there is nothing
+ * new to picture beyond a :hover style (DECISIONS, capture by effect).
+ */
+function shownUnchanged(out: AfterCapture): boolean {
+  return !out.navigated && (out.changes as { summary?: string } | undefined)?.summary === NO_VISIBLE_CHANGE;
 }
 
 const errorText = (err: unknown): string => ((err as Error)?.message || String(err)).slice(0, 200);

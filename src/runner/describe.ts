@@ -39,6 +39,8 @@ export interface PageState {
   view?: ObservedDiff;
   /** `view` is since the agent's last look, not since the before-look (since-last-look.ts). */
   sinceLastLook?: true;
+  /** Nothing but the pointer entering an element happened (asked when the effect probe saw only that). */
+  onlyPointer?: true;
   scrollY: number;
 }
 

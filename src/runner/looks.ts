@@ -42,6 +42,8 @@ export interface ReadAsk {
   settle?: ViewSettle;
   /** The changes since the agent's last look rather than since the before-look, when the document has one (a call that only waits). */
   sinceLastLook?: boolean;
+  /** The effect probe saw only the pointer entering an element: whether that is still all, once settled. */
+  pointerOnly?: boolean;
 }
 
 /** How long the page may still take to settle in view (injected/view-settle.ts), and the quiet that counts. */
@@ -61,6 +63,8 @@ export interface Read {
   view?: ObservedDiff;
   /** `view` is since the agent's last look (injected/last-look.ts), not since the before-look. */
   sinceLastLook?: true;
+  /** Asked `pointerOnly`: nothing but the pointer entering an element happened since the before-look. */
+  onlyPointer?: true;
   scrollY: number;
 }
 
@@ -91,6 +95,7 @@ export const ARM = (rt: PageRuntime, full: boolean): Armed => {
  */
 const READ = async (rt: PageRuntime, a: ReadAsk) => {
   if (a.settle) await rt.viewSettle.viewSettle(a.settle.maxMs, a.settle.quietMs);
+  const onlyPointer = a.pointerOnly && rt.effectProbe.stillOnlyHover();
   const head = {
     ...(a.context ? { context: rt.pageContext.pageContext() } : {}),
     ...(a.snapshot
@@ -104,6 +109,7 @@ const READ = async (rt: PageRuntime, a: ReadAsk) => {
     ...head,
     ...(view ? { view } : {}),
     ...(sinceLast ? { sinceLastLook: true as const } : {}),
+    ...(onlyPointer ? { onlyPointer: true as const } : {}),
     scrollY: Math.round(window.scrollY),
   };
 };

@@ -1,6 +1,7 @@
 // Capture by effect (issue 13): a command whose steps changed nothing on the page answers like a
 // read-only one — context, no screenshot, no snapshot file, no diff — and any effect (a mutation,
 // input, a scroll, a hover style, a drawing on a canvas, typing in a frame) brings the capture back.
+// The pointer entering an element that no :hover rule styles is looked at, but not pictured.
 // The oracle for "no screenshot" is the screenshot file itself: not written again.
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,9 +38,15 @@ describe('capture by effect', () => {
   });
 
   it('a click that changes nothing, a wait and a key nobody handles answer with context only', async () => {
-    // The first click moves the pointer onto the button: its :hover style may change, so that one counts.
+    // The first click moves the pointer onto the button; no :hover rule styles it (its own computed
+    // style, read over the test's socket, is the same under the pointer): no visible change, no screenshot.
+    const style = 'JSON.stringify(getComputedStyle(document.getElementById("inert")))';
+    const unhovered = await h.value(tab, style);
     const first = await h.cli({ tab, steps: [{ click: '#inert' }] });
-    expect(first.out.screenshot).toBeTruthy();
+    expect(await h.value(tab, 'document.querySelector("#inert:hover") !== null')).toBe(true);
+    expect(await h.value(tab, style)).toBe(unhovered);
+    expect(first.out.changes).toEqual({ summary: 'No visible change.' });
+    expect(first.out.screenshot).toBeUndefined();
     expect(first.out.context.activeElement).toMatchObject({ tag: 'button', selector: '#inert' });
     const r = await h.cli({ tab, steps: [{ click: '#inert' }, { wait: 50 }, { press: 'Shift' }] });
     expect(r.out.status).toBe('ok');
@@ -76,13 +83,22 @@ describe('capture by effect', () => {
     expect(stuck.out.screenshot).toBeUndefined();
   });
 
-  it('a hover that only changes a CSS :hover style counts', async () => {
+  it('a hover that only changes a CSS :hover style counts, on entering and on leaving', async () => {
+    const background = 'getComputedStyle(document.getElementById("hov")).backgroundColor';
     await h.cli({ tab, steps: [{ hover: '#inert' }] });
     const r = await h.cli({ tab, steps: [{ hover: '#hov' }] });
-    expect(await h.value(tab, 'getComputedStyle(document.getElementById("hov")).backgroundColor')).toBe(
-      'rgb(204, 0, 0)',
-    );
+    expect(await h.value(tab, background)).toBe('rgb(204, 0, 0)');
     expect(r.out.screenshot).toBeTruthy();
+    // Leaving it restyles it back: that counts too.
+    const left = await h.cli({ tab, steps: [{ hover: '#inert' }] });
+    expect(await h.value(tab, background)).toBe('rgb(238, 238, 238)');
+    expect(left.out.screenshot).toBeTruthy();
+    // A tip drawn by :hover::after.
+    const tip = await h.cli({ tab, steps: [{ hover: '#tip' }] });
+    expect(await h.value(tab, 'getComputedStyle(document.getElementById("tip"), "::after").content')).toBe(
+      '"Tip shown"',
+    );
+    expect(tip.out.screenshot).toBeTruthy();
   });
 
   it('drawing on a canvas counts', async () => {
