@@ -106,8 +106,10 @@ describe('files that cannot be written', () => {
     rmSync(shot, { force: true });
     mkdirSync(shot); // EISDIR when the capture writes it
     try {
-      const r = await h.cli({ tab, steps: [{ click: '#name' }] });
+      // #reveal shows a paragraph 300 ms later, within the wait: a change, so the answer takes its screenshot.
+      const r = await h.cli({ tab, steps: [{ click: '#reveal' }, { wait: 600 }] });
       expect(r.out.status, r.stdout).toBe('ok');
+      expect(await h.value(tab, 'document.getElementById("late").hidden')).toBe(false);
       expect(r.out.screenshot).toBeUndefined();
       expect(r.out.warning).toMatch(/No screenshot this time: .*EISDIR/);
     } finally {

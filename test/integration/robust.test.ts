@@ -282,7 +282,7 @@ describe('safety by default', () => {
       `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n')));\n`,
     );
     const r = await h.cli(
-      { tab, steps: [{ click: 'h1' }] },
+      { tab, steps: [{ click: '#reveal' }, { wait: 600 }] }, // shows a paragraph 300 ms later: the whole capture runs
       { env: { ...h.env, NODE_OPTIONS: `--require ${preload}` } },
     );
     expect(r.out.status).toBe('ok');
