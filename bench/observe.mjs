@@ -263,6 +263,7 @@ const SCENARIOS = [
   {
     name: 'list scrolled in its box',
     page: 'actions.html',
+    setup: [{ wait: '#late' }], // the page adds a button 400 ms after load: not this scroll's doing
     steps: [{ scroll: { container: '#list', deltaY: 72 } }],
     // Items 1-3 leave the 120 px box, items 7-9 come into it; nothing is removed.
     expect: [['leftView', "'Item 1'"]],

@@ -37,6 +37,9 @@ export function kindChanges(b: ViewUnit, a: ViewUnit, el: Element): Found[] {
   return out;
 }
 
+/** What a popup holds: gone with it, never the same element as what shows the choice after. */
+const POPUP_ROLES = new Set(['option', 'listbox', 'menu', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tooltip']);
+
 /** State fields a re-rendered element is compared on (focus lands on new elements as a matter of course). */
 const PAIR_FIELDS = STATE_FIELDS.filter((f) => f !== 'focused');
 
@@ -71,7 +74,7 @@ export function unitChanges(b: ViewUnit, a: ViewUnit, el: Element, fields: reado
 
 /**
  * A re-render replaces elements with equal ones: a gone and an appeared unit that read the same
- * (same role first, then same text under another role) are one element, told by what changed
+ * (same role first, then the same text of their own under another role) are one element, told by what changed
  * between them — nothing, its role, its marks or states. Blocks inside an editor that came or went
  * otherwise are the editor's value changing, told there.
  */
@@ -80,13 +83,16 @@ export function pairReplacements(found: Found[]): Found[] {
   const added: Found[] = [];
   const key = (f: Found, withRole: boolean): string =>
     `${withRole ? f.change.role : ''}|${f.change.label}|${f.change.frame ?? ''}`;
+  // Under another role, only blocks whose text is their own: a list box named by the option it held,
+  // or the option itself, is not the text that shows the choice afterwards.
+  const ownText = (f: Found): boolean => !!f.unit?.text && !POPUP_ROLES.has(f.change.role);
   for (const withRole of [true, false]) {
     const appeared = new Map<string, Found[]>();
     for (const f of found)
-      if (f.change.kind === 'appeared' && !dropped.has(f) && (withRole || f.change.label))
+      if (f.change.kind === 'appeared' && !dropped.has(f) && (withRole || (f.change.label && ownText(f))))
         appeared.set(key(f, withRole), [...(appeared.get(key(f, withRole)) ?? []), f]);
     for (const f of found) {
-      if (f.change.kind !== 'gone' || dropped.has(f)) continue;
+      if (f.change.kind !== 'gone' || dropped.has(f) || (!withRole && !ownText(f))) continue;
       const twin = appeared.get(key(f, withRole))?.find((x) => !dropped.has(x));
       if (!twin) continue;
       dropped.add(twin);

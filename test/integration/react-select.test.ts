@@ -58,4 +58,10 @@ it('tells the chosen value and the app message, as the app has them', async () =
   }
   const all = JSON.stringify(c);
   expect(count(all, 'results available')).toBe(0); // the menu's chatter is not news of the choice
+  // The menu and its option left the page; the value shown is another element, not the option
+  // "turned into text": no role change is told for it.
+  expect(await appValue('document.querySelectorAll("[role=listbox], [role=option]").length')).toBe(0);
+  expect(await appValue('document.querySelector("[class*=singleValue]")?.textContent')).toBe('New Zealand');
+  expect((c.changed ?? []).filter((x: { field: string }) => x.field === 'role'), all).toEqual([]);
+  expect(all).toMatch(/(option|listbox) 'New Zealand'[^"]*gone|"gone":\[[^\]]*New Zealand/);
 });
