@@ -62,6 +62,9 @@ it('tells the chosen value and the app message, as the app has them', async () =
   // "turned into text": no role change is told for it.
   expect(await appValue('document.querySelectorAll("[role=listbox], [role=option]").length')).toBe(0);
   expect(await appValue('document.querySelector("[class*=singleValue]")?.textContent')).toBe('New Zealand');
-  expect((c.changed ?? []).filter((x: { field: string }) => x.field === 'role'), all).toEqual([]);
+  expect(
+    (c.changed ?? []).filter((x: { field: string }) => x.field === 'role'),
+    all,
+  ).toEqual([]);
   expect(all).toMatch(/(option|listbox) 'New Zealand'[^"]*gone|"gone":\[[^\]]*New Zealand/);
 });
