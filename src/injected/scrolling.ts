@@ -115,15 +115,17 @@ export function scrollToBottomWatched(
   watch.mo.observe(container ?? document.documentElement, { childList: true, subtree: true });
   state.feed = watch;
   const before = el.scrollTop;
-  (container ?? document).addEventListener(
-    'scroll',
-    () => {
-      watch.scrolledAt = performance.now();
-    },
-    { once: true, capture: true },
-  );
   el.scrollTo({ top: el.scrollHeight, left: el.scrollLeft, behavior: 'instant' });
   watch.scrollDue = el.scrollTop !== before;
+  // The scroll event comes with the next frame, never during scrollTo: listened for only when it will come.
+  if (watch.scrollDue)
+    (container ?? document).addEventListener(
+      'scroll',
+      () => {
+        watch.scrolledAt = performance.now();
+      },
+      { once: true, capture: true },
+    );
   return scrollPosition(container);
 }
 
