@@ -280,8 +280,8 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
     sinceLastLook: onlyWaited(opts.actions),
     ...(pointerOnly ? { pointerOnly } : {}),
   });
-  // The tree is rendered, diffed and written while Chrome still encodes the screenshot; after a
-  // hover alone, the look first says whether there is anything to picture.
+  // The tree is rendered, diffed and written while Chrome still encodes the screenshot; after the
+  // pointer alone moved, the look first says whether there is anything to picture.
   let shot = opts.visual && !pointerOnly ? startScreenshot(tab, scope.at(undefined)) : undefined;
   const { page, unread } = await looked;
   if (snapshot) await fillFrames(tab, scope, page, snapshot);
@@ -306,9 +306,9 @@ async function captureFull(tab: AttachedTab, opts: CaptureOptions): Promise<Afte
 }
 
 /**
- * The answer says nothing visible changed. After a hover alone (nothing but the pointer entering an
- * element, DOM and all else untouched) such an answer goes without a screenshot: there is nothing
- * new to picture beyond a :hover style (DECISIONS, capture by effect).
+ * The answer says nothing visible changed. After the pointer alone moved (DOM and all else untouched,
+ * and no :hover rule styles an element it entered or left: injected/hover-style.ts) such an answer
+ * goes without a screenshot: there is nothing new to picture (DECISIONS, capture by effect).
  */
 function shownUnchanged(out: AfterCapture): boolean {
   return !out.navigated && (out.changes as { summary?: string } | undefined)?.summary === NO_VISIBLE_CHANGE;
