@@ -9,6 +9,7 @@ import { shadowOf } from './closed-shadow.js';
 import { state } from './state.js';
 import { giveReactionTurn, reactionDueAt } from './view-settle.js';
 import { hoverMayShow } from './hover-style.js';
+import { POINTER_ONLY } from '../shared/index.js';
 
 export interface EffectProbe {
   observers: MutationObserver[];
@@ -151,13 +152,8 @@ export function armEffectProbe(): void {
 }
 
 function disarmEffectProbe(probe: EffectProbe): void {
-  for (const o of probe.observers) {
-    if (o.takeRecords().length) {
-      probe.seen ??= 'mutation';
-      probe.beyondHover = true;
-    }
-    o.disconnect();
-  }
+  flushMutations(probe);
+  for (const o of probe.observers) o.disconnect();
   for (const off of probe.off) off();
 }
 
@@ -178,8 +174,8 @@ function flushMutations(probe: EffectProbe): void {
  * container's scroll, an animation or transition starting) are read directly instead of waiting for
  * that frame: the scroll offsets and the running animations, against those at arming.
  *
- * When the pointer entering an element is all it saw (`why: 'pointer entered'`: a CSS :hover may have changed
- * what shows, nothing else did), it goes on watching: the after-look asks stillOnlyHover().
+ * When the pointer entering an element is all it saw (`why`: POINTER_ONLY; a CSS :hover may have
+ * changed what shows), it goes on watching: the after-look asks stillOnlyPointer().
  */
 export async function takeEffects(): Promise<Effects> {
   const probe = state.effectProbe;
@@ -189,14 +185,14 @@ export async function takeEffects(): Promise<Effects> {
   const counters = syncCounters(undefined);
   if (!probe) return { changed: true, why: 'new document', counters };
   flushMutations(probe);
-  const hover = probe.seen === 'mouseover' && !probe.beyondHover;
-  const seen = unseenEffect(probe, hover ? undefined : probe.seen);
-  if (hover && !seen) {
+  // The rest is looked for once, when the after-look asks (stillOnlyPointer).
+  if (probe.seen === 'mouseover' && !probe.beyondHover) {
     probe.hoverTaken = true;
-    return { changed: true, why: 'pointer entered', counters };
+    return { changed: true, why: POINTER_ONLY, counters };
   }
   state.effectProbe = undefined;
   disarmEffectProbe(probe);
+  const seen = unseenEffect(probe, probe.seen);
   return seen ? { changed: true, why: seen, counters } : { changed: false, counters };
 }
 
@@ -230,7 +226,7 @@ function unseenEffect(probe: EffectProbe, seenFirst: string | undefined): string
  * event, no animation started) up to now, and no :hover rule styles an element the pointer entered
  * or left (hover-style.ts) — the after-look asks once the page settled. It stops.
  */
-export function stillOnlyHover(): boolean {
+export function stillOnlyPointer(): boolean {
   const probe = state.effectProbe;
   if (!probe?.hoverTaken) return false;
   state.effectProbe = undefined;

@@ -12,6 +12,7 @@ import { waitPageReady, type Scope } from '../page/index.js';
 import type { TabEntry } from '../cdp/index.js';
 import { fillFrameSlots, hasFrameSlots } from '../aria/index.js';
 import { NO_VISIBLE_CHANGE, type StepVerb } from '../diff/index.js';
+import { POINTER_ONLY } from '../shared/index.js';
 import type { SnapshotOptions } from '../injected/index.js';
 import type { AttachedTab } from '../steps/index.js';
 import { contextToSend } from './context-delta.js';
@@ -41,7 +42,7 @@ function internalOptions(entry: TabEntry): SnapshotOptions {
 /** What the effect probe says, and the page's context with it when nothing changed (no second look needed). */
 interface EffectLook {
   changed: boolean;
-  /** The first effect seen; `pointer entered` when the pointer entering an element is all so far. */
+  /** The first effect seen; POINTER_ONLY when the pointer entering an element is all so far. */
   why?: string;
   counters?: TabEntry['counters'];
   context?: PageState['context'];
@@ -143,7 +144,7 @@ async function unchangedAnswer(
   if (look.counters) tab.entry.counters = look.counters;
   const waited = onlyWaited(opts.actions);
   // Something came since the agent's last look: the full capture tells it (since-last-look.ts).
-  if (look.changed || (waited && look.sinceLastLook)) return { pointerOnly: look.why === 'pointer entered' };
+  if (look.changed || (waited && look.sinceLastLook)) return { pointerOnly: look.why === POINTER_ONLY };
   // Described as a read-only command's capture would describe it (the context, read alongside the probe).
   const out = look.context
     ? describe(tab, describeOptions(opts, scope), { context: look.context, live: [], scrollY: look.scrollY ?? 0 })

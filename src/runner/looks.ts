@@ -95,7 +95,7 @@ export const ARM = (rt: PageRuntime, full: boolean): Armed => {
  */
 const READ = async (rt: PageRuntime, a: ReadAsk) => {
   if (a.settle) await rt.viewSettle.viewSettle(a.settle.maxMs, a.settle.quietMs);
-  const onlyPointer = a.pointerOnly && rt.effectProbe.stillOnlyHover();
+  const onlyPointer = a.pointerOnly && rt.effectProbe.stillOnlyPointer();
   const head = {
     ...(a.context ? { context: rt.pageContext.pageContext() } : {}),
     ...(a.snapshot

@@ -12,6 +12,9 @@ export type ObservedKind =
   | 'state'
   | 'rows';
 
+/** The effect probe's `why` when the pointer entering an element is all the steps did (injected/effect-probe.ts). */
+export const POINTER_ONLY = 'pointer entered';
+
 /** The states a `state` change names, in the order the page compares them. */
 export const STATE_FIELDS = ['expanded', 'checked', 'selected', 'pressed', 'disabled', 'value', 'focused'] as const;
 /** Also `role` (a paragraph that became a checkbox) and `struck` (struck through): what the element is (issue 22 item 5). */

@@ -1,6 +1,6 @@
 // shared/ — facts both sides of the page boundary need, written once: the Node side and the page
 // runtime bundle (injected/) import them. Pure: imports nothing, touches no DOM and no Node API.
-export { STATE_FIELDS } from './changes.js';
+export { POINTER_ONLY, STATE_FIELDS } from './changes.js';
 export type { ObservedChange, ObservedDiff, ObservedKind, StateField } from './changes.js';
 export { sectionDigits, sectionKind } from './date-sections.js';
 export type { DateSectionKind } from './date-sections.js';
